@@ -1,0 +1,176 @@
+"""Alpha-beta search for Kalah: a Numba kernel and the plain-Python reference it must match node for node.
+
+Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. The value of
+a position is the root player's store minus the opponent's: at a terminal position that is the true final
+margin, at the depth horizon the current store difference. Children are visited in pit order and only a
+strictly better value replaces the best, so ties go to the lowest pit.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import boolean, int8, int64, njit, types
+
+from evoplay.games.base import TERMINAL
+from evoplay.games.kalah import reference_sow, sow
+
+INF = 1 << 40
+
+# --------------------------------------------------------------------------------------------------------------
+# Reference.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def reference_value(
+    board: list[int], player: int, root: int, depth: int, alpha: int, beta: int, pits: int, empty_capture: bool,
+    nodes: list[int],
+) -> int:
+    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``."""
+    nodes[0] += 1
+    maximizing = player == root
+    best = -INF if maximizing else INF
+    base = 0 if player == 0 else pits + 1
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        child = list(board)
+        nxt = reference_sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL or depth == 1:
+            nodes[0] += 1
+            value = _margin(child, root, pits)
+        else:
+            value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes)
+        if maximizing:
+            best = max(best, value)
+            alpha = max(alpha, best)
+        else:
+            best = min(best, value)
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best
+
+
+def reference_root_values(
+    board: list[int], player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool
+) -> tuple[list[int], int, int]:
+    """Values of the legal pits at the root (exact for the best and, with ``exact_ties``, for every pit tied
+    with it; upper bounds for the others), the first best pit and the node count."""
+    nodes = [1]
+    values = [-INF] * pits
+    alpha, best_pit = -INF, -1
+    base = 0 if player == 0 else pits + 1
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        child = list(board)
+        nxt = reference_sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL or depth == 1:
+            nodes[0] += 1
+            value = _margin(child, player, pits)
+        else:
+            low = alpha - 1 if exact_ties and alpha > -INF else alpha
+            value = reference_value(child, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes)
+        values[pit] = value
+        if value > alpha:
+            alpha, best_pit = value, pit
+    return values, best_pit, nodes[0]
+
+
+def _margin(board, root: int, pits: int) -> int:
+    own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
+    return int(board[own]) - int(board[opp])
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Kernels. The recursive kernel has an explicit signature: without one, cache=True breaks on reload.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def margin(board, root, pits):
+    if root == 0:
+        return np.int64(board[pits]) - np.int64(board[2 * pits + 1])
+    return np.int64(board[2 * pits + 1]) - np.int64(board[pits])
+
+
+@njit(
+    int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1]),
+    cache=True,
+)
+def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes):
+    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space."""
+    nodes[0] += 1
+    board = boards[ply]
+    child = boards[ply + 1]
+    size = 2 * pits + 2
+    maximizing = player == root
+    best = -INF if maximizing else INF
+    base = 0 if player == 0 else pits + 1
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        for i in range(size):
+            child[i] = board[i]
+        nxt = sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL or depth == 1:
+            nodes[0] += 1
+            value = margin(child, root, pits)
+        else:
+            value = search_value(boards, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes)
+        if maximizing:
+            if value > best:
+                best = value
+            if best > alpha:
+                alpha = best
+        else:
+            if value < best:
+                best = value
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+@njit(
+    types.Tuple((int64, int64))(int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1]),
+    cache=True,
+)
+def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards):
+    """Kernel of ``reference_root_values``: fills ``values`` per pit; returns (first best pit, nodes)."""
+    nodes = np.zeros(1, np.int64)
+    nodes[0] = 1
+    size = 2 * pits + 2
+    for i in range(pits):
+        values[i] = -INF
+    alpha = -INF
+    best_pit = -1
+    base = 0 if player == 0 else pits + 1
+    child = boards[1]
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        for i in range(size):
+            child[i] = board[i]
+        nxt = sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL or depth == 1:
+            nodes[0] += 1
+            value = margin(child, player, pits)
+        else:
+            low = alpha - 1 if exact_ties and alpha > -INF else alpha
+            value = search_value(boards, 1, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes)
+        values[pit] = value
+        if value > alpha:
+            alpha = value
+            best_pit = pit
+    return best_pit, nodes[0]
+
+
+def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False):
+    """Run the kernel from a position: returns (values per pit, first best pit, nodes searched)."""
+    values = np.empty(pits, np.int64)
+    boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
+    best, nodes = root_values(
+        np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values, boards
+    )
+    return values, int(best), int(nodes)

@@ -1,0 +1,172 @@
+"""Executors that run batches of games: ``serial``, ``process`` (a process pool, the default) and ``ray``.
+
+All three take the same tasks and return results in task order, so a run's results never depend on the backend
+or the worker count: every game's seed is derived from the run seed and the game's place in the schedule.
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any, Callable, Sequence
+
+from evoplay.errors import SpecError
+
+BACKENDS = ("serial", "process", "ray")
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class Executor:
+    """Runs ``fn(item)`` for each item and returns the results in item order."""
+
+    name = "serial"
+    workers = 1
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any], on_done: Callable[[int, Any], None] | None = None):
+        results = []
+        for i, item in enumerate(items):
+            result = fn(item)
+            results.append(result)
+            if on_done:
+                on_done(i, result)
+        return results
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{self.name} executor, {self.workers} worker(s)>"
+
+
+class SerialExecutor(Executor):
+    name = "serial"
+
+
+class ProcessExecutor(Executor):
+    """A process pool with an explicit multiprocessing context.
+
+    On Linux the workers are forked, so they inherit the Numba code the parent compiled (the arena warms it by
+    playing the first game in the parent); elsewhere they are spawned and load Numba's on-disk cache.
+    The pool starts on first use and is kept until ``close``.
+    """
+
+    name = "process"
+
+    def __init__(self, workers: int | None = None, context: str | None = None):
+        self.workers = workers or available_cores()
+        if self.workers < 1:
+            raise SpecError(f"workers={self.workers}: use at least 1")
+        self.context = context or ("fork" if sys.platform.startswith("linux") else "spawn")
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _ensure(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context(self.context))
+        return self._pool
+
+    def map(self, fn, items, on_done=None):
+        if not items:
+            return []
+        pool = self._ensure()
+        futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
+        results: list[Any] = [None] * len(items)
+        pending = set(futures)
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    i = futures[fut]
+                    results[i] = fut.result()
+                    if on_done:
+                        on_done(i, results[i])
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+        return results
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class RayExecutor(Executor):
+    """Ray tasks: a local Ray started for the run, or an existing cluster at ``address`` (``ray://...`` or
+    ``host:port``). Needs the ``ray`` extra (``pip install "evoplay[ray]"``)."""
+
+    name = "ray"
+
+    def __init__(self, workers: int | None = None, address: str | None = None):
+        try:
+            import ray
+        except ImportError:
+            raise SpecError(
+                "backend 'ray' needs Ray: pip install 'evoplay[ray]' (or choose --backend process)"
+            ) from None
+        self._ray = ray
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        self._started_here = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+            if address:
+                ray.init(address=address, **kwargs)
+            else:
+                ray.init(num_cpus=workers or available_cores(), **kwargs)
+            self._started_here = True
+        self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
+        self._remote = ray.remote(_call)
+
+    def map(self, fn, items, on_done=None):
+        ray = self._ray
+        refs = [self._remote.remote(fn, item) for item in items]
+        index = {ref: i for i, ref in enumerate(refs)}
+        results: list[Any] = [None] * len(items)
+        pending = list(refs)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                i = index[ref]
+                results[i] = ray.get(ref)
+                if on_done:
+                    on_done(i, results[i])
+        return results
+
+    def close(self) -> None:
+        if self._started_here and self._ray.is_initialized():
+            self._ray.shutdown()
+            self._started_here = False
+
+
+def _call(fn, item):
+    return fn(item)
+
+
+def make_executor(backend: str = "process", workers: int | None = None, address: str | None = None) -> Executor:
+    """Build an executor by name: ``serial``, ``process`` or ``ray``."""
+    if backend not in BACKENDS:
+        from evoplay.spec import suggest
+
+        raise SpecError(f"unknown backend '{backend}'{suggest(backend, BACKENDS)}; known: {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise SpecError(f"workers={workers}: use at least 1")
+    if address and backend != "ray":
+        raise SpecError("--address is for the ray backend; add --backend ray")
+    if backend == "serial" or (backend == "process" and workers == 1):
+        return SerialExecutor()
+    if backend == "process":
+        return ProcessExecutor(workers)
+    return RayExecutor(workers, address)

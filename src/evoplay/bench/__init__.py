@@ -1,0 +1,90 @@
+"""The benchmark registry behind ``evoplay bench``: each benchmark measures evoplay against a reference in one run."""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+
+@dataclass
+class Figure:
+    """One measured figure: evoplay's value, the reference measured in the same run, and the target."""
+
+    name: str
+    value: float
+    unit: str
+    target: str = ""
+    met: bool | None = None
+    reference: float | None = None
+    reference_name: str = ""
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.reference in (None, 0):
+            return None
+        return self.value / self.reference
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["ratio"] = self.ratio
+        return d
+
+
+@dataclass
+class BenchResult:
+    name: str
+    figures: list[Figure] = field(default_factory=list)
+    command: str = ""
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "command": self.command, "figures": [f.to_dict() for f in self.figures]}
+
+
+@dataclass
+class Benchmark:
+    name: str
+    run: Callable[[bool], BenchResult]  # run(quick) -> result
+    help: str
+
+
+BENCHMARKS: dict[str, Benchmark] = {}
+
+
+def register_benchmark(name: str, help: str):
+    """Decorator: add ``fn(quick: bool) -> BenchResult`` to ``evoplay bench``."""
+
+    def wrap(fn):
+        BENCHMARKS[name] = Benchmark(name, fn, help)
+        return fn
+
+    return wrap
+
+
+def load_all() -> dict[str, Benchmark]:
+    """Import every benchmark module so they register themselves."""
+    import importlib
+    import pkgutil
+
+    import evoplay.bench as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"evoplay.bench.{info.name}")
+    return dict(sorted(BENCHMARKS.items()))
+
+
+def median_time(fn: Callable[[], object], repeats: int = 5, min_seconds: float = 0.0) -> float:
+    """Median wall time of ``fn()`` over ``repeats`` calls (each call repeated until ``min_seconds``)."""
+    times = []
+    for _ in range(repeats):
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            fn()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds:
+                break
+        times.append(elapsed / calls)
+    return statistics.median(times)

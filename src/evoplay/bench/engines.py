@@ -1,0 +1,123 @@
+"""Engine benchmarks of the foundation: Kalah and 5,5,4 playouts, alpha-beta speed, the parallel round robin."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from evoplay.bench import BenchResult, Figure, median_time, register_benchmark
+
+
+def _python_kalah_playouts(board, pits, count, seed):
+    from evoplay.games.base import TERMINAL
+    from evoplay.games.kalah import reference_legal_actions, reference_sow
+
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        b = list(int(x) for x in board)
+        p = 0
+        while p != TERMINAL:
+            legal = reference_legal_actions(b, p, pits)
+            p = reference_sow(b, p, legal[int(rng.integers(len(legal)))], pits, True)
+
+
+def _python_mnk_playouts(m, n, k, count, seed):
+    from evoplay.games.base import TERMINAL
+    from evoplay.games.mnk import reference_play
+
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        b = [0] * (m * n)
+        p = 0
+        while p != TERMINAL:
+            free = [i for i, v in enumerate(b) if v == 0]
+            p, _ = reference_play(b, p, free[int(rng.integers(len(free)))], m, n, k)
+
+
+@register_benchmark("engines", "Kalah and 5,5,4 engines and alpha-beta: Numba kernels against the Python reference")
+def bench_engines(quick: bool = False) -> BenchResult:
+    from evoplay.agents import search_kalah
+    from evoplay.games import load_game
+    from evoplay.games import kalah as kalah_mod
+    from evoplay.games import mnk as mnk_mod
+
+    res = BenchResult("engines", command="evoplay bench engines")
+    reps = 3 if quick else 7
+
+    kalah = load_game("kalah")
+    board = kalah.initial_board()
+    kalah_mod.random_playouts(board, 0, 6, True, 10, 1)  # compile
+    n = 20_000 if quick else 100_000
+    t = median_time(lambda: kalah_mod.random_playouts(board, 0, 6, True, n, 1), reps)
+    py_n = 300 if quick else 1000
+    tp = median_time(lambda: _python_kalah_playouts(board, 6, py_n, 1), 3)
+    res.figures.append(Figure("Kalah random playouts per second", n / t, "/s", ">= 400,000", n / t >= 400_000,
+                              py_n / tp, "Python reference"))
+
+    depth = 10
+    values = np.empty(6, np.int64)
+    boards = np.empty((depth + 2, 14), np.int8)
+    nodes = search_kalah.root_values(board, 0, depth, 6, True, False, values, boards)[1]
+    t = median_time(lambda: search_kalah.root_values(board, 0, depth, 6, True, False, values, boards), reps)
+    ref_nodes = [0]
+
+    def python_search():
+        _, _, ref_nodes[0] = search_kalah.reference_root_values(list(board), 0, 6, 6, True, False)
+
+    tp = median_time(python_search, 3)
+    res.figures.append(Figure("Kalah alpha-beta nodes per second (depth 10 from the start)", nodes / t, "/s",
+                              ">= 20 M", nodes / t >= 20e6, ref_nodes[0] / tp, "Python reference (depth 6)"))
+
+    boards8 = np.empty((10, 14), np.int8)
+    t = median_time(lambda: search_kalah.root_values(board, 0, 8, 6, True, False, values, boards8), 21)
+    tp = median_time(lambda: search_kalah.reference_root_values(list(board), 0, 8, 6, True, False), 3)
+    res.figures.append(Figure("Kalah depth-8 move from the initial position", t * 1e3, "ms", "<= 2 ms",
+                              t * 1e3 <= 2.0, tp * 1e3, "Python reference"))
+
+    empty = np.zeros(25, np.int8)
+    mnk_mod.random_playouts(empty, 0, 5, 5, 4, 10, 1)
+    n = 20_000 if quick else 100_000
+    t = median_time(lambda: mnk_mod.random_playouts(empty, 0, 5, 5, 4, n, 1), reps)
+    py_n = 300 if quick else 1000
+    tp = median_time(lambda: _python_mnk_playouts(5, 5, 4, py_n, 1), 3)
+    res.figures.append(Figure("5,5,4 random playouts per second", n / t, "/s", ">= 300,000", n / t >= 300_000,
+                              py_n / tp, "Python reference"))
+    return res
+
+
+@register_benchmark("arena", "round robin of 8 alphabeta(depth=4) agents on Kalah: process executor on 2 workers vs serial")
+def bench_arena(quick: bool = False) -> BenchResult:
+    from evoplay.agents import make_agent
+    from evoplay.arena import make_executor, round_robin
+    from evoplay.games import load_game
+
+    game = load_game("kalah")
+    agents = [make_agent("alphabeta(depth=4,random_ties=true)", game) for _ in range(8)]
+    games_per_pair = 2 if quick else 6
+    round_robin(game, agents[:2], 1, seed=0)  # compile in this process first (as a run would)
+
+    def serial():
+        return round_robin(game, agents, games_per_pair, seed=7)
+
+    serial_times, process_times, cold_times = [], [], []
+    reps = 1 if quick else 3
+    for _ in range(reps):
+        t = time.perf_counter()
+        r1 = serial()
+        serial_times.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        with make_executor("process", 2) as ex:
+            r2 = round_robin(game, agents, games_per_pair, seed=7, executor=ex)
+            cold_times.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            r3 = round_robin(game, agents, games_per_pair, seed=7, executor=ex)
+            process_times.append(time.perf_counter() - t)
+        assert r1.records == r2.records == r3.records, "process executor changed the results"
+    s, p, c = (float(np.median(x)) for x in (serial_times, process_times, cold_times))
+    games = 8 * 7 * games_per_pair
+    res = BenchResult("arena", command="evoplay bench arena")
+    res.figures.append(Figure(f"round robin, {games} games: process (2 workers, pool running) / serial wall time",
+                              p / s, "ratio", "<= 0.6", p / s <= 0.6, note=f"serial {s:.2f} s, process {p:.2f} s"))
+    res.figures.append(Figure("the same including the pool's start", c / s, "ratio", "", None,
+                              note=f"process with start {c:.2f} s"))
+    return res

@@ -1,0 +1,265 @@
+"""The ``evoplay`` command line: a thin layer that parses arguments and calls the library."""
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from evoplay.errors import ConfigError, EvoplayError, SpecError
+
+console = Console(stderr=True)
+out = Console()
+
+DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=8)")
+
+
+class _Group(click.Group):
+    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs), 1 for the rest."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (SpecError, ConfigError) as err:
+            console.print(f"[bold red]error:[/] {err}", highlight=False)
+            sys.exit(2)
+        except EvoplayError as err:
+            console.print(f"[bold red]error:[/] {err}", highlight=False)
+            sys.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="evoplay")
+def main():
+    """evoplay: evolve game-playing AI, play against it, and measure it."""
+
+
+@contextmanager
+def progress_bar(description: str, enabled: bool = True):
+    """A rich progress bar on stderr; yields ``update(done, total)``."""
+    if not enabled:
+        yield lambda done, total: None
+        return
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("eta"), TimeRemainingColumn(), console=console, transient=False,
+    ) as prog:
+        task = prog.add_task(description, total=None)
+
+        def update(done, total):
+            prog.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _game(spec: str):
+    from evoplay.games import load_game
+
+    return load_game(spec)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Listing.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+def games():
+    """List the games and their parameters."""
+    from evoplay.games import GAMES
+
+    table = Table(title="games", show_lines=True)
+    table.add_column("game", style="bold")
+    table.add_column("description")
+    table.add_column("parameters")
+    for e in GAMES.entries():
+        table.add_row(e.name, e.help, "\n".join(p.describe() for p in e.params) or "-")
+    out.print(table)
+
+
+@main.command()
+def agents():
+    """List the agents and their parameters."""
+    from evoplay.agents import AGENTS
+
+    table = Table(title="agents", show_lines=True)
+    table.add_column("agent", style="bold")
+    table.add_column("description")
+    table.add_column("parameters")
+    for e in AGENTS.entries():
+        table.add_row(e.name, e.help, "\n".join(p.describe() for p in e.params) or "-")
+    out.print(table)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Playing.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("game")
+@click.option("--vs", "opponent", default="alphabeta(depth=4)", show_default=True, help="the agent you play")
+@click.option("--seat", type=click.Choice(["first", "second"]), default="first", show_default=True,
+              help="your seat")
+@click.option("--seed", type=int, default=0, show_default=True)
+def play(game, opponent, seat, seed):
+    """Play GAME in the terminal against an agent (type 'quit' to stop)."""
+    from evoplay.agents import make_agent
+    from evoplay.agents.human import HumanAgent, HumanQuit
+    from evoplay.arena import play_game
+
+    g = _game(game)
+    bot = make_agent(opponent, g)
+    human = HumanAgent(g)
+    seats = [human, bot] if seat == "first" else [bot, human]
+    you = 0 if seat == "first" else 1
+    out.print(f"[bold]{g.spec}[/]: you are player {you}, against {bot.name}")
+    try:
+        state = play_game(g, seats, seed)
+    except HumanQuit as err:
+        out.print(str(err))
+        return
+    out.print(f"\n{state}")
+    ret, scores = state.returns(), state.scores()
+    verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot.name} wins")
+    out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot.name} {scores[1 - you]:g})")
+
+
+def _results_table(result, title: str) -> Table:
+    from evoplay.arena import wilson_interval
+
+    table = Table(title=title)
+    table.add_column("agent", no_wrap=True)
+    for col in ("games", "wins", "draws", "losses", "win rate", "95 % CI", "mean score", "5w+d-4l"):
+        table.add_column(col, justify="right")
+    stats = result.stats()
+    order = sorted(range(len(stats)), key=lambda i: -stats[i].win_rate())
+    for i in order:
+        s = stats[i]
+        lo, hi = wilson_interval(s.wins + 0.5 * s.draws, s.games)
+        table.add_row(
+            result.names[i], str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.win_rate():.3f}",
+            f"{lo:.3f}-{hi:.3f}", f"{s.score / max(1, s.games):.2f}", f"{s.fitness():g}",
+        )
+    return table
+
+
+def _executor_options(fn):
+    fn = click.option("--workers", type=int, default=None, help="worker processes (default: all cores)")(fn)
+    fn = click.option("--backend", default="process", show_default=True, help="serial, process or ray")(fn)
+    fn = click.option("--address", default=None, help="address of an existing Ray cluster (with --backend ray)")(fn)
+    return fn
+
+
+@main.command()
+@click.argument("game")
+@click.argument("spec_a")
+@click.argument("spec_b")
+@click.option("--games", "n_games", type=int, default=2, show_default=True, help="games, seats alternating")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
+@_executor_options
+def match(game, spec_a, spec_b, n_games, seed, as_json, workers, backend, address):
+    """Play GAMES games between two agents, half with each in the first seat."""
+    from evoplay.agents import make_agent
+    from evoplay.arena import make_executor
+    from evoplay.arena import match as play_match
+
+    g = _game(game)
+    a, b = make_agent(spec_a, g), make_agent(spec_b, g)
+    if n_games < 1:
+        raise SpecError(f"--games {n_games}: play at least 1 game")
+    with make_executor(backend, workers, address) as ex, progress_bar(f"{g.spec} match", not as_json) as upd:
+        result = play_match(g, a, b, n_games, seed, ex, upd)
+    if as_json:
+        click.echo(result.to_json())
+    else:
+        out.print(_results_table(result, f"{a.name} vs {b.name} on {g.spec}, seed {seed}"))
+
+
+@main.command()
+@click.argument("game")
+@click.argument("specs", nargs=-1)
+@click.option("--games", "n_games", type=int, default=2, show_default=True,
+              help="games per ordered pair (each pair meets in both seats)")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
+@_executor_options
+def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
+    """Round robin: every agent plays every other in both seats. Without SPECS, the built-in agents on Kalah."""
+    from evoplay.agents import make_agent
+    from evoplay.arena import make_executor, round_robin
+
+    g = _game(game)
+    if not specs:
+        if g.name != "kalah" and g.name != "mnk":
+            raise SpecError(f"name the agents for {g.spec}, e.g. evoplay tournament {game} random random")
+        specs = DEFAULT_KALAH_AGENTS if g.name == "kalah" else ("random", "alphabeta(depth=2)", "alphabeta(schedule=seed001)")
+    if len(specs) < 2:
+        raise SpecError("a tournament needs at least two agents")
+    if n_games < 1:
+        raise SpecError(f"--games {n_games}: play at least 1 game per pair")
+    agents_ = [make_agent(s, g) for s in specs]
+    with make_executor(backend, workers, address) as ex, progress_bar(f"{g.spec} round robin", not as_json) as upd:
+        result = round_robin(g, agents_, n_games, seed, ex, upd)
+    if as_json:
+        click.echo(result.to_json())
+    else:
+        out.print(_results_table(result, f"round robin on {g.spec}: {n_games} game(s) per ordered pair, seed {seed}"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Benchmarks.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--quick", is_flag=True, help="smaller samples (for a smoke test)")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def bench(names, quick, as_json):
+    """Measure evoplay against its references and targets (all benchmarks, or the NAMES given)."""
+    from evoplay.bench import load_all
+    from evoplay.spec import suggest
+
+    registry = load_all()
+    chosen = list(names) or list(registry)
+    for n in chosen:
+        if n not in registry:
+            raise SpecError(f"unknown benchmark '{n}'{suggest(n, registry)}; known: {', '.join(registry)}")
+    results = []
+    for n in chosen:
+        if not as_json:
+            console.print(f"[dim]running {n}: {registry[n].help}[/]")
+        results.append(registry[n].run(quick))
+    if as_json:
+        click.echo(json.dumps([r.to_dict() for r in results], indent=2))
+        return
+    for r in results:
+        table = Table(title=f"{r.name}  ({r.command})")
+        for col in ("figure", "evoplay", "reference (same run)", "ratio", "target", "met"):
+            table.add_column(col, justify="left" if col in ("figure", "reference (same run)") else "right")
+        for f in r.figures:
+            ref = f"{_fmt(f.reference)} {f.reference_name}" if f.reference is not None else (f.note or "-")
+            ratio = f"{f.ratio:,.1f}x" if f.ratio is not None else "-"
+            met = "-" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
+            table.add_row(f.name, f"{_fmt(f.value)} {f.unit}", ref, ratio, f.target or "-", met)
+        out.print(table)
+
+
+def _fmt(v: float | None) -> str:
+    if v is None:
+        return "-"
+    if abs(v) >= 1e6:
+        return f"{v / 1e6:,.2f} M"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

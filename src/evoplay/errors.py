@@ -1,0 +1,21 @@
+"""The exceptions evoplay raises for a user's mistakes, each with a message that says what would be right."""
+
+
+class EvoplayError(Exception):
+    """Base class of every error evoplay reports to a user."""
+
+
+class SpecError(EvoplayError, ValueError):
+    """A game or agent spec string, parameter or config value is malformed or unknown."""
+
+
+class IllegalActionError(EvoplayError, ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+class ConfigError(EvoplayError, ValueError):
+    """A recipe config (TOML) is malformed or has a value out of range."""
+
+
+class CheckpointError(EvoplayError):
+    """A run folder or checkpoint is missing, corrupt or from an incompatible version."""

@@ -1,0 +1,54 @@
+"""The built-in games and ``load_game``, which builds one from a spec string such as ``kalah(pits=6)``."""
+from __future__ import annotations
+
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.spec import Param, Registry, canonical_spec
+
+GAMES = Registry("game")
+
+
+def register_game(name: str, cls, params=(), help: str = "") -> None:
+    """Add a game class (a ``Game`` subclass taking ``(spec, params)``) under ``name``."""
+    params = tuple(params)
+
+    def factory(**values):
+        return cls(canonical_spec(name, values, params), values)
+
+    GAMES.register(name, factory, params, help)
+
+
+def load_game(spec: str) -> Game:
+    """Build a game from its spec string: ``kalah``, ``kalah(pits=6,seeds=4,empty_capture=false)``, ``mnk(m=3,n=3,k=3)``."""
+    entry, values = GAMES.resolve(spec)
+    return entry.factory(**values)
+
+
+def _register_builtins() -> None:
+    from evoplay.games.kalah import KalahGame
+    from evoplay.games.mnk import MnkGame
+
+    register_game(
+        "kalah",
+        KalahGame,
+        (
+            Param("pits", int, 6, "pits per side"),
+            Param("seeds", int, 4, "seeds per pit at the start"),
+            Param("empty_capture", bool, True, "capture even when the opposite pit is empty (seed 003's rule)"),
+        ),
+        "Kalah (mancala): sow counter-clockwise, extra move from the store, captures",
+    )
+    register_game(
+        "mnk",
+        MnkGame,
+        (
+            Param("m", int, 5, "columns"),
+            Param("n", int, 5, "rows"),
+            Param("k", int, 4, "stones in a line to win"),
+        ),
+        "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)",
+    )
+
+
+_register_builtins()
+
+__all__ = ["CHANCE", "GAMES", "SIMULTANEOUS", "TERMINAL", "Game", "State", "load_game", "register_game"]

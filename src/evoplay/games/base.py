@@ -1,0 +1,124 @@
+"""The game API every evoplay game follows: OpenSpiel's names over a Game and its States."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from evoplay.errors import IllegalActionError
+
+# OpenSpiel's special player ids.
+CHANCE = -1
+SIMULTANEOUS = -2
+TERMINAL = -4
+
+
+class Game:
+    """Rules and parameters of one game; ``new_initial_state`` starts a play of it.
+
+    Subclasses set ``name``, ``num_players`` and implement ``new_initial_state``. ``spec`` is the canonical spec
+    string that ``evoplay.load_game`` turns back into an equal game.
+    """
+
+    name: str = "game"
+    num_players: int = 2
+    params: dict[str, Any]
+
+    def __init__(self, spec: str, params: dict[str, Any]):
+        self.spec = spec
+        self.params = dict(params)
+
+    def new_initial_state(self, seed: int | None = None) -> "State":
+        raise NotImplementedError
+
+    def num_distinct_actions(self) -> int:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __repr__(self) -> str:
+        return f"load_game({self.spec!r})"
+
+    def __reduce__(self):
+        from evoplay.games import load_game
+
+        return (load_game, (self.spec,))
+
+
+class State:
+    """A position of a game. Subclasses implement the narrow hooks ``_legal_actions``, ``_apply_action``,
+    ``_action_to_string``, ``_string_to_action``; legality checks and terminal handling live here once."""
+
+    game: Game
+
+    # --- hooks -------------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply_action(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _action_to_string(self, action: int) -> str:
+        return str(action)
+
+    def _string_to_action(self, text: str) -> int:
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def scores(self) -> list[float]:
+        return self.returns()
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    # --- shared behaviour ------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.is_terminal():
+            return []
+        if player is not None and player != self.current_player():
+            return []
+        return self._legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        if self.is_terminal():
+            raise IllegalActionError(f"the game is over; no action can be applied ({self.game.spec})")
+        legal = self._legal_actions()
+        if action not in legal:
+            shown = ", ".join(f"{a} ({self._action_to_string(a)})" for a in legal)
+            raise IllegalActionError(
+                f"action {action!r} is not legal for player {self.current_player()}; legal: {shown}"
+            )
+        self._apply_action(int(action))
+
+    def apply_actions(self, actions: Sequence[int]) -> None:
+        """Apply a joint action; turn-based games take the mover's entry and ignore the rest."""
+        player = self.current_player()
+        if player < 0:
+            raise IllegalActionError(f"apply_actions needs a player to move; current player is {player}")
+        self.apply_action(actions[player])
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return self._action_to_string(int(action))
+
+    def string_to_action(self, text: str, player: int | None = None) -> int:
+        """Read an action written the way ``action_to_string`` writes it; raise IllegalActionError if unknown."""
+        return self._string_to_action(text.strip())
+
+    def winner(self) -> int | None:
+        """The player with the highest return of a finished game, or None for a draw or a running game."""
+        if not self.is_terminal():
+            return None
+        r = self.returns()
+        best = max(r)
+        top = [p for p, v in enumerate(r) if v == best]
+        return top[0] if len(top) == 1 else None

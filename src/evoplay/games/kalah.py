@@ -1,0 +1,277 @@
+"""Kalah (mancala): the seed-003 rules and standard Kalah, as a readable Python reference and Numba kernels.
+
+The board is one int8 array of ``2 * pits + 2`` numbers: the first player's pits, their store, the second
+player's pits, their store. Sowing runs counter-clockwise (increasing index) and skips the opponent's store.
+A last seed in the mover's own store gives another move. A last seed in an empty pit of the mover's side
+captures that seed and the pit opposite; with ``empty_capture`` (the seed's rule, the default) it does so even
+when the opposite pit is empty, without it only when the opposite pit holds seeds (standard Kalah, OpenSpiel's
+``mancala``). When all pits of one side are empty, every remaining seed goes to its owner's store and the game
+ends. Actions are the mover's pit numbers 0..pits-1, counted from the mover's left.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import TERMINAL, Game, State
+
+# --------------------------------------------------------------------------------------------------------------
+# Plain-Python reference rules (lists of ints). The kernels below must agree with these exactly.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def store_index(player: int, pits: int) -> int:
+    return pits if player == 0 else 2 * pits + 1
+
+
+def pit_index(player: int, pit: int, pits: int) -> int:
+    return pit if player == 0 else pits + 1 + pit
+
+
+def reference_legal_actions(board: list[int], player: int, pits: int) -> list[int]:
+    return [p for p in range(pits) if board[pit_index(player, p, pits)] > 0]
+
+
+def reference_sow(board: list[int], player: int, pit: int, pits: int, empty_capture: bool) -> int:
+    """Play ``pit`` for ``player`` on ``board`` in place; return the next player, or TERMINAL."""
+    size = 2 * pits + 2
+    own_store = store_index(player, pits)
+    opp_store = store_index(1 - player, pits)
+    index = pit_index(player, pit, pits)
+    seeds = board[index]
+    board[index] = 0
+    while seeds > 0:
+        index = (index + 1) % size
+        if index == opp_store:
+            continue
+        board[index] += 1
+        seeds -= 1
+    first_own, last_own = pit_index(player, 0, pits), pit_index(player, pits - 1, pits)
+    if first_own <= index <= last_own and board[index] == 1:
+        opposite = 2 * pits - index
+        if empty_capture or board[opposite] > 0:
+            board[own_store] += board[opposite] + 1
+            board[index] = 0
+            board[opposite] = 0
+    side0 = sum(board[0:pits])
+    side1 = sum(board[pits + 1 : 2 * pits + 1])
+    if side0 == 0 or side1 == 0:
+        board[pits] += side0
+        board[2 * pits + 1] += side1
+        for i in range(pits):
+            board[i] = 0
+            board[pits + 1 + i] = 0
+        return TERMINAL
+    return player if index == own_store else 1 - player
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Numba kernels: the same rules over int8 arrays.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def sow(board, player, pit, pits, empty_capture):
+    """Kernel of ``reference_sow``: play ``pit`` in place and return the next player or TERMINAL (-4)."""
+    size = 2 * pits + 2
+    own_store = pits if player == 0 else 2 * pits + 1
+    opp_store = 2 * pits + 1 if player == 0 else pits
+    index = pit if player == 0 else pits + 1 + pit
+    seeds = np.int64(board[index])
+    board[index] = 0
+    # Whole laps first: every pit but the opponent's store gets one seed per lap.
+    if seeds > size - 1:
+        laps = (seeds - 1) // (size - 1)  # leave at least one seed so the last one is sown below
+        for i in range(size):
+            if i != opp_store:
+                board[i] += laps
+        seeds -= laps * (size - 1)
+    while seeds > 0:
+        index += 1
+        if index == size:
+            index = 0
+        if index == opp_store:
+            continue
+        board[index] += 1
+        seeds -= 1
+    first_own = 0 if player == 0 else pits + 1
+    if first_own <= index < first_own + pits and board[index] == 1:
+        opposite = 2 * pits - index
+        if empty_capture or board[opposite] > 0:
+            board[own_store] += board[opposite] + 1
+            board[index] = 0
+            board[opposite] = 0
+    side0 = 0
+    side1 = 0
+    for i in range(pits):
+        side0 += board[i]
+        side1 += board[pits + 1 + i]
+    if side0 == 0 or side1 == 0:
+        board[pits] += side0
+        board[2 * pits + 1] += side1
+        for i in range(pits):
+            board[i] = 0
+            board[pits + 1 + i] = 0
+        return TERMINAL
+    if index == own_store:
+        return player
+    return 1 - player
+
+
+@njit(cache=True)
+def random_playouts(board, player, pits, empty_capture, count, seed):
+    """Play ``count`` uniformly random games from (board, player); return the first player's total wins,
+    draws and the summed final store difference (first minus second)."""
+    np.random.seed(seed)
+    work = np.empty_like(board)
+    legal = np.empty(pits, np.int64)
+    wins = 0
+    draws = 0
+    margin = 0
+    for _ in range(count):
+        work[:] = board
+        p = player
+        while p != TERMINAL:
+            n = 0
+            base = 0 if p == 0 else pits + 1
+            for i in range(pits):
+                if work[base + i] > 0:
+                    legal[n] = i
+                    n += 1
+            p = sow(work, p, legal[np.random.randint(n)], pits, empty_capture)
+        d = np.int64(work[pits]) - np.int64(work[2 * pits + 1])
+        margin += d
+        if d > 0:
+            wins += 1
+        elif d == 0:
+            draws += 1
+    return wins, draws, margin
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The game and its state.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class KalahGame(Game):
+    name = "kalah"
+    num_players = 2
+
+    def __init__(self, spec: str, params: dict):
+        super().__init__(spec, params)
+        self.pits = int(params["pits"])
+        self.seeds = int(params["seeds"])
+        self.empty_capture = bool(params["empty_capture"])
+        if not 1 <= self.pits <= 20:
+            raise SpecError(f"kalah: pits={self.pits} is out of range; use 1..20")
+        if self.seeds < 1:
+            raise SpecError(f"kalah: seeds={self.seeds} is out of range; use at least 1")
+        if 2 * self.pits * self.seeds > 127:
+            raise SpecError(
+                f"kalah: {2 * self.pits * self.seeds} seeds in all do not fit the int8 board; "
+                f"keep 2 x pits x seeds <= 127 (e.g. pits=6, seeds<=10)"
+            )
+
+    def num_distinct_actions(self) -> int:
+        return self.pits
+
+    def initial_board(self) -> np.ndarray:
+        board = np.full(2 * self.pits + 2, self.seeds, dtype=np.int8)
+        board[self.pits] = 0
+        board[2 * self.pits + 1] = 0
+        return board
+
+    def new_initial_state(self, seed: int | None = None) -> "KalahState":
+        return KalahState(self, self.initial_board(), 0)
+
+    def state_from_board(self, board, player: int) -> "KalahState":
+        """A state from 2*pits+2 numbers and the player to move (TERMINAL is derived from the board)."""
+        b = np.asarray(board, dtype=np.int8).copy()
+        if b.shape != (2 * self.pits + 2,):
+            raise SpecError(f"kalah board must have {2 * self.pits + 2} numbers, got {b.shape}")
+        if player not in (0, 1):
+            raise SpecError(f"kalah player must be 0 or 1, got {player}")
+        p = player
+        if b[: self.pits].sum() == 0 or b[self.pits + 1 : 2 * self.pits + 1].sum() == 0:
+            p = TERMINAL
+        return KalahState(self, b, p)
+
+
+class KalahState(State):
+    __slots__ = ("game", "_board", "_player", "history")
+
+    def __init__(self, game: KalahGame, board: np.ndarray, player: int):
+        self.game = game
+        self._board = board
+        self._player = player
+        self.history: list[int] = []
+
+    def current_player(self) -> int:
+        return self._player
+
+    def board(self) -> np.ndarray:
+        """The 2*pits+2 numbers: first player's pits, their store, second player's pits, their store."""
+        return self._board.copy()
+
+    def board_from_mover(self) -> np.ndarray:
+        """The board turned so that the player to move owns indices 0..pits-1 and the store at ``pits``."""
+        g = self.game
+        if self._player == 1:
+            return np.concatenate([self._board[g.pits + 1 :], self._board[: g.pits + 1]])
+        return self._board.copy()
+
+    def _legal_actions(self) -> list[int]:
+        g = self.game
+        base = 0 if self._player == 0 else g.pits + 1
+        return [p for p in range(g.pits) if self._board[base + p] > 0]
+
+    def _apply_action(self, action: int) -> None:
+        g = self.game
+        self._player = int(sow(self._board, self._player, action, g.pits, g.empty_capture))
+        self.history.append(action)
+
+    def apply_action_unchecked(self, action: int) -> None:
+        """Apply a known-legal pit without validating it (agents' and the arena's fast path)."""
+        self._apply_action(action)
+
+    def _action_to_string(self, action: int) -> str:
+        return str(action + 1)
+
+    def _string_to_action(self, text: str) -> int:
+        g = self.game
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= g.pits:
+            return int(text) - 1
+        raise IllegalActionError(f"{text!r} is not a pit; type a pit number 1..{g.pits} (from your left)")
+
+    def returns(self) -> list[float]:
+        if self._player != TERMINAL:
+            return [0.0, 0.0]
+        d = int(self._board[self.game.pits]) - int(self._board[2 * self.game.pits + 1])
+        return [float(np.sign(d)), float(-np.sign(d))]
+
+    def scores(self) -> list[float]:
+        g = self.game
+        return [float(self._board[g.pits]), float(self._board[2 * g.pits + 1])]
+
+    def clone(self) -> "KalahState":
+        s = KalahState(self.game, self._board.copy(), self._player)
+        s.history = list(self.history)
+        return s
+
+    def __str__(self) -> str:
+        to_move = "game over" if self._player == TERMINAL else f"player {self._player} to move"
+        return _render([int(x) for x in self._board], self.game.pits, to_move)
+
+
+def _render(b: list[int], pits: int, to_move: str) -> str:
+    top_labels = " ".join(f"{i + 1:2d}" for i in reversed(range(pits)))
+    top = " ".join(f"{b[pits + 1 + i]:2d}" for i in reversed(range(pits)))
+    bottom = " ".join(f"{b[i]:2d}" for i in range(pits))
+    bottom_labels = " ".join(f"{i + 1:2d}" for i in range(pits))
+    return (
+        f"        {top_labels}    player 1's pits (sown right to left)\n"
+        f"  [{b[2 * pits + 1]:2d}]  {top}  [{b[pits]:2d}]\n"
+        f"        {bottom}\n"
+        f"        {bottom_labels}    player 0's pits ({to_move})"
+    )
