@@ -213,6 +213,110 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Evolution runs.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _run_with_progress(module, folder, backend, workers, address):
+    from evoplay.arena import make_executor
+    from evoplay.evolve import run_evolution
+
+    evo = module.make(folder.config, **folder.meta.get("options", {}))
+    with make_executor(backend, workers, address) as ex, Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[best]}"),
+        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=console,
+    ) as prog:
+        task = prog.add_task(f"{folder.recipe} generations", total=evo.generations, best="")
+
+        def update(done, total, record):
+            best = f"best {record['best']:.4g}" if record and "best" in record else ""
+            prog.update(task, completed=done, total=total, best=best)
+
+        run_evolution(evo, folder, ex, update)
+    console.print(f"[green]run finished[/]: {folder.path}")
+    out.print(module.report(folder))
+
+
+@main.command()
+@click.argument("recipe")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="a TOML file merged over the recipe's defaults (may say base = \"VARIANT\")")
+@click.option("--generations", type=int, default=None)
+@click.option("--population", type=int, default=None)
+@click.option("--seed", type=int, default=None)
+@click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE", help="override a config key (repeatable)")
+@click.option("--levels", is_flag=True, help="(sevens) evolve the difficulty levels and write computer.lua/.py")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="run folder (default runs/RECIPE-SEED-TIME)")
+@_executor_options
+def evolve(recipe, config_path, generations, population, seed, assignments, levels, out_dir, workers, backend,
+           address):
+    """Evolve players with RECIPE; the run folder gets the config, log, checkpoints, best agent and plots."""
+    import time
+
+    from evoplay.evolve import RunFolder, load_config
+    from evoplay.evolve.config import parse_assignment
+    from evoplay.recipes import find_key, load_recipe
+
+    module = load_recipe(recipe)
+    base = load_config(recipe, config_path)
+    overrides = {}
+    for name, value in (("generations", generations), ("population", population), ("seed", seed)):
+        if value is not None:
+            overrides[find_key(base, name)] = value
+    for text in assignments:
+        key, value = parse_assignment(text)
+        overrides[find_key(base, key)] = value
+    config = load_config(recipe, None, overrides, base=base)
+    options = {"levels": True} if levels else {}
+    module.make(config, **options)  # validate before creating the folder
+    out_path = out_dir or f"runs/{recipe}-{config.get('seed', 0)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    folder = RunFolder.create(out_path, recipe, config, options)
+    console.print(f"run folder: [bold]{folder.path}[/] (resume with: evoplay resume {folder.path})")
+    _run_with_progress(module, folder, backend, workers, address)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@_executor_options
+def resume(run_dir, workers, backend, address):
+    """Continue a run that was stopped; it ends as it would have without the stop."""
+    from evoplay.evolve import RunFolder
+    from evoplay.recipes import load_recipe
+
+    folder = RunFolder.open(run_dir)
+    if folder.finished:
+        console.print(f"{folder.path} has finished already; its report:")
+        out.print(load_recipe(folder.recipe).report(folder))
+        return
+    _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+def report(run_dir):
+    """Show a run's results: the best agent, its scores and the plots' paths."""
+    from evoplay.evolve import RunFolder
+    from evoplay.recipes import load_recipe
+
+    folder = RunFolder.open(run_dir)
+    out.print(load_recipe(folder.recipe).report(folder))
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--lang", type=click.Choice(["python", "lua"]), default="python", show_default=True)
+def export(run_dir, lang):
+    """Write the run's best agent as Python or Lua source; prints the file's path."""
+    from evoplay.evolve import RunFolder
+    from evoplay.recipes import load_recipe
+
+    folder = RunFolder.open(run_dir)
+    path = load_recipe(folder.recipe).export(folder, lang)
+    click.echo(str(path))
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Benchmarks.
 # ---------------------------------------------------------------------------------------------------------------
 

@@ -1,0 +1,38 @@
+"""Parent selection: fitness-proportional (roulette wheel), tournament, and elitism."""
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.errors import ConfigError
+
+
+def roulette(fitness, k: int, rng: np.random.Generator) -> np.ndarray:
+    """``k`` indices drawn with replacement, each with probability fitness / sum(fitness) (Holland; seed 003).
+
+    Fitness must be non-negative; when it sums to zero every individual is equally likely.
+    """
+    f = np.asarray(fitness, dtype=np.float64)
+    if f.ndim != 1 or len(f) == 0:
+        raise ConfigError("roulette selection needs a non-empty 1-D fitness array")
+    if (f < 0).any() or not np.isfinite(f).all():
+        raise ConfigError("roulette selection needs finite, non-negative fitness; shift or clip it first")
+    total = f.sum()
+    if total <= 0:
+        return rng.integers(0, len(f), size=k)
+    return rng.choice(len(f), size=k, replace=True, p=f / total)
+
+
+def tournament(fitness, k: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``k`` winners of tournaments among ``size`` individuals drawn uniformly with replacement (ties: first)."""
+    f = np.asarray(fitness, dtype=np.float64)
+    if size < 1:
+        raise ConfigError(f"tournament size {size}: use at least 1")
+    entrants = rng.integers(0, len(f), size=(k, size))
+    winners = np.argmax(f[entrants], axis=1)
+    return entrants[np.arange(k), winners]
+
+
+def elite(fitness, k: int) -> np.ndarray:
+    """Indices of the ``k`` fittest, best first (ties keep the earlier index first)."""
+    f = np.asarray(fitness, dtype=np.float64)
+    return np.argsort(-f, kind="stable")[:k]

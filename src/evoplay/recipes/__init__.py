@@ -1,0 +1,44 @@
+"""The recipes: the seed systems wired from evoplay's parts, each a module with its default TOML config.
+
+A recipe module provides ``make(config, **options) -> evolution`` (see evoplay.evolve.loop),
+``report(folder) -> str`` and ``export(folder, lang) -> Path``. Its default config is
+``src/evoplay/recipes/<name>.toml``; variants are ``<name>_<variant>.toml``.
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from evoplay.errors import SpecError
+from evoplay.spec import suggest
+
+# name -> module implementing it
+RECIPES: dict[str, str] = {}
+
+
+def load_recipe(name: str) -> ModuleType:
+    if name not in RECIPES:
+        known = ", ".join(sorted(RECIPES)) or "(none installed)"
+        raise SpecError(f"unknown recipe '{name}'{suggest(name, RECIPES)}; known: {known}")
+    return importlib.import_module(RECIPES[name])
+
+
+def find_key(config: dict, name: str) -> str:
+    """The dotted path of ``name`` in ``config``: itself at the top level, else the one nested key so named."""
+    if name in config or "." in name:
+        return name
+    found = []
+
+    def walk(table, prefix):
+        for k, v in table.items():
+            if isinstance(v, dict):
+                walk(v, f"{prefix}{k}.")
+            elif k == name:
+                found.append(f"{prefix}{k}")
+
+    walk(config, "")
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return name  # load_config then reports the unknown key with the valid ones
+    raise SpecError(f"'{name}' is ambiguous in this config: {', '.join(found)}; give the full dotted key")
