@@ -7,7 +7,13 @@ scored by an evaluation chosen by ``eval_kind`` with its integer ``params``:
 - ``EVAL_LINES`` (0): line counts. Every window of k cells in a row, column or diagonal that holds stones of
   one player only scores ``params[c]`` for that player, c being its number of stones (default 10^(c-1)).
 
-Further evaluations (the GA genome of seed 001) add a kind here and a branch in ``evaluate``.
+- ``EVAL_SEED001`` (1): the evaluation parameters of seed 001's genome, packed by ``seed001_params``: a weight
+  per occupied cell (the positional weight of the cell's symmetry class and the stone's owner, times the
+  positional scale factor) plus, for every maximal run of 1..k-1 consecutive stones of one owner along a row or
+  column (h) or a diagonal (d), the streak weight of its owner, direction class and length, times the streak
+  scale factor. The total is the first player's (X) sum minus the second's (O), negated when the root is O.
+  k in a row is the fixed value ``WIN`` (the terminal value below), beyond any sum of the 8-bit parameters.
+
 Cells are visited in index order and only a strictly better value replaces the best: ties go to the lowest cell.
 """
 from __future__ import annotations
@@ -21,6 +27,7 @@ from evoplay.games.mnk import play, reference_play
 INF = 1 << 40
 WIN = 1 << 30
 EVAL_LINES = 0
+EVAL_SEED001 = 1
 
 SEED001_SCHEDULE = ((20, 2), (13, 3), (10, 4), (9, 5), (0, 7))  # (at least this many empty cells, depth)
 
@@ -49,12 +56,67 @@ def default_line_weights(k: int) -> np.ndarray:
     return np.array([0] + [10 ** (c - 1) for c in range(1, k + 1)], dtype=np.int64)
 
 
+def position_classes(m: int, n: int) -> tuple[np.ndarray, list[str]]:
+    """The board's symmetry classes of cells (seed 001's Figure 2 on 5x5) and their names.
+
+    A cell's class is its (row band, column band): how far it lies from the nearest edge along each axis, 1 at
+    the edge. Mirroring a row or a column keeps both bands; on a square board the transpose swaps them, so the
+    pair is sorted there. On 5x5 that gives the seed's six classes 11, 12, 13, 22, 23, 33. Returns the class
+    index of every cell (row-major, as the game's actions) and the class names in order.
+    """
+    keys = []
+    for r in range(n):
+        for c in range(m):
+            a, b = min(r, n - 1 - r) + 1, min(c, m - 1 - c) + 1
+            keys.append(tuple(sorted((a, b))) if m == n else (a, b))
+    order = sorted(set(keys))
+    wide = any(x >= 10 for key in order for x in key)
+    names = [f"{a}_{b}" if wide else f"{a}{b}" for a, b in order]
+    index = {key: i for i, key in enumerate(order)}
+    return np.array([index[key] for key in keys], dtype=np.int64), names
+
+
+SEED001_HEADER = 3  # m, n, k
+
+
+def seed001_params(m: int, n: int, k: int, positional_x, positional_o, streak_hv_x, streak_d_x, streak_hv_o,
+                   streak_d_o, scale_positional: int, scale_streak: int) -> np.ndarray:
+    """Pack seed 001's evaluation parameters for ``EVAL_SEED001``.
+
+    ``positional_*`` hold one weight per class of ``position_classes(m, n)``; ``streak_*`` one weight per run
+    length 1..k-1 (rows and columns: hv, diagonals: d), for the first player (x) and the second (o). The scale
+    factors are multiplied in here, so the kernel only adds. Layout: m, n, k, X's weight per cell, O's weight
+    per cell, then for X-hv, X-d, O-hv, O-d a block of k entries indexed by run length (entry 0 unused).
+    """
+    classes, names = position_classes(m, n)
+    size = m * n
+    for label, weights, want in (
+        ("positional_x", positional_x, len(names)), ("positional_o", positional_o, len(names)),
+        ("streak_hv_x", streak_hv_x, k - 1), ("streak_d_x", streak_d_x, k - 1),
+        ("streak_hv_o", streak_hv_o, k - 1), ("streak_d_o", streak_d_o, k - 1),
+    ):
+        if len(weights) != want:
+            raise ValueError(f"{label} needs {want} weights for mnk({m},{n},{k}), got {len(weights)}")
+    out = np.zeros(SEED001_HEADER + 2 * size + 4 * k, dtype=np.int64)
+    out[:3] = (m, n, k)
+    pos_x = np.asarray(positional_x, dtype=np.int64) * int(scale_positional)
+    pos_o = np.asarray(positional_o, dtype=np.int64) * int(scale_positional)
+    out[3 : 3 + size] = pos_x[classes]
+    out[3 + size : 3 + 2 * size] = pos_o[classes]
+    base = 3 + 2 * size
+    for block, weights in enumerate((streak_hv_x, streak_d_x, streak_hv_o, streak_d_o)):
+        out[base + block * k + 1 : base + (block + 1) * k] = np.asarray(weights, dtype=np.int64) * int(scale_streak)
+    return out
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Reference.
 # --------------------------------------------------------------------------------------------------------------
 
 
 def reference_evaluate(board, root: int, eval_kind: int, params, windows) -> int:
+    if eval_kind == EVAL_SEED001:
+        return _reference_seed001(board, root, params)
     if eval_kind != EVAL_LINES:
         raise ValueError(f"the reference has no evaluation kind {eval_kind}")
     total = 0
@@ -67,6 +129,33 @@ def reference_evaluate(board, root: int, eval_kind: int, params, windows) -> int
         elif a == 0 and b > 0:
             total -= int(params[b])
     return total
+
+
+def _reference_seed001(board, root: int, params) -> int:
+    m, n, k = (int(x) for x in params[:3])
+    size = m * n
+    streak_base = 3 + 2 * size
+    totals = [0, 0]  # X, O
+    for cell in range(size):
+        owner = board[cell] - 1
+        if owner < 0:
+            continue
+        totals[owner] += int(params[3 + owner * size + cell])
+        row, col = divmod(cell, m)
+        for d, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+            pr, pc = row - dr, col - dc
+            if 0 <= pr < n and 0 <= pc < m and board[pr * m + pc] == owner + 1:
+                continue  # not the first stone of its run
+            length = 0
+            r, c = row, col
+            while 0 <= r < n and 0 <= c < m and board[r * m + c] == owner + 1:
+                length += 1
+                r, c = r + dr, c + dc
+            if length < k:
+                block = owner * 2 + (0 if d < 2 else 1)
+                totals[owner] += int(params[streak_base + block * k + length])
+    value = totals[0] - totals[1]
+    return value if root == 0 else -value
 
 
 def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes):
@@ -139,7 +228,9 @@ def _terminal_value(winner: int, root: int, empties_left: int) -> int:
 
 @njit(cache=True)
 def evaluate(board, root, eval_kind, params, windows):
-    """Kernel of ``reference_evaluate`` (and of the evaluations the reference does not have)."""
+    """Kernel of ``reference_evaluate``."""
+    if eval_kind == EVAL_SEED001:
+        return evaluate_seed001(board, root, params)
     total = np.int64(0)
     own = root + 1
     opp = 2 - root
@@ -158,6 +249,56 @@ def evaluate(board, root, eval_kind, params, windows):
         elif a == 0 and b > 0:
             total -= params[b]
     return total
+
+
+@njit(cache=True)
+def evaluate_seed001(board, root, params):
+    """Kernel of ``_reference_seed001``: positional weights plus streak weights, X minus O, from the root."""
+    m = params[0]
+    n = params[1]
+    k = params[2]
+    size = m * n
+    streak_base = 3 + 2 * size
+    x_total = np.int64(0)
+    o_total = np.int64(0)
+    for cell in range(size):
+        mark = board[cell]
+        if mark == 0:
+            continue
+        owner = mark - 1
+        value = params[3 + owner * size + cell]
+        row = cell // m
+        col = cell - row * m
+        for d in range(4):
+            if d == 0:
+                dr, dc = 0, 1
+            elif d == 1:
+                dr, dc = 1, 0
+            elif d == 2:
+                dr, dc = 1, 1
+            else:
+                dr, dc = 1, -1
+            pr = row - dr
+            pc = col - dc
+            if 0 <= pr < n and 0 <= pc < m and board[pr * m + pc] == mark:
+                continue
+            length = 0
+            r = row
+            c = col
+            while 0 <= r < n and 0 <= c < m and board[r * m + c] == mark:
+                length += 1
+                r += dr
+                c += dc
+            if length < k:
+                block = owner * 2 + (0 if d < 2 else 1)
+                value += params[streak_base + block * k + length]
+        if owner == 0:
+            x_total += value
+        else:
+            o_total += value
+    if root == 0:
+        return x_total - o_total
+    return o_total - x_total
 
 
 @njit(cache=True, inline="always")
