@@ -1,0 +1,73 @@
+"""The command line: listings, matches and tournaments, play in the terminal, benchmarks, errors with exit 2."""
+import json
+
+from click.testing import CliRunner
+
+from evoplay.cli import main
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def test_lists_games_and_agents():
+    assert "kalah" in run("games").output and "mnk" in run("games").output
+    out = run("agents").output
+    assert "alphabeta" in out and "random" in out and "human" in out
+
+
+def test_match_json_is_reproducible():
+    a = run("match", "kalah", "random", "alphabeta(depth=3)", "--games", "4", "--seed", "9", "--json",
+            "--backend", "serial")
+    b = run("match", "kalah", "random", "alphabeta(depth=3)", "--games", "4", "--seed", "9", "--json",
+            "--workers", "2")
+    assert a.exit_code == 0 and json.loads(a.output) == json.loads(b.output)
+    data = json.loads(a.output)
+    assert data["games"] == 4 and data["agents"][1]["wins"] == 4
+
+
+def test_tournament_default_agents_on_kalah():
+    r = run("tournament", "kalah", "--games", "1", "--workers", "2")
+    assert r.exit_code == 0
+    for name in ("random", "alphabeta(depth=2)", "alphabeta(depth=8)"):
+        assert name in r.output
+
+
+def test_tournament_json_same_on_one_and_two_workers():
+    args = ("tournament", "mnk", "random", "alphabeta(depth=1)", "alphabeta(schedule=seed001)", "--games", "2",
+            "--json")
+    assert json.loads(run(*args, "--workers", "1").output) == json.loads(run(*args, "--workers", "2").output)
+
+
+def test_errors_exit_2_and_name_the_choices():
+    r = run("tournament", "kalha", "random", "random")
+    assert r.exit_code == 2 and "unknown game 'kalha'" in r.output and "known: kalah" in r.output
+    r = run("match", "kalah", "random", "alphabeta(dept=3)")
+    assert r.exit_code == 2 and "did you mean 'depth'" in r.output
+    r = run("match", "kalah", "random", "random", "--backend", "threads")
+    assert r.exit_code == 2 and "known: serial, process, ray" in r.output
+    r = run("bench", "engins")
+    assert r.exit_code == 2 and "did you mean 'engines'" in r.output
+    r = run("evolve", "mancalla")
+    assert r.exit_code == 2 and "unknown recipe" in r.output
+
+
+def test_play_kalah_in_the_terminal():
+    moves = "\n".join(["abc", "3"] + ["1", "2", "3", "4", "5", "6"] * 30) + "\n"
+    r = run("play", "kalah", "--vs", "alphabeta(depth=2)", input=moves)
+    assert r.exit_code == 0
+    assert "'abc' is not a pit" in r.output
+    assert ("you win" in r.output) or ("wins" in r.output) or ("draw" in r.output)
+
+
+def test_play_mnk_quit():
+    r = run("play", "mnk", "--vs", "alphabeta(depth=2)", "--seat", "second", input="c3\nquit\n")
+    assert r.exit_code == 0 and "you stopped the game" in r.output
+
+
+def test_bench_quick_json():
+    r = run("bench", "engines", "--quick", "--json")
+    data = json.loads(r.output)
+    names = [f["name"] for f in data[0]["figures"]]
+    assert any("Kalah random playouts" in n for n in names)
+    assert all(f["reference"] and f["value"] > 0 for f in data[0]["figures"])
