@@ -12,8 +12,9 @@ from rich.table import Table
 
 from evoplay.errors import ConfigError, EvoplayError, SpecError
 
-console = Console(stderr=True)
-out = Console()
+# Outside a terminal (pipes, files, CI) tables get room instead of the 80-column default.
+console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
+out = Console(width=None if sys.stdout.isatty() else 140)
 
 DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=8)")
 
@@ -345,7 +346,7 @@ def bench(names, quick, as_json):
         return
     for r in results:
         table = Table(title=f"{r.name}  ({r.command})")
-        for col in ("figure", "evoplay", "reference (same run)", "ratio", "target", "met"):
+        for col in ("figure", "evoplay", "reference (same run)", "speed-up", "target", "met"):
             table.add_column(col, justify="left" if col in ("figure", "reference (same run)") else "right")
         for f in r.figures:
             ref = f"{_fmt(f.reference)} {f.reference_name}" if f.reference is not None else (f.note or "-")

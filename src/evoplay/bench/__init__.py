@@ -19,12 +19,14 @@ class Figure:
     reference: float | None = None
     reference_name: str = ""
     note: str = ""
+    higher_is_better: bool = True
 
     @property
     def ratio(self) -> float | None:
-        if self.reference in (None, 0):
+        """How many times better evoplay is than the reference (rates: value / ref; times: ref / value)."""
+        if self.reference in (None, 0) or self.value == 0:
             return None
-        return self.value / self.reference
+        return self.value / self.reference if self.higher_is_better else self.reference / self.value
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -72,6 +74,17 @@ def load_all() -> dict[str, Benchmark]:
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(f"evoplay.bench.{info.name}")
     return dict(sorted(BENCHMARKS.items()))
+
+
+def load_note() -> str:
+    """The machine's load average, to print beside timings taken on a shared machine."""
+    import os
+
+    try:
+        one, five, _ = os.getloadavg()
+        return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+    except OSError:  # pragma: no cover
+        return ""
 
 
 def median_time(fn: Callable[[], object], repeats: int = 5, min_seconds: float = 0.0) -> float:
