@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import sys
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
@@ -128,11 +129,13 @@ class RayExecutor(Executor):
                 ray.init(num_cpus=workers or available_cores(), **kwargs)
             self._started_here = True
         self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
-        self._remote = ray.remote(_call)
+        self._remote = ray.remote(_call_pickled)
 
     def map(self, fn, items, on_done=None):
         ray = self._ray
-        refs = [self._remote.remote(fn, item) for item in items]
+        # Tasks travel as pickled bytes: Ray would hand NumPy arrays over read-only (zero-copy), and kernels
+        # with explicit signatures take writable arrays.
+        refs = [self._remote.remote(pickle.dumps((fn, item), protocol=pickle.HIGHEST_PROTOCOL)) for item in items]
         index = {ref: i for i, ref in enumerate(refs)}
         results: list[Any] = [None] * len(items)
         pending = list(refs)
@@ -151,7 +154,8 @@ class RayExecutor(Executor):
             self._started_here = False
 
 
-def _call(fn, item):
+def _call_pickled(payload: bytes):
+    fn, item = pickle.loads(payload)
     return fn(item)
 
 
