@@ -34,6 +34,36 @@ def _python_mnk_playouts(m, n, k, count, seed):
             p, _ = reference_play(b, p, free[int(rng.integers(len(free)))], m, n, k)
 
 
+def _openspiel_anchors(quick: bool):
+    """OpenSpiel's mancala from Python, measured here: (random playouts per second, depth-8 alpha-beta seconds).
+    None when pyspiel is not installed."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms.minimax import alpha_beta_search
+    except ImportError:
+        return None
+    game = pyspiel.load_game("mancala")
+    rng = np.random.default_rng(0)
+
+    def playouts(count):
+        for _ in range(count):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rng.integers(len(legal)))])
+
+    count = 200 if quick else 1000
+    rate = count / median_time(lambda: playouts(count), 3)
+
+    def store_difference(state):
+        board = state.observation_tensor(0)
+        return board[7] - board[0]
+
+    root = game.new_initial_state()
+    seconds = median_time(lambda: alpha_beta_search(game, root, store_difference, 8, 0), 3)
+    return rate, seconds
+
+
 @register_benchmark("engines", "Kalah and 5,5,4 engines and alpha-beta: Numba kernels against the Python reference")
 def bench_engines(quick: bool = False) -> BenchResult:
     from evoplay.agents import search_kalah
@@ -73,6 +103,19 @@ def bench_engines(quick: bool = False) -> BenchResult:
     tp = median_time(lambda: search_kalah.reference_root_values(list(board), 0, 8, 6, True, False), 3)
     res.figures.append(Figure("Kalah depth-8 move from the initial position", t * 1e3, "ms", "<= 2 ms",
                               t * 1e3 <= 2.0, tp * 1e3, "ms Python reference", higher_is_better=False))
+
+    anchors = _openspiel_anchors(quick)
+    if anchors is not None:
+        os_playouts, os_depth8 = anchors
+        kalah_std = load_game("kalah(empty_capture=false)").initial_board()
+        n = 20_000 if quick else 100_000
+        t = median_time(lambda: kalah_mod.random_playouts(kalah_std, 0, 6, False, n, 1), reps)
+        res.figures.append(Figure("standard Kalah random playouts per second, against OpenSpiel mancala",
+                                  n / t, "/s", "", None, os_playouts, "/s OpenSpiel from Python"))
+        t = median_time(lambda: search_kalah.root_values(kalah_std, 0, 8, 6, False, False, values, boards8), 21)
+        res.figures.append(Figure("standard Kalah depth-8 move, against OpenSpiel's Python alpha-beta", t * 1e3, "ms",
+                                  "", None, os_depth8 * 1e3, "ms OpenSpiel alpha_beta_search",
+                                  higher_is_better=False))
 
     empty = np.zeros(25, np.int8)
     mnk_mod.random_playouts(empty, 0, 5, 5, 4, 10, 1)
