@@ -65,4 +65,29 @@ register_agent(
 )
 register_agent("human", _human, (), "you, at the terminal")
 
+
+def _sevens_heuristic(game, spec):
+    from evoplay.agents.sevens_agents import SevensHeuristicAgent
+
+    return SevensHeuristicAgent(game)
+
+
+def _specimen(game, spec, path, level, computer):
+    from evoplay.agents.sevens_agents import make_specimen_agent
+
+    return make_specimen_agent(game, spec, path, level, computer)
+
+
+register_agent("sevens_heuristic", _sevens_heuristic, (), "Sevens: the hand-written baseline")
+register_agent(
+    "specimen",
+    _specimen,
+    (
+        Param("path", str, "", "best.json of a sevens run"),
+        Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
+        Param("computer", str, "", "computer.py holding the levels (default: the levels shipped with evoplay)"),
+    ),
+    "Sevens: seed 000's evolved player (play and send trees), from a run or a difficulty level",
+)
+
 __all__ = ["AGENTS", "Agent", "make_agent", "register_agent"]

@@ -47,6 +47,14 @@ def _register_builtins() -> None:
         ),
         "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)",
     )
+    from evoplay.games.sevens import SevensGame
+
+    register_game(
+        "sevens",
+        SevensGame,
+        (Param("players", int, 4, "players, 3 to 8"),),
+        "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card (seed 000)",
+    )
 
 
 _register_builtins()

@@ -14,6 +14,7 @@ from evoplay.spec import suggest
 
 # name -> module implementing it
 RECIPES: dict[str, str] = {}
+RECIPES["sevens"] = "evoplay.recipes.sevens"
 
 
 def load_recipe(name: str) -> ModuleType:
