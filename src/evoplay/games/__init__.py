@@ -47,6 +47,31 @@ def _register_builtins() -> None:
         ),
         "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)",
     )
+    from evoplay.games.gems import GemsGame
+    from evoplay.games.tron import TronGame
+
+    register_game(
+        "tron",
+        TronGame,
+        (
+            Param("w", int, 12, "grid columns inside the walls"),
+            Param("h", int, 12, "grid rows inside the walls"),
+            Param("obstacles", int, 0, "wall cells placed point-symmetrically from the game seed"),
+        ),
+        "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose (seed 002's track)",
+    )
+    register_game(
+        "gems",
+        GemsGame,
+        (
+            Param("w", int, 9, "grid columns inside the walls"),
+            Param("h", int, 9, "grid rows inside the walls"),
+            Param("ticks", int, 60, "ticks (simultaneous moves) in a game"),
+            Param("gems", int, 4, "gems on the board at every tick (they reappear at random, seeded)"),
+            Param("pillars", int, 50, "percent of the pillar sites (odd interior cells) that hold a pillar"),
+        ),
+        "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks",
+    )
     from evoplay.games.sevens import SevensGame
 
     register_game(

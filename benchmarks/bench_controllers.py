@@ -1,0 +1,3 @@
+from evoplay.cli import main
+
+main(["bench", "controllers"])

@@ -1,0 +1,53 @@
+"""``lookahead(budget_ms=40)``: one-step lookahead (GVGAI's sample one-step controller) within the same budget.
+
+Each available action is played for one step against a uniformly random opponent action and valued by the
+win/score heuristic. GVGAI's sample draws one opponent action per own action; here the budget is spent on
+drawing more, round by round over all own actions, and the mean value decides (ties broken at random, like the
+sample's noise). In a turn-based game the opponent does nothing in the controller's own step, so one round is
+exact and the rest of the budget is left unused. An iteration budget counts evaluations (whole rounds).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, play_step
+from evoplay.games.forward import P_SIMULTANEOUS
+
+
+@njit(cache=True)
+def lookahead(params, root, seat, actions, rounds, discount, sums, work, mask, seed):
+    """Add ``rounds`` one-step values of each action to ``sums``; return the evaluations made."""
+    np.random.seed(seed)
+    for _ in range(rounds):
+        for i in range(actions.shape[0]):
+            work[:] = root
+            hide_future(work)
+            play_step(params, work, seat, actions[i], mask)
+            sums[i] += heuristic(work, seat) * discount
+    return rounds * actions.shape[0]
+
+
+class LookaheadAgent(ForwardModelAgent):
+    kind = "lookahead"
+
+    def _search(self, root, actions, seat, remaining, iterations):
+        sums = np.zeros(len(actions))
+        work = np.empty_like(root)
+        n_act = len(actions)
+        rounds = {"n": 0}
+
+        def run(count: int) -> int:
+            r = max(1, count // n_act)
+            rounds["n"] += r
+            return lookahead(self.params, root, seat, actions, r, self.discount, sums, work, self.mask,
+                             self._seed())
+
+        if not self.params[P_SIMULTANEOUS]:
+            n = run(n_act)
+        else:
+            n = self.timed_batches(run, remaining, iterations, granule=n_act)
+        means = sums / rounds["n"]
+        best = np.flatnonzero(means == means.max())
+        choice = int(best[int(self._rng.integers(len(best)))]) if len(best) > 1 else int(best[0])
+        return int(actions[choice]), n

@@ -1,0 +1,305 @@
+"""Gems, a scored two-player simultaneous-move game: collect more gems than the other player in a fixed number of ticks.
+
+Two players walk a grid with pillars; gems appear at random (seeded) empty cells so that ``gems`` of them lie on
+the board at every tick. Each tick both players move at once (up, down, left, right, or nil: stay). A move into
+a wall or pillar stays put; two players cannot share a cell: a move onto the cell the other player held at the
+start of the tick, or onto the cell the other player moves to, is blocked. Stepping onto a gem scores a point.
+After ``ticks`` ticks the higher score wins; equal scores draw. Points matter, not survival: the seed's
+win/score heuristic sees the score at every step.
+
+The position lives in a forward-model buffer (evoplay.games.forward): the board of (w+2) x (h+2) cells in
+row-major order with a border of walls (0 empty, 1 wall, 2 gem), then each player's cell. Gem spawns use the
+xorshift32 state in ``buf[RNG]``, seeded from the game seed. Controllers replace that state in their rollouts
+with their own random numbers: where the next gem appears is not known to them in advance.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.games.forward import (
+    BODY, DRAW, KIND_GEMS, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE, RNG, SCORE, TICK, WINNER,
+    ForwardModel, new_buffer, seed_word, xorshift32,
+)
+
+UP, DOWN, LEFT, RIGHT, NIL = 0, 1, 2, 3, 4
+ACTION_NAMES = ("up", "down", "left", "right", "nil")
+_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, "l": LEFT, "a": LEFT, "left": LEFT,
+            "r": RIGHT, "right": RIGHT, "n": NIL, "nil": NIL, "stay": NIL, ".": NIL, "": NIL}
+EMPTY, WALL, GEM = 0, 1, 2
+P_W, P_H, P_TICKS, P_GEMS = P_GAME, P_GAME + 1, P_GAME + 2, P_GAME + 3
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Plain-Python reference.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def reference_spawn(params, buf) -> None:
+    """Top the board up to ``gems`` gems, each on the k-th free cell, k drawn from the xorshift state."""
+    width, height = int(params[P_W]), int(params[P_H])
+    cells = width * height
+    occupied = {int(buf[BODY + cells]), int(buf[BODY + cells + 1])}
+    count = sum(1 for c in range(cells) if buf[BODY + c] == GEM)
+    while count < int(params[P_GEMS]):
+        free = [c for c in range(cells) if buf[BODY + c] == EMPTY and c not in occupied]
+        if not free:
+            return
+        x = xorshift32(int(buf[RNG]))
+        buf[RNG] = x & 0x7FFFFFFF
+        buf[BODY + free[(x & 0x7FFFFFFF) % len(free)]] = GEM
+        count += 1
+
+
+def reference_step(params, buf, a0: int, a1: int) -> None:
+    """One tick of both players on ``buf`` (a list or array) in place."""
+    width, height = int(params[P_W]), int(params[P_H])
+    cells = width * height
+    offsets = (-width, width, -1, 1, 0)
+    pos = [int(buf[BODY + cells]), int(buf[BODY + cells + 1])]
+    targets = []
+    for p, a in enumerate((int(a0), int(a1))):
+        t = pos[p] + offsets[a]
+        targets.append(pos[p] if buf[BODY + t] == WALL else t)
+    moved = list(targets)
+    if targets[0] == targets[1]:
+        moved = list(pos)
+    else:
+        if targets[0] == pos[1]:
+            moved[0] = pos[0]
+        if targets[1] == pos[0]:
+            moved[1] = pos[1]
+    for p in range(2):
+        buf[BODY + cells + p] = moved[p]
+        if buf[BODY + moved[p]] == GEM:
+            buf[BODY + moved[p]] = EMPTY
+            buf[SCORE + p] += 1
+    reference_spawn(params, buf)
+    buf[TICK] += 1
+    if buf[TICK] >= int(params[P_TICKS]):
+        buf[PHASE] = TERMINAL
+        s0, s1 = buf[SCORE], buf[SCORE + 1]
+        buf[WINNER] = 0 if s0 > s1 else (1 if s1 > s0 else DRAW)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Numba kernels.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _xorshift(x):
+    x = x & 0xFFFFFFFF
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    return x & 0xFFFFFFFF
+
+
+@njit(cache=True)
+def spawn(params, buf):
+    """Kernel of ``reference_spawn``."""
+    cells = params[P_W] * params[P_H]
+    p0 = buf[BODY + cells]
+    p1 = buf[BODY + cells + 1]
+    count = 0
+    free = 0
+    for c in range(cells):
+        v = buf[BODY + c]
+        if v == GEM:
+            count += 1
+        elif v == EMPTY and c != p0 and c != p1:
+            free += 1
+    while count < params[P_GEMS] and free > 0:
+        x = _xorshift(np.int64(buf[RNG])) & 0x7FFFFFFF
+        buf[RNG] = x
+        k = x % free
+        for c in range(cells):
+            if buf[BODY + c] == EMPTY and c != p0 and c != p1:
+                if k == 0:
+                    buf[BODY + c] = GEM
+                    break
+                k -= 1
+        count += 1
+        free -= 1
+
+
+@njit(cache=True)
+def step(params, buf, a0, a1):
+    """Kernel of ``reference_step``."""
+    width = params[P_W]
+    cells = width * params[P_H]
+    p0 = buf[BODY + cells]
+    p1 = buf[BODY + cells + 1]
+    t0 = p0 + (-width if a0 == 0 else (width if a0 == 1 else (-1 if a0 == 2 else (1 if a0 == 3 else 0))))
+    t1 = p1 + (-width if a1 == 0 else (width if a1 == 1 else (-1 if a1 == 2 else (1 if a1 == 3 else 0))))
+    if buf[BODY + t0] == WALL:
+        t0 = p0
+    if buf[BODY + t1] == WALL:
+        t1 = p1
+    m0 = t0
+    m1 = t1
+    if t0 == t1:
+        m0 = p0
+        m1 = p1
+    else:
+        if t0 == p1:
+            m0 = p0
+        if t1 == p0:
+            m1 = p1
+    buf[BODY + cells] = m0
+    buf[BODY + cells + 1] = m1
+    if buf[BODY + m0] == GEM:
+        buf[BODY + m0] = EMPTY
+        buf[SCORE] += 1
+    if buf[BODY + m1] == GEM:
+        buf[BODY + m1] = EMPTY
+        buf[SCORE + 1] += 1
+    spawn(params, buf)
+    buf[TICK] += 1
+    if buf[TICK] >= params[P_TICKS]:
+        buf[PHASE] = TERMINAL
+        if buf[SCORE] > buf[SCORE + 1]:
+            buf[WINNER] = 0
+        elif buf[SCORE + 1] > buf[SCORE]:
+            buf[WINNER] = 1
+        else:
+            buf[WINNER] = DRAW
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The game and its state.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class GemsGame(Game):
+    name = "gems"
+    num_players = 2
+
+    def __init__(self, spec: str, params: dict):
+        super().__init__(spec, params)
+        self.w, self.h = int(params["w"]), int(params["h"])
+        self.ticks, self.gems, self.pillars = int(params["ticks"]), int(params["gems"]), int(params["pillars"])
+        if not (3 <= self.w <= 60 and 3 <= self.h <= 40):
+            raise SpecError(f"gems: grid {self.w}x{self.h} is out of range; use w in 3..60 and h in 3..40")
+        if not 1 <= self.ticks <= 100_000:
+            raise SpecError(f"gems: ticks={self.ticks} is out of range; use 1..100000")
+        if not 1 <= self.gems <= self.w * self.h // 2:
+            raise SpecError(f"gems: gems={self.gems} is out of range; use 1..{self.w * self.h // 2}")
+        if not 0 <= self.pillars <= 100:
+            raise SpecError(f"gems: pillars={self.pillars} is a percentage of the pillar sites; use 0..100")
+        self.width, self.height = self.w + 2, self.h + 2
+        p = np.zeros(P_GAME + 4, dtype=np.int64)
+        p[P_KIND], p[P_ACTIONS], p[P_SIMULTANEOUS] = KIND_GEMS, len(ACTION_NAMES), 1
+        p[P_W], p[P_H], p[P_TICKS], p[P_GEMS] = self.width, self.height, self.ticks, self.gems
+        self.params_array = p
+
+    def num_distinct_actions(self) -> int:
+        return len(ACTION_NAMES)
+
+    def new_initial_state(self, seed: int | None = None) -> "GemsState":
+        width, height = self.width, self.height
+        cells = width * height
+        buf = new_buffer(cells + 2)
+        board = buf[BODY : BODY + cells].reshape(height, width)
+        board[0, :] = board[-1, :] = board[:, 0] = board[:, -1] = WALL
+        # Pillars stand on cells with both interior coordinates odd (as in Bomberman), so they never cut the
+        # board in two; a point-symmetric choice of them keeps the seats fair.
+        rng = np.random.default_rng(seed)
+        sites = [r * width + c for r in range(2, height - 2, 2) for c in range(2, width - 2, 2)]
+        for c in sites:
+            mirror = cells - 1 - c
+            if c <= mirror and rng.random() * 100 < self.pillars:
+                board.flat[c] = board.flat[mirror] = WALL
+        s0 = width + 1
+        buf[BODY + cells], buf[BODY + cells + 1] = s0, cells - 1 - s0
+        buf[RNG] = seed_word(seed)
+        buf[PHASE], buf[WINNER] = SIMULTANEOUS, -1
+        spawn(self.params_array, buf)
+        return GemsState(self, buf)
+
+
+class GemsState(State):
+    __slots__ = ("game", "buf", "history")
+
+    def __init__(self, game: GemsGame, buf: np.ndarray):
+        self.game = game
+        self.buf = buf
+        self.history: list[tuple[int, int]] = []
+
+    def current_player(self) -> int:
+        return int(self.buf[PHASE])
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.is_terminal():
+            return []
+        if player is not None and player not in (0, 1):
+            return []
+        return list(range(len(ACTION_NAMES)))  # the same five actions for both players, NIL last
+
+    def _legal_actions(self) -> list[int]:
+        return list(range(len(ACTION_NAMES)))
+
+    def apply_action(self, action: int) -> None:
+        raise IllegalActionError("gems is a simultaneous game: use apply_actions([first, second])")
+
+    def apply_actions(self, actions) -> None:
+        if self.is_terminal():
+            raise IllegalActionError("the game is over; no action can be applied (gems)")
+        if len(actions) != 2 or any(int(a) not in range(len(ACTION_NAMES)) for a in actions):
+            raise IllegalActionError(f"gems needs one action per player, each 0..4 (up, down, left, right, nil); "
+                                     f"got {list(actions)!r}")
+        step(self.game.params_array, self.buf, int(actions[0]), int(actions[1]))
+        self.history.append((int(actions[0]), int(actions[1])))
+
+    def _action_to_string(self, action: int) -> str:
+        return ACTION_NAMES[action]
+
+    def _string_to_action(self, text: str) -> int:
+        key = text.lower()
+        if key in _ALIASES:
+            return _ALIASES[key]
+        raise IllegalActionError(f"{text!r} is not a gems action; type up, down, left, right or nil (or w a s d)")
+
+    def returns(self) -> list[float]:
+        w = int(self.buf[WINNER])
+        if self.current_player() != TERMINAL or w == DRAW:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+    def scores(self) -> list[float]:
+        return [float(self.buf[SCORE]), float(self.buf[SCORE + 1])]
+
+    def clone(self) -> "GemsState":
+        s = GemsState(self.game, self.buf.copy())
+        s.history = list(self.history)
+        return s
+
+    def forward_model(self) -> ForwardModel:
+        return ForwardModel(self.game.params_array, self.buf.copy(), step, ACTION_NAMES)
+
+    def positions(self) -> tuple[int, int]:
+        cells = self.game.width * self.game.height
+        return int(self.buf[BODY + cells]), int(self.buf[BODY + cells + 1])
+
+    def rows(self) -> list[str]:
+        """The board as text: '#' wall or pillar, '.' empty, '*' gem, 'A'/'B' the players."""
+        g = self.game
+        cells = g.width * g.height
+        chars = [".#*"[int(v)] for v in self.buf[BODY : BODY + cells]]
+        p0, p1 = self.positions()
+        chars[p0], chars[p1] = "A", "B"
+        return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
+
+    def __str__(self) -> str:
+        lines = self.rows()
+        s0, s1 = int(self.buf[SCORE]), int(self.buf[SCORE + 1])
+        if self.is_terminal():
+            w = int(self.buf[WINNER])
+            verdict = "draw" if w == DRAW else f"player {w} ({'AB'[w]}) wins"
+            lines.append(f"game over after {self.game.ticks} ticks: A {s0}, B {s1}: {verdict}")
+        else:
+            lines.append(f"tick {int(self.buf[TICK])}/{self.game.ticks}: A (player 0) {s0}, B (player 1) {s1}")
+        return "\n".join(lines)

@@ -1,0 +1,243 @@
+"""Tron light cycles, a two-player simultaneous-move game: a Python reference and Numba kernels.
+
+Both cycles move one cell every tick and leave a trail. Running into a wall, a trail (either player's) or the
+other cycle's head crashes; if one cycle crashes the other wins, if both crash in the same tick (head-on, or
+swapping cells) the game is a draw. A cycle cannot turn back on itself: the reverse of its heading, like NIL,
+keeps it going straight. A player's score is the length of its trail.
+
+The position lives in a forward-model buffer (evoplay.games.forward): the board of (w+2) x (h+2) cells in
+row-major order with a border of walls (0 empty, 1 wall, 2 the first player's trail, 3 the second's), then each
+cycle's cell and heading. Actions: 0 up, 1 down, 2 left, 3 right, 4 nil (keep going). Optional obstacles are
+placed point-symmetrically from the game seed, so neither seat is favoured.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.games.forward import (
+    BODY, DRAW, KIND_TRON, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE, SCORE, TICK, WINNER, ForwardModel,
+    new_buffer,
+)
+
+UP, DOWN, LEFT, RIGHT, NIL = 0, 1, 2, 3, 4
+ACTION_NAMES = ("up", "down", "left", "right", "nil")
+_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, "l": LEFT, "a": LEFT, "left": LEFT,
+            "r": RIGHT, "right": RIGHT, "n": NIL, "nil": NIL, ".": NIL, "": NIL}
+EMPTY, WALL, TRAIL0, TRAIL1 = 0, 1, 2, 3
+P_W, P_H = P_GAME, P_GAME + 1  # board width and height including the border
+
+
+def _offsets(width: int) -> tuple[int, int, int, int]:
+    return (-width, width, -1, 1)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Plain-Python reference.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def reference_step(params, buf, a0: int, a1: int) -> None:
+    """One tick of both cycles on ``buf`` (a list or array) in place."""
+    width, height = int(params[P_W]), int(params[P_H])
+    cells = width * height
+    pos = [int(buf[BODY + cells]), int(buf[BODY + cells + 1])]
+    heading = [int(buf[BODY + cells + 2]), int(buf[BODY + cells + 3])]
+    offsets = _offsets(width)
+    targets = []
+    for p, a in enumerate((int(a0), int(a1))):
+        if a != NIL and a != (heading[p] ^ 1):  # the reverse of a heading is heading ^ 1
+            heading[p] = a
+        targets.append(pos[p] + offsets[heading[p]])
+    crashed = [buf[BODY + t] != EMPTY for t in targets]
+    if targets[0] == targets[1]:
+        crashed = [True, True]
+    for p in range(2):
+        buf[BODY + cells + 2 + p] = heading[p]
+        if not crashed[p]:
+            buf[BODY + targets[p]] = TRAIL0 + p
+            buf[BODY + cells + p] = targets[p]
+            buf[SCORE + p] += 1
+    buf[TICK] += 1
+    if crashed[0] or crashed[1]:
+        buf[PHASE] = TERMINAL
+        buf[WINNER] = DRAW if crashed[0] and crashed[1] else (1 if crashed[0] else 0)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Numba kernel.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def step(params, buf, a0, a1):
+    """Kernel of ``reference_step``."""
+    width = params[P_W]
+    cells = width * params[P_H]
+    h0 = buf[BODY + cells + 2]
+    h1 = buf[BODY + cells + 3]
+    if a0 != NIL and a0 != (h0 ^ 1):
+        h0 = a0
+    if a1 != NIL and a1 != (h1 ^ 1):
+        h1 = a1
+    t0 = buf[BODY + cells] + (-width if h0 == 0 else (width if h0 == 1 else (-1 if h0 == 2 else 1)))
+    t1 = buf[BODY + cells + 1] + (-width if h1 == 0 else (width if h1 == 1 else (-1 if h1 == 2 else 1)))
+    c0 = buf[BODY + t0] != EMPTY or t0 == t1
+    c1 = buf[BODY + t1] != EMPTY or t0 == t1
+    buf[BODY + cells + 2] = h0
+    buf[BODY + cells + 3] = h1
+    if not c0:
+        buf[BODY + t0] = TRAIL0
+        buf[BODY + cells] = t0
+        buf[SCORE] += 1
+    if not c1:
+        buf[BODY + t1] = TRAIL1
+        buf[BODY + cells + 1] = t1
+        buf[SCORE + 1] += 1
+    buf[TICK] += 1
+    if c0 or c1:
+        buf[PHASE] = TERMINAL
+        if c0 and c1:
+            buf[WINNER] = DRAW
+        elif c0:
+            buf[WINNER] = 1
+        else:
+            buf[WINNER] = 0
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The game and its state.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class TronGame(Game):
+    name = "tron"
+    num_players = 2
+
+    def __init__(self, spec: str, params: dict):
+        super().__init__(spec, params)
+        self.w, self.h, self.obstacles = int(params["w"]), int(params["h"]), int(params["obstacles"])
+        if not (4 <= self.w <= 60 and 3 <= self.h <= 40):
+            raise SpecError(f"tron: grid {self.w}x{self.h} is out of range; use w in 4..60 and h in 3..40")
+        if not 0 <= self.obstacles <= self.w * self.h // 4:
+            raise SpecError(f"tron: obstacles={self.obstacles} is out of range; use 0..{self.w * self.h // 4}")
+        self.width, self.height = self.w + 2, self.h + 2
+        self.params_array = np.zeros(P_GAME + 2, dtype=np.int64)
+        self.params_array[P_KIND], self.params_array[P_ACTIONS] = KIND_TRON, len(ACTION_NAMES)
+        self.params_array[P_SIMULTANEOUS] = 1
+        self.params_array[P_W], self.params_array[P_H] = self.width, self.height
+
+    def num_distinct_actions(self) -> int:
+        return len(ACTION_NAMES)
+
+    def start_cells(self) -> tuple[int, int]:
+        row = (self.height - 1) // 2
+        first = row * self.width + 1 + (self.w - 1) // 4
+        return first, self.width * self.height - 1 - first
+
+    def new_initial_state(self, seed: int | None = None) -> "TronState":
+        width, height = self.width, self.height
+        cells = width * height
+        buf = new_buffer(cells + 4)
+        board = buf[BODY : BODY + cells].reshape(height, width)
+        board[0, :] = board[-1, :] = board[:, 0] = board[:, -1] = WALL
+        s0, s1 = self.start_cells()
+        if self.obstacles:
+            rng = np.random.default_rng(seed)
+            # Point-symmetric pairs of obstacles, never on the starting rows (each cycle has room to start).
+            start_rows = (s0 // width, s1 // width)
+            free = [c for c in range(cells) if board.flat[c] == EMPTY and c // width not in start_rows
+                    and c < cells - 1 - c]
+            for c in rng.choice(free, size=min(len(free), (self.obstacles + 1) // 2), replace=False):
+                board.flat[c] = board.flat[cells - 1 - c] = WALL
+        board.flat[s0], board.flat[s1] = TRAIL0, TRAIL1
+        buf[BODY + cells], buf[BODY + cells + 1] = s0, s1
+        buf[BODY + cells + 2], buf[BODY + cells + 3] = RIGHT, LEFT
+        buf[SCORE], buf[SCORE + 1] = 1, 1
+        buf[PHASE], buf[WINNER] = SIMULTANEOUS, -1
+        return TronState(self, buf)
+
+
+class TronState(State):
+    __slots__ = ("game", "buf", "history")
+
+    def __init__(self, game: TronGame, buf: np.ndarray):
+        self.game = game
+        self.buf = buf
+        self.history: list[tuple[int, int]] = []
+
+    def current_player(self) -> int:
+        return int(self.buf[PHASE])
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.is_terminal():
+            return []
+        if player is not None and player not in (0, 1):
+            return []
+        return list(range(len(ACTION_NAMES)))  # the same five actions for both players, NIL last
+
+    def _legal_actions(self) -> list[int]:
+        return list(range(len(ACTION_NAMES)))
+
+    def apply_action(self, action: int) -> None:
+        raise IllegalActionError("tron is a simultaneous game: use apply_actions([first, second])")
+
+    def apply_actions(self, actions) -> None:
+        if self.is_terminal():
+            raise IllegalActionError("the game is over; no action can be applied (tron)")
+        if len(actions) != 2 or any(int(a) not in range(len(ACTION_NAMES)) for a in actions):
+            raise IllegalActionError(f"tron needs one action per player, each 0..4 (up, down, left, right, nil); "
+                                     f"got {list(actions)!r}")
+        step(self.game.params_array, self.buf, int(actions[0]), int(actions[1]))
+        self.history.append((int(actions[0]), int(actions[1])))
+
+    def _action_to_string(self, action: int) -> str:
+        return ACTION_NAMES[action]
+
+    def _string_to_action(self, text: str) -> int:
+        key = text.lower()
+        if key in _ALIASES:
+            return _ALIASES[key]
+        raise IllegalActionError(f"{text!r} is not a tron action; type up, down, left, right or nil (or w a s d)")
+
+    def returns(self) -> list[float]:
+        w = int(self.buf[WINNER])
+        if self.current_player() != TERMINAL or w == DRAW:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+    def scores(self) -> list[float]:
+        return [float(self.buf[SCORE]), float(self.buf[SCORE + 1])]
+
+    def clone(self) -> "TronState":
+        s = TronState(self.game, self.buf.copy())
+        s.history = list(self.history)
+        return s
+
+    def forward_model(self) -> ForwardModel:
+        return ForwardModel(self.game.params_array, self.buf.copy(), step, ACTION_NAMES)
+
+    def heads(self) -> tuple[int, int]:
+        cells = self.game.width * self.game.height
+        return int(self.buf[BODY + cells]), int(self.buf[BODY + cells + 1])
+
+    def rows(self) -> list[str]:
+        """The board as text: '#' wall, '.' empty, 'a'/'b' trails, 'A'/'B' the cycles."""
+        g = self.game
+        cells = g.width * g.height
+        marks = ".#ab"
+        chars = [marks[int(v)] for v in self.buf[BODY : BODY + cells]]
+        h0, h1 = self.heads()
+        chars[h0], chars[h1] = "A", "B"
+        return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
+
+    def __str__(self) -> str:
+        lines = self.rows()
+        if self.is_terminal():
+            w = int(self.buf[WINNER])
+            lines.append("game over: " + ("draw (both crashed)" if w == DRAW else f"player {w} ({'AB'[w]}) wins"))
+        else:
+            lines.append(f"tick {int(self.buf[TICK])}: A = player 0, B = player 1")
+        return "\n".join(lines)
