@@ -15,6 +15,7 @@ from evoplay.spec import suggest
 # name -> module implementing it
 RECIPES: dict[str, str] = {}
 RECIPES["sevens"] = "evoplay.recipes.sevens"
+RECIPES["mancala"] = "evoplay.recipes.mancala"
 
 
 def load_recipe(name: str) -> ModuleType:

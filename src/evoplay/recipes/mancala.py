@@ -1,0 +1,750 @@
+"""Seed 003's Mancala GP: programs that pick Kalah pits, evolved against an 8-ply minimax (and, beyond the
+seed, against a pool of opponents).
+
+Fitness (seed 003's Koza tableau): the program's score (seeds in its store at the end) moving first plus its
+score moving second against the ``depth``-ply minimax (run 1); run 2 takes ``max(1, 100 x that sum - nodes)``.
+``fitness.kind = "pool"`` plays instead minimax at several depths, a fixed sample of random programs and the
+run's hall of fame (the best program of recent generations), in both seats, and scores 2 x the mean score per
+opponent group (so 96 is a clean sweep, as in the seed's sum of two games).
+
+The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.agents.gp``:
+floor(value) mod 6, and when that pit is empty the next non-empty pit counter-clockwise.
+
+Speed: a whole GP-vs-minimax game is one Numba kernel. The minimax is deterministic, so its decision is memoised
+by (position, player, depth) for the whole run: each worker process keeps its memo between generations, every
+task returns the entries it added, and the next generation's tasks carry all of them to every worker (the memo
+is a cache: results never depend on it, on the worker count or on the backend). Fitness of a program against
+fixed opponents depends on the program only, so duplicates are evaluated once.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from evoplay import gp
+from evoplay.agents.gp import program_document, program_pit, reference_pit
+from evoplay.agents.search_kalah import reference_root_values, root_values
+from evoplay.arena import derive_seed
+from evoplay.errors import ConfigError, SpecError
+from evoplay.evolve import selection
+from evoplay.evolve.bloat import SizeDepthLimit, apply_parsimony
+from evoplay.games.base import TERMINAL
+from evoplay.games.kalah import reference_sow, sow
+
+MAX_DEPTH = 30  # the memo key holds depth * 2 + player in 7 bits
+
+# The seed's two Figure-5 programs, in its notation (run 1: scores 27/25; run 2: 41/25 per the seed).
+SEED_RUN1 = (
+    "((value at [(if (9) < (value at [(value at [((8) - ((2) - (6)))])]) do (10) else do (value at [(if (3) < (4) do "
+    "(value at [(9)]) else do ((4) - ((1) + (value at [(13)]))))]))]) + ((if (value at [((value at [(13)]) + (value "
+    "at [(value at [((13) + (3))])]))]) < (((10) - (3)) - ((if (value at [((6) + (value at [(value at [((13) + (3))])"
+    "]))]) < (((10) - (3)) - (2)) do ((10) - (6)) else do ((13) - (value at [(value at [(value at [(3)])])]))) - (3)))"
+    " do ((10) - (6)) else do ((13) - (value at [(value at [(value at [(3)])])]))) - (3)))"
+)
+SEED_RUN2 = (
+    "(((value at [(value at [(value at [(value at [(value at [(((value at [(value at [(value at [(value at [(value "
+    "at [(value at [(7)])])])])])]) - (value at [((0) - (value at [(value at [((value at [(value at [(7)])]) + ((value "
+    "at [((0) - (value at [(5)]))]) + ((3) + ((value at [(7)]) + (10)))))])]))])) + (value at [(value at [((value at "
+    "[(value at [(value at [(value at [(7)])])])]) + ((value at [(13)]) + ((value at [((0) - (value at [(5)]))]) + "
+    "(10))))])]))])])])])]) - (value at [((0) - (value at [(5)]))])) + (value at [(value at [((value at [(value at "
+    "[(7)])]) + ((value at [((value at [(7)]) + (10))]) + ((3) + ((value at [((6) + (6))]) + (10)))))])]))"
+)
+
+# --------------------------------------------------------------------------------------------------------------
+# Kernels: the memoised minimax and whole games.
+# --------------------------------------------------------------------------------------------------------------
+
+KEY_TYPE = types.UniTuple(types.int64, 2)
+
+
+def new_memo():
+    """An empty memo: (position key) -> pit chosen by the minimax."""
+    return Dict.empty(key_type=KEY_TYPE, value_type=types.int64)
+
+
+@njit(cache=True, inline="always")
+def position_key(board, player, depth):
+    size = board.shape[0]
+    half = size // 2
+    k1 = np.int64(depth * 2 + player)
+    for i in range(half):
+        k1 = k1 * 128 + board[i]
+    k2 = np.int64(0)
+    for i in range(half, size):
+        k2 = k2 * 128 + board[i]
+    return (k1, k2)
+
+
+@njit(cache=True)
+def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, stats, values, boards):
+    """The ``depth``-ply minimax's pit (first best; the alpha-beta kernel gives the same move as plain minimax),
+    looked up in ``memo`` or searched and added (and appended to ``log`` for sharing). stats: hits, searches."""
+    key = position_key(board, player, depth)
+    if key in memo:
+        stats[0] += 1
+        return memo[key]
+    stats[1] += 1
+    pit, nodes = root_values(board, player, depth, pits, empty_capture, False, values, boards)
+    memo[key] = pit
+    n = log_n[0]
+    if n < log.shape[0]:
+        log[n, 0] = key[0]
+        log[n, 1] = key[1]
+        log[n, 2] = pit
+        log_n[0] = n + 1
+    return pit
+
+
+@njit(cache=True)
+def play_vs_minimax(opcodes, args, consts, starts, ends, programs, seats, depths, board0, pits, empty_capture,
+                    memo, log, log_n, stats, out):
+    """Game g: program ``programs[g]`` of the pool in seat ``seats[g]`` against the ``depths[g]``-ply minimax.
+    ``out[g]`` = (program's store, minimax's store) at the end."""
+    size = 2 * pits + 2
+    work = np.empty(size, np.int8)
+    row = np.empty(size, np.float64)
+    longest = 1
+    for k in range(starts.shape[0]):
+        if ends[k] - starts[k] > longest:
+            longest = ends[k] - starts[k]
+    stack = np.empty(longest, np.float64)
+    values = np.empty(pits, np.int64)
+    deepest = 1
+    for g in range(depths.shape[0]):
+        if depths[g] > deepest:
+            deepest = depths[g]
+    boards = np.empty((deepest + 2, size), np.int8)
+    for g in range(programs.shape[0]):
+        k = programs[g]
+        seat = seats[g]
+        for i in range(size):
+            work[i] = board0[i]
+        player = 0
+        while player != TERMINAL:
+            if player == seat:
+                pit = program_pit(opcodes, args, consts, starts[k], ends[k], work, player, pits, row, stack)
+            else:
+                pit = minimax_pit(work, player, depths[g], pits, empty_capture, memo, log, log_n, stats, values,
+                                  boards)
+            player = sow(work, player, pit, pits, empty_capture)
+        own = pits if seat == 0 else 2 * pits + 1
+        opp = 2 * pits + 1 if seat == 0 else pits
+        out[g, 0] = work[own]
+        out[g, 1] = work[opp]
+
+
+@njit(cache=True)
+def play_programs(opcodes, args, consts, starts, ends, first, second, board0, pits, empty_capture, out):
+    """Game g: program ``first[g]`` (seat 0) against program ``second[g]`` (seat 1) of one pool;
+    ``out[g]`` = (seat 0's store, seat 1's store)."""
+    size = 2 * pits + 2
+    work = np.empty(size, np.int8)
+    row = np.empty(size, np.float64)
+    longest = 1
+    for k in range(starts.shape[0]):
+        if ends[k] - starts[k] > longest:
+            longest = ends[k] - starts[k]
+    stack = np.empty(longest, np.float64)
+    for g in range(first.shape[0]):
+        for i in range(size):
+            work[i] = board0[i]
+        player = 0
+        while player != TERMINAL:
+            k = first[g] if player == 0 else second[g]
+            pit = program_pit(opcodes, args, consts, starts[k], ends[k], work, player, pits, row, stack)
+            player = sow(work, player, pit, pits, empty_capture)
+        out[g, 0] = work[pits]
+        out[g, 1] = work[2 * pits + 1]
+
+
+@njit(cache=True)
+def merge_log(memo, entries, count):
+    for i in range(count):
+        memo[(entries[i, 0], entries[i, 1])] = entries[i, 2]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The same games in plain Python (the reference the kernels are tested against, and the DEAP-style baseline).
+# --------------------------------------------------------------------------------------------------------------
+
+
+def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: int = 4, empty_capture: bool = True,
+                         choose=None) -> tuple[int, int]:
+    """(program's store, minimax's store) of one game in pure Python. ``choose(view)`` may replace the program
+    (a compiled Python function of the mover's view, as a DEAP user would write)."""
+    board = ([seeds] * pits + [0]) * 2
+    player = 0
+    while player != TERMINAL:
+        if player == seat:
+            if choose is None:
+                pit = reference_pit(program, board, player, pits)
+            else:
+                view = board if player == 0 else board[pits + 1:] + board[: pits + 1]
+                pit = choose(view)
+        else:
+            _, pit, _ = reference_root_values(board, player, depth, pits, empty_capture, False)
+        player = reference_sow(board, player, pit, pits, empty_capture)
+    own, opp = (pits, 2 * pits + 1) if seat == 0 else (2 * pits + 1, pits)
+    return board[own], board[opp]
+
+
+def reference_programs(a, b, pits: int = 6, seeds: int = 4, empty_capture: bool = True) -> tuple[int, int]:
+    board = ([seeds] * pits + [0]) * 2
+    player = 0
+    while player != TERMINAL:
+        pit = reference_pit(a if player == 0 else b, board, player, pits)
+        player = reference_sow(board, player, pit, pits, empty_capture)
+    return board[pits], board[2 * pits + 1]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Tasks for the executor (module-level so worker processes can run them).
+# --------------------------------------------------------------------------------------------------------------
+
+_MEMOS: dict = {}
+
+
+def process_memo(pits: int, empty_capture: bool):
+    """This process's memo for a board shape and capture rule (kept for the process's lifetime)."""
+    key = (pits, bool(empty_capture))
+    if key not in _MEMOS:
+        _MEMOS[key] = new_memo()
+    return _MEMOS[key]
+
+
+def minimax_task(task: dict) -> dict:
+    """Play a batch of program-vs-minimax games; merges the shared memo entries first, returns the new ones."""
+    memo = process_memo(task["pits"], task["empty_capture"])
+    shared = task.get("shared")
+    if shared is not None and len(shared):
+        merge_log(memo, shared, len(shared))
+    n = len(task["programs"])
+    out = np.zeros((n, 2), np.int64)
+    log = np.zeros((n * 64, 3), np.int64)
+    log_n = np.zeros(1, np.int64)
+    stats = np.zeros(2, np.int64)
+    ops, args, consts, starts, ends = task["pool"]
+    play_vs_minimax(ops, args, consts, starts, ends, task["programs"], task["seats"], task["depths"],
+                    task["board"], task["pits"], task["empty_capture"], memo, log, log_n, stats, out)
+    return {"out": out, "log": log[: log_n[0]], "hits": int(stats[0]), "searches": int(stats[1])}
+
+
+def programs_task(task: dict) -> np.ndarray:
+    n = len(task["first"])
+    out = np.zeros((n, 2), np.int64)
+    ops, args, consts, starts, ends = task["pool"]
+    play_programs(ops, args, consts, starts, ends, task["first"], task["second"], task["board"], task["pits"],
+                  task["empty_capture"], out)
+    return out
+
+
+class Arena:
+    """Plays batches of games on an executor, keeping and sharing the minimax memo."""
+
+    def __init__(self, pits: int, seeds: int, empty_capture: bool, chunk_games: int = 64):
+        self.pits = pits
+        self.seeds = seeds
+        self.empty_capture = empty_capture
+        self.board = np.array(([seeds] * pits + [0]) * 2, dtype=np.int8)
+        self.chunk_games = chunk_games
+        self.shared = np.zeros((0, 3), np.int64)  # entries found last time, sent to every worker next time
+        self.hits = 0
+        self.searches = 0
+
+    def vs_minimax(self, programs: list, program_index, seats, depths, executor) -> np.ndarray:
+        """(program's store, minimax's store) for each game (program_index[g] in seat seats[g])."""
+        pool = gp.pack(programs)
+        program_index = np.asarray(program_index, np.int64)
+        seats = np.asarray(seats, np.int64)
+        depths = np.asarray(depths, np.int64)
+        n = len(program_index)
+        if n == 0:
+            return np.zeros((0, 2), np.int64)
+        chunks = _chunks(n, self.chunk_games, getattr(executor, "workers", 1))
+        tasks = [dict(pool=pool, programs=program_index[a:b], seats=seats[a:b], depths=depths[a:b], board=self.board,
+                      pits=self.pits, empty_capture=self.empty_capture, shared=self.shared) for a, b in chunks]
+        results = executor.map(minimax_task, tasks)
+        memo = process_memo(self.pits, self.empty_capture)
+        logs = [r["log"] for r in results if len(r["log"])]
+        self.shared = np.concatenate(logs) if logs else np.zeros((0, 3), np.int64)
+        merge_log(memo, self.shared, len(self.shared))
+        self.hits += sum(r["hits"] for r in results)
+        self.searches += sum(r["searches"] for r in results)
+        return np.concatenate([r["out"] for r in results])
+
+    def programs(self, programs: list, first, second, executor) -> np.ndarray:
+        """(seat 0's store, seat 1's store) for programs[first[g]] against programs[second[g]]."""
+        pool = gp.pack(programs)
+        first = np.asarray(first, np.int64)
+        second = np.asarray(second, np.int64)
+        n = len(first)
+        if n == 0:
+            return np.zeros((0, 2), np.int64)
+        chunks = _chunks(n, 4000, getattr(executor, "workers", 1))
+        tasks = [dict(pool=pool, first=first[a:b], second=second[a:b], board=self.board, pits=self.pits,
+                      empty_capture=self.empty_capture) for a, b in chunks]
+        return np.concatenate(executor.map(programs_task, tasks))
+
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["shared"] = np.zeros((0, 3), np.int64)
+        return d
+
+
+def _chunks(n: int, size: int, workers: int) -> list[tuple[int, int]]:
+    count = max(1, min(-(-n // size) if size else 1, n))
+    count = max(count, min(n, workers))
+    bounds = np.linspace(0, n, count + 1).astype(int)
+    return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Configuration.
+# --------------------------------------------------------------------------------------------------------------
+
+SELECTIONS = ("roulette", "tournament")
+FITNESS_KINDS = ("minimax", "pool")
+INIT_METHODS = ("grow", "full", "ramped")
+
+
+def _check(config: dict) -> None:
+    def need(ok, message):
+        if not ok:
+            raise ConfigError(message)
+
+    need(config["population"] >= 2, f"population = {config['population']}: use at least 2")
+    need(config["generations"] >= 1, f"generations = {config['generations']}: use at least 1")
+    p = config["program"]
+    need(set(p["functions"]) <= set(gp.FUNCTIONS),
+         f"program.functions = {p['functions']}: known functions are {', '.join(gp.FUNCTIONS)}")
+    need(len(p["integers"]) == 2 and p["integers"][0] <= p["integers"][1],
+         f"program.integers = {p['integers']}: give [low, high], e.g. [0, 13]")
+    need(p["init_method"] in INIT_METHODS, f"program.init_method = {p['init_method']!r}; use one of {INIT_METHODS}")
+    need(0 <= p["init_min_depth"] <= p["init_max_depth"] <= 64,
+         "program.init_min_depth <= program.init_max_depth <= 64 is required")
+    need(0.0 <= p["init_function_probability"] <= 1.0,
+         "program.init_function_probability must be in [0, 1] (0 = functions' share of all primitives)")
+    need(p["max_size"] >= 0 and p["max_depth"] >= 0, "program.max_size and max_depth must be >= 0 (0: unlimited)")
+    b = config["breeding"]
+    need(b["selection"] in SELECTIONS, f"breeding.selection = {b['selection']!r}; use one of {SELECTIONS}")
+    need(0 <= b["crossover"] <= 1 and 0 <= b["mutation"] <= 1, "breeding.crossover and mutation are probabilities")
+    need(0 <= b["elites"] < config["population"], "breeding.elites must be in 0..population-1")
+    need(b["tournament_size"] >= 1, "breeding.tournament_size must be >= 1")
+    need(b["mutation_max_depth"] >= 0, "breeding.mutation_max_depth must be >= 0")
+    f = config["fitness"]
+    need(f["kind"] in FITNESS_KINDS, f"fitness.kind = {f['kind']!r}; use one of {FITNESS_KINDS}")
+    need(1 <= f["minimax_depth"] <= MAX_DEPTH, f"fitness.minimax_depth must be in 1..{MAX_DEPTH}")
+    need(f["parsimony"] in ("none", "seed003"), f"fitness.parsimony = {f['parsimony']!r}; use 'none' or 'seed003'")
+    pool = config["pool"]
+    need(all(1 <= d <= MAX_DEPTH for d in pool["minimax_depths"]), f"pool.minimax_depths must be in 1..{MAX_DEPTH}")
+    need(pool["random_programs"] >= 0 and pool["hall_of_fame"] >= 0, "pool sizes must be >= 0")
+    need(min(pool["minimax_weight"], pool["random_weight"], pool["hall_of_fame_weight"]) >= 0,
+         "pool weights must be >= 0")
+    r = config["report"]
+    need(r["random_programs"] >= 1, "report.random_programs must be >= 1")
+    need(all(1 <= d <= MAX_DEPTH for d in r["heldout_depths"]), f"report.heldout_depths must be in 1..{MAX_DEPTH}")
+
+
+def _game(config: dict):
+    from evoplay.games import load_game
+    from evoplay.games.kalah import KalahGame
+
+    try:
+        game = load_game(config["game"])
+    except SpecError as err:
+        raise ConfigError(f"game = {config['game']!r}: {err}") from None
+    if not isinstance(game, KalahGame):
+        raise ConfigError(f"game = {config['game']!r}: the mancala recipe plays kalah(...)")
+    if game.pits > 6 or 2 * game.pits * game.seeds > 127:
+        raise ConfigError(f"game = {config['game']!r}: the memo key fits kalah with pits <= 6")
+    return game
+
+
+def primitive_set(config: dict, n_features: int) -> gp.PrimitiveSet:
+    p = config["program"]
+    pset = gp.PrimitiveSet("mancala", n_features=n_features)
+    try:
+        pset.add_functions(*p["functions"])
+        pset.add_integers(int(p["integers"][0]), int(p["integers"][1]))
+    except SpecError as err:
+        raise ConfigError(f"[program]: {err}") from None
+    return pset.validate()
+
+
+def random_programs(pset, config: dict, n: int, seed: int) -> list:
+    """``n`` random programs made like the initial population (the seed's generalisation opponents)."""
+    p = config["program"]
+    rng = np.random.default_rng(seed)
+    return gp.population(pset, rng, n, p["init_method"], p["init_min_depth"], p["init_max_depth"],
+                         p["init_function_probability"] or None)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The evolution.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class MancalaGP:
+    """Seed 003's generational GP (see the module docstring); ``start``/``step``/``finish`` for run_evolution."""
+
+    def __init__(self, config: dict):
+        _check(config)
+        self.config = config
+        self.game = _game(config)
+        self.pits = self.game.pits
+        self.pset = primitive_set(config, 2 * self.pits + 2)
+        self.generations = int(config["generations"])
+        self.population_size = int(config["population"])
+        p = config["program"]
+        self.limit = SizeDepthLimit(p["max_size"], p["max_depth"])
+        self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture)
+        self._cache: dict[bytes, tuple[int, int]] = {}  # program -> scores vs the fixed minimax (a pure cache)
+        seed = int(config.get("seed", 0))
+        pool = config["pool"]
+        self.pool_randoms = (random_programs(self.pset, config, pool["random_programs"], derive_seed(seed, 31))
+                             if config["fitness"]["kind"] == "pool" else [])
+
+    # -- evaluation ---------------------------------------------------------------------------------------------
+
+    def scores_vs_minimax(self, programs, depth: int, executor, use_cache: bool = True) -> np.ndarray:
+        """(n, 2): each program's score moving first and moving second against the ``depth``-ply minimax."""
+        out = np.zeros((len(programs), 2), np.int64)
+        todo: dict[bytes, int] = {}
+        unique = []
+        cache = self._cache if use_cache and depth == self.config["fitness"]["minimax_depth"] else {}
+        for i, prog in enumerate(programs):
+            k = prog.key()
+            if k in cache:
+                out[i] = cache[k]
+            elif k not in todo:
+                todo[k] = len(unique)
+                unique.append(prog)
+        if unique:
+            m = len(unique)
+            res = self.arena.vs_minimax(unique, np.repeat(np.arange(m), 2), np.tile([0, 1], m),
+                                        np.full(2 * m, depth), executor)
+            scores = res[:, 0].reshape(m, 2)
+            for k, j in todo.items():
+                cache[k] = (int(scores[j, 0]), int(scores[j, 1]))
+            for i, prog in enumerate(programs):
+                j = todo.get(prog.key())
+                if j is not None:
+                    out[i] = scores[j]
+        return out
+
+    def pool_scores(self, programs, hall, executor) -> tuple[np.ndarray, np.ndarray, int]:
+        """Pool fitness before parsimony: 2 x the weighted mean score per opponent group; also the scores
+        against the training minimax (for the log) and the number of games played."""
+        pool = self.config["pool"]
+        n = len(programs)
+        groups = []
+        games = 0
+        train = self.scores_vs_minimax(programs, self.config["fitness"]["minimax_depth"], executor)
+        minimax_means = []
+        for d in pool["minimax_depths"]:
+            s = train if d == self.config["fitness"]["minimax_depth"] else self.scores_vs_minimax(programs, d, executor)
+            minimax_means.append(s.mean(axis=1))
+            games += 2 * n
+        if minimax_means and pool["minimax_weight"] > 0:
+            groups.append((pool["minimax_weight"], np.mean(minimax_means, axis=0)))
+        for weight, opponents in ((pool["random_weight"], self.pool_randoms), (pool["hall_of_fame_weight"], hall)):
+            if weight <= 0 or not opponents:
+                continue
+            means = self.mean_scores_vs_programs(programs, opponents, executor)
+            games += 2 * n * len(opponents)
+            groups.append((weight, means))
+        total = sum(w for w, _ in groups) or 1.0
+        fitness = 2.0 * sum(w * m for w, m in groups) / total
+        return fitness, train, games
+
+    def mean_scores_vs_programs(self, programs, opponents, executor) -> np.ndarray:
+        """Each program's mean score over games against every opponent program, in both seats."""
+        n, m = len(programs), len(opponents)
+        everyone = list(programs) + list(opponents)
+        prog = np.repeat(np.arange(n), m)
+        opp = n + np.tile(np.arange(m), n)
+        res = self.arena.programs(everyone, np.concatenate([prog, opp]), np.concatenate([opp, prog]), executor)
+        first = res[: n * m, 0].reshape(n, m)
+        second = res[n * m:, 1].reshape(n, m)
+        return (first.mean(axis=1) + second.mean(axis=1)) / 2.0
+
+    def evaluate(self, programs, hall, executor) -> tuple[np.ndarray, np.ndarray, int]:
+        """(fitness, scores vs the training minimax (n, 2), games played)."""
+        f = self.config["fitness"]
+        sizes = np.array([p.size for p in programs])
+        if f["kind"] == "minimax":
+            before = len(self._cache)
+            scores = self.scores_vs_minimax(programs, f["minimax_depth"], executor)
+            raw = scores.sum(axis=1).astype(np.float64)
+            games = 2 * (len(self._cache) - before)
+        else:
+            raw, scores, games = self.pool_scores(programs, hall, executor)
+        return apply_parsimony(f["parsimony"], raw, sizes), scores, games
+
+    # -- the loop -----------------------------------------------------------------------------------------------
+
+    def start(self, rng: np.random.Generator) -> dict:
+        p = self.config["program"]
+        pop = gp.population(self.pset, rng, self.population_size, p["init_method"], p["init_min_depth"],
+                            p["init_max_depth"], p["init_function_probability"] or None)
+        return {"rng": rng, "population": pop, "hall_of_fame": [], "best": None, "history": []}
+
+    def select(self, fitness, k, rng):
+        b = self.config["breeding"]
+        if b["selection"] == "roulette":
+            return selection.roulette(fitness, k, rng)
+        return selection.tournament(fitness, k, b["tournament_size"], rng)
+
+    def step(self, state: dict, generation: int, executor) -> tuple[dict, dict]:
+        t0 = time.perf_counter()
+        hits0, searches0 = self.arena.hits, self.arena.searches
+        pop = state["population"]
+        fitness, scores, games = self.evaluate(pop, state["hall_of_fame"], executor)
+        sizes = np.array([p.size for p in pop])
+        best = int(np.argmax(fitness))
+        best_program = pop[best]
+        state["best"] = {"program": best_program, "fitness": float(fitness[best]),
+                         "first": int(scores[best, 0]), "second": int(scores[best, 1]), "generation": generation}
+        state["history"].append({k: v for k, v in state["best"].items() if k != "program"}
+                                | {"size": best_program.size})
+        hof = self.config["pool"]["hall_of_fame"]
+        if hof and all(best_program != h for h in state["hall_of_fame"]):
+            state["hall_of_fame"] = (state["hall_of_fame"] + [best_program])[-hof:]
+        record = {
+            "best": float(fitness[best]), "mean": float(fitness.mean()), "worst": float(fitness.min()),
+            "median": float(np.median(fitness)), "std": float(fitness.std()),
+            "best_first": int(scores[best, 0]), "best_second": int(scores[best, 1]),
+            "best_score": int(scores[best].sum()), "mean_score": float(scores.sum(axis=1).mean()),
+            "best_size": int(best_program.size), "mean_size": float(sizes.mean()), "max_size": int(sizes.max()),
+            "evaluations": int(games), "unique": len({p.key() for p in pop}),
+            "memo_hits": self.arena.hits - hits0, "searches": self.arena.searches - searches0,
+            "eval_seconds": round(time.perf_counter() - t0, 4),
+        }
+        if generation < self.generations - 1:
+            b = self.config["breeding"]
+            state["population"] = gp.koza_breed(
+                pop, fitness, self.pset, state["rng"], self.select, b["crossover"], b["mutation"],
+                b["mutation_max_depth"], b["elites"], b["mutation_keeps_node"],
+                self.limit.accepts if self.limit.active else None,
+            )
+        return state, record
+
+    def finish(self, state: dict, folder) -> None:
+        write_results(self, state, folder)
+
+
+def make(config: dict, **options) -> MancalaGP:
+    if options:
+        raise ConfigError(f"the mancala recipe takes no options ({', '.join(options)} given)")
+    return MancalaGP(config)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Results: best.json, exports, plots, the generalisation and held-out tables.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def generalisation(evo: MancalaGP, players: dict, executor=None) -> dict:
+    """Seed 003's Figure 10: each player (the minimax, or a program) against the same random programs, mean
+    scores moving first and second; also wins/draws/losses."""
+    from evoplay.arena.executors import SerialExecutor
+
+    executor = executor or SerialExecutor()
+    cfg = evo.config
+    n = cfg["report"]["random_programs"]
+    opponents = random_programs(evo.pset, cfg, n, derive_seed(int(cfg.get("seed", 0)), 1000))
+    table = {}
+    for name, player in players.items():
+        if player == "minimax":
+            depth = cfg["fitness"]["minimax_depth"]
+            # The minimax in a seat against each random program: a program-vs-minimax game seen the other way.
+            res = evo.arena.vs_minimax(opponents, np.concatenate([np.arange(n), np.arange(n)]),
+                                       np.concatenate([np.ones(n, np.int64), np.zeros(n, np.int64)]),
+                                       np.full(2 * n, depth), executor)
+            first_own, first_opp = res[:n, 1], res[:n, 0]  # opponent program sat second: minimax moved first
+            second_own, second_opp = res[n:, 1], res[n:, 0]
+        else:
+            everyone = [player] + opponents
+            idx = np.arange(1, n + 1)
+            res = evo.arena.programs(everyone, np.concatenate([np.zeros(n, np.int64), idx]),
+                                     np.concatenate([idx, np.zeros(n, np.int64)]), executor)
+            first_own, first_opp = res[:n, 0], res[:n, 1]
+            second_own, second_opp = res[n:, 1], res[n:, 0]
+        table[name] = _summary(first_own, first_opp, second_own, second_opp)
+    return {"random_programs": n, "seed": derive_seed(int(cfg.get("seed", 0)), 1000), "players": table}
+
+
+def heldout(evo: MancalaGP, program, executor=None) -> dict:
+    """The program against opponents it never trained on: alpha-beta at the report's depths (one game per seat;
+    both are deterministic) and random programs of another seed."""
+    from evoplay.arena.executors import SerialExecutor
+
+    executor = executor or SerialExecutor()
+    cfg = evo.config
+    rows = {}
+    for d in cfg["report"]["heldout_depths"]:
+        res = evo.arena.vs_minimax([program], [0, 0], [0, 1], [d, d], executor)
+        rows[f"alphabeta(depth={d})"] = _summary(res[:1, 0], res[:1, 1], res[1:, 0], res[1:, 1])
+    res = evo.arena.vs_minimax([program], [0, 0], [0, 1], [cfg["fitness"]["minimax_depth"]] * 2, executor)
+    train = _summary(res[:1, 0], res[:1, 1], res[1:, 0], res[1:, 1])
+    n = cfg["report"]["random_programs"]
+    seed = derive_seed(int(cfg["report"]["heldout_seed"]), 2000)
+    opponents = random_programs(evo.pset, cfg, n, seed)
+    everyone = [program] + opponents
+    idx = np.arange(1, n + 1)
+    res = evo.arena.programs(everyone, np.concatenate([np.zeros(n, np.int64), idx]),
+                             np.concatenate([idx, np.zeros(n, np.int64)]), executor)
+    rows[f"{n} random programs (seed {cfg['report']['heldout_seed']})"] = _summary(
+        res[:n, 0], res[:n, 1], res[n:, 1], res[n:, 0])
+    return {"training minimax": train, "heldout": rows}
+
+
+def _summary(first_own, first_opp, second_own, second_opp) -> dict:
+    def wdl(own, opp):
+        own, opp = np.asarray(own), np.asarray(opp)
+        return [int((own > opp).sum()), int((own == opp).sum()), int((own < opp).sum())]
+
+    return {"first": float(np.mean(first_own)), "second": float(np.mean(second_own)),
+            "first_opponent": float(np.mean(first_opp)), "second_opponent": float(np.mean(second_opp)),
+            "first_wdl": wdl(first_own, first_opp), "second_wdl": wdl(second_own, second_opp)}
+
+
+def write_results(evo: MancalaGP, state: dict, folder) -> None:
+    from evoplay.evolve.plots import plot_log, plot_series
+
+    best = state["best"]
+    program = best["program"]
+    simple = gp.simplify(program, evo.pset)
+    players = {"minimax": "minimax", "best": program}
+    gen = generalisation(evo, players)
+    held = heldout(evo, program)
+    doc = program_document(
+        program, evo.pset, evo.game.spec, recipe="mancala", fitness=best["fitness"], generation=best["generation"],
+        score_first=best["first"], score_second=best["second"], minimax_depth=evo.config["fitness"]["minimax_depth"],
+        simplified=gp.to_notation(simple, evo.pset), simplified_size=simple.size,
+        pit_rule="pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise",
+    )
+    folder.write_json("best.json", doc)
+    folder.write_json("hall_of_fame.json", [p.to_dict() for p in state["hall_of_fame"]])
+    folder.write_json("generalisation.json", gen)
+    folder.write_json("heldout.json", held)
+    folder.write_text("best.py", python_player(program, evo.pset, evo.pits))
+    folder.write_text("best.lua", lua_player(program, evo.pset, evo.pits))
+    log = folder.read_log()
+    plot_log(folder, f"mancala ({evo.config['fitness']['kind']} fitness)")
+    xs = [r["generation"] for r in log]
+    plot_series(folder.file("best_score.png"), "Score1 + Score2 of each generation's best (seed's Figure 6)", xs,
+                {"best program": [r["best_score"] for r in log]}, "seeds won in both games")
+    plot_series(folder.file("fitness_stats.png"), "fitness statistics (seed's Figures 8, 9)", xs,
+                {k: [r[k] for r in log] for k in ("best", "mean", "median", "worst")}, "fitness")
+
+
+def python_player(program, pset, pits: int) -> str:
+    """The program as Python plus ``choose_pit(board_from_mover)`` applying the pit rule."""
+    return gp.to_python(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.") + (
+        f"\n\ndef choose_pit(board):\n"
+        f'    """The pit (0..{pits - 1} from the mover\'s left) for a board of {2 * pits + 2} numbers seen from the\n'
+        f'    mover: its pits, its store, the opponent\'s pits (in sowing order), their store."""\n'
+        f"    pit = _pit(program([float(x) for x in board]))\n"
+        f"    for _ in range({pits}):\n"
+        f"        if board[pit] > 0:\n"
+        f"            return pit\n"
+        f"        pit = (pit + 1) % {pits}\n"
+        f"    raise ValueError('the mover has no seeds: the game is over')\n\n\n"
+        f"def _pit(value):\n"
+        f"    if not abs(value) < 2.0 ** 53:\n"
+        f"        return 0\n"
+        f"    return math.floor(value) % {pits}\n"
+    )
+
+
+def lua_player(program, pset, pits: int) -> str:
+    src = gp.to_lua(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.")
+    body = src.rsplit("return program", 1)[0]
+    return body + (
+        f"-- board[1..{2 * pits + 2}] seen from the mover; returns the pit 1..{pits} from the mover's left\n"
+        f"local function choose_pit(board)\n"
+        f"  local value = program(board)\n"
+        f"  local pit = 0\n"
+        f"  if math.abs(value) < 2.0 ^ 53 then pit = math.floor(value) % {pits} end\n"
+        f"  for _ = 1, {pits} do\n"
+        f"    if board[pit + 1] > 0 then return pit + 1 end\n"
+        f"    pit = (pit + 1) % {pits}\n"
+        f"  end\n"
+        f"  error('the mover has no seeds: the game is over')\n"
+        f"end\n"
+        f"return {{program = program, choose_pit = choose_pit}}\n"
+    )
+
+
+def _fmt_row(name: str, s: dict) -> str:
+    return (f"| {name} | {s['first']:.1f} - {s['first_opponent']:.1f} | {s['second']:.1f} - {s['second_opponent']:.1f}"
+            f" | {'/'.join(map(str, s['first_wdl']))} | {'/'.join(map(str, s['second_wdl']))} |")
+
+
+def report(folder) -> str:
+    cfg = folder.config
+    log = folder.read_log()
+    lines = [f"run {folder.path}: recipe mancala, {cfg['fitness']['kind']} fitness "
+             f"(parsimony {cfg['fitness']['parsimony']}), population {cfg['population']}, "
+             f"{len(log)}/{cfg['generations']} generations"]
+    if log:
+        secs = sum(r.get("seconds", 0) for r in log)
+        last = log[-1]
+        lines.append(f"last generation: best fitness {last['best']:g}, mean {last['mean']:.1f}, mean size "
+                     f"{last['mean_size']:.1f}; {secs:.0f} s of evolution")
+    if not folder.file("best.json").exists():
+        lines.append(f"the run has not finished: evoplay resume {folder.path}")
+        return "\n".join(lines)
+    doc = folder.read_json("best.json")
+    lines += [
+        f"best program ({doc['size']} nodes, generation {doc['generation']}, fitness {doc['fitness']:g}):",
+        f"  {doc['notation']}",
+        f"simplified ({doc['simplified_size']} nodes): {doc['simplified']}",
+        f"against the {doc['minimax_depth']}-ply minimax: {doc['score_first']}-{48 - doc['score_first']} moving first, "
+        f"{doc['score_second']}-{48 - doc['score_second']} moving second (the seed's best: 41-7 and 25-23)",
+    ]
+    if folder.file("generalisation.json").exists():
+        g = folder.read_json("generalisation.json")
+        lines += ["", f"against the same {g['random_programs']} random programs (seed's Figure 10: minimax 39/37, "
+                  "run 1 25/24, run 2 23/22):",
+                  "| player | moving first (own - opp) | moving second | W/D/L first | W/D/L second |",
+                  "| --- | --- | --- | --- | --- |"]
+        lines += [_fmt_row(name, s) for name, s in g["players"].items()]
+    if folder.file("heldout.json").exists():
+        h = folder.read_json("heldout.json")
+        lines += ["", "the best program against opponents it never trained on:",
+                  "| opponent | moving first (own - opp) | moving second | W/D/L first | W/D/L second |",
+                  "| --- | --- | --- | --- | --- |", _fmt_row("training minimax", h["training minimax"])]
+        lines += [_fmt_row(name, s) for name, s in h["heldout"].items()]
+    lines += ["", f"play it: evoplay play kalah --vs 'gp({folder.file('best.json')})'",
+              f"source: {folder.file('best.py')}, {folder.file('best.lua')}",
+              f"plots: {folder.file('fitness.png')}, {folder.file('size.png')}, {folder.file('best_score.png')}, "
+              f"{folder.file('fitness_stats.png')}"]
+    return "\n".join(lines)
+
+
+def export(folder, lang: str) -> Path:
+    from evoplay.agents.gp import load_program
+
+    if lang not in gp.LANGUAGES:
+        raise SpecError(f"unknown language '{lang}'; known: {', '.join(gp.LANGUAGES)}")
+    program, pset, doc = load_program(folder.file("best.json"))
+    pits = (pset.n_features - 2) // 2
+    text = python_player(program, pset, pits) if lang == "python" else lua_player(program, pset, pits)
+    return folder.write_text("best.py" if lang == "python" else "best.lua", text)
+
+
+def seed_programs() -> dict:
+    """The seed's two published best programs, parsed."""
+    pset = gp.seed003_primitive_set()
+    return {"seed run 1": gp.parse_notation(SEED_RUN1, pset), "seed run 2": gp.parse_notation(SEED_RUN2, pset)}
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, indent=2)
