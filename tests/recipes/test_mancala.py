@@ -1,0 +1,141 @@
+"""The Mancala recipe: game kernels against the Python reference, the memo, configs, a run that resumes identically."""
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evoplay import gp
+from evoplay.arena.executors import ProcessExecutor, SerialExecutor
+from evoplay.errors import ConfigError
+from evoplay.evolve import RunFolder, load_config, run_evolution
+from evoplay.recipes import load_recipe
+from evoplay.recipes import mancala as M
+
+PSET = gp.seed003_primitive_set()
+
+
+def small_config(**changes):
+    overrides = {"population": 16, "generations": 3, "fitness.minimax_depth": 3, "report.random_programs": 30,
+                 "report.heldout_depths": [2, 4], "pool.random_programs": 4, "pool.minimax_depths": [1, 3]}
+    overrides.update(changes)
+    return load_config("mancala", overrides=overrides)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 3))
+def test_game_kernels_match_the_python_reference(seed, depth):
+    rng = np.random.default_rng(seed)
+    programs = [gp.grow(PSET, rng, 6, function_probability=0.5) for _ in range(3)]
+    arena = M.Arena(6, 4, True)
+    ex = SerialExecutor()
+    res = arena.vs_minimax(programs, [0, 0, 1, 1, 2, 2], [0, 1] * 3, [depth] * 6, ex)
+    for g in range(6):
+        assert tuple(res[g]) == M.reference_vs_minimax(programs[g // 2], g % 2, depth)
+    res = arena.programs(programs, [0, 1, 2], [1, 2, 0], ex)
+    for g, (a, b) in enumerate([(0, 1), (1, 2), (2, 0)]):
+        assert tuple(res[g]) == M.reference_programs(programs[a], programs[b])
+
+
+def test_memo_never_changes_results_and_is_shared_between_calls():
+    rng = np.random.default_rng(5)
+    programs = [gp.grow(PSET, rng, 6, function_probability=0.5) for _ in range(12)]
+    idx, seats, depths = np.repeat(np.arange(12), 2), np.tile([0, 1], 12), np.full(24, 4)
+    M._MEMOS.clear()
+    arena = M.Arena(6, 4, True, chunk_games=5)
+    cold = arena.vs_minimax(programs, idx, seats, depths, SerialExecutor())
+    searches = arena.searches
+    assert len(arena.shared) == searches > 0  # every search is logged for the other workers
+    warm = arena.vs_minimax(programs, idx, seats, depths, SerialExecutor())
+    assert arena.searches == searches  # the second pass is all memo hits
+    np.testing.assert_array_equal(cold, warm)
+    with ProcessExecutor(2) as ex:
+        np.testing.assert_array_equal(M.Arena(6, 4, True, chunk_games=7).vs_minimax(programs, idx, seats, depths, ex),
+                                      cold)
+
+
+def test_configs_ship_with_the_seeds_tableau_and_bad_values_are_named():
+    for variant, parsimony in (("run1", "none"), ("run2", "seed003")):
+        cfg = load_config("mancala", overrides=None, base=M_variant(variant))
+        assert (cfg["population"], cfg["generations"], cfg["fitness"]["parsimony"]) == (512, 150, parsimony)
+        assert cfg["breeding"]["crossover"] == 0.9 and cfg["breeding"]["mutation"] == 0.005
+        assert cfg["program"]["functions"] == ["if_lt", "add", "sub", "value_at"] and cfg["program"]["integers"] == [0, 13]
+        assert cfg["breeding"]["mutation_max_depth"] == 20 and cfg["program"]["init_max_depth"] == 16
+    assert load_config("mancala", base=M_variant("pool"))["fitness"]["kind"] == "pool"
+    with pytest.raises(ConfigError, match="breeding.selection"):
+        M.make(small_config(**{"breeding.selection": "rank"}))
+    with pytest.raises(ConfigError, match="mancala recipe plays kalah"):
+        M.make(small_config(game="mnk"))
+    with pytest.raises(ConfigError, match="known functions"):
+        M.make(small_config(**{"program.functions": ["add", "pow"]}))
+
+
+def M_variant(name):
+    from evoplay.evolve.config import default_config_text, parse_toml
+
+    return parse_toml(default_config_text("mancala", name), name)
+
+
+def test_seed_programs_parse_and_score_against_the_minimax():
+    programs = M.seed_programs()
+    assert programs["seed run 2"].size == 80  # "only has a total of 80 nodes"
+    assert not programs["seed run 2"].uses(gp.FUNCTIONS["if_lt"])  # "doesn't use the if_<_do_else_ operator"
+    arena = M.Arena(6, 4, True)
+    res = arena.vs_minimax(list(programs.values()), [0, 0, 1, 1], [0, 1, 0, 1], [2] * 4, SerialExecutor())
+    assert (res.sum(axis=1) == 48).all()
+
+
+def run(tmp_path, name, config, stop_after=None, executor=None):
+    folder = RunFolder.create(tmp_path / name, "mancala", config) if stop_after is not None or not (
+        tmp_path / name).exists() else RunFolder.open(tmp_path / name)
+    run_evolution(M.make(config), folder, executor or SerialExecutor(), stop_after=stop_after)
+    return folder
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_to_the_same_result_and_writes_everything(tmp_path):
+    config = small_config(generations=4)
+    whole = run(tmp_path, "whole", config)
+    part = run(tmp_path, "part", config, stop_after=2)
+    assert not part.finished
+    with ProcessExecutor(2) as ex:  # resumed with another executor and worker count
+        run_evolution(M.make(config), RunFolder.open(part.path), ex)
+    strip = [{k: v for k, v in r.items() if k not in ("seconds", "eval_seconds", "memo_hits", "searches",
+                                                      "evaluations")} for r in whole.read_log()]
+    assert strip == [{k: v for k, v in r.items() if k not in ("seconds", "eval_seconds", "memo_hits", "searches",
+                                                              "evaluations")} for r in part.read_log()]
+    a, b = json.loads(whole.file("best.json").read_text()), json.loads(part.file("best.json").read_text())
+    assert a["program"] == b["program"] and a["score_first"] == b["score_first"]
+    for name in ("best.py", "best.lua", "fitness.png", "size.png", "best_score.png", "fitness_stats.png",
+                 "generalisation.json", "heldout.json", "hall_of_fame.json"):
+        assert whole.file(name).exists(), name
+    text = load_recipe("mancala").report(whole)
+    assert "against the 3-ply minimax" in text and "| minimax |" in text and "alphabeta(depth=4)" in text
+    ns: dict = {}
+    exec(M.export(whole, "python").read_text(), ns)
+    assert 0 <= ns["choose_pit"]([4] * 6 + [0] + [4] * 6 + [0]) < 6
+    assert M.export(whole, "lua").read_text().rstrip().endswith("choose_pit = choose_pit}")
+
+
+def test_pool_fitness_runs_and_logs_the_training_scores(tmp_path):
+    config = small_config(**{"fitness.kind": "pool", "generations": 2, "pool.hall_of_fame": 2})
+    evo = M.make(config)
+    state = evo.start(np.random.default_rng(0))
+    for g in range(2):
+        state, record = evo.step(state, g, SerialExecutor())
+        assert 0 <= record["best"] and 0 <= record["best_first"] <= 48
+    assert 1 <= len(state["hall_of_fame"]) <= 2
+
+
+def test_parsimony_matches_the_seeds_formula():
+    from evoplay.evolve.bloat import SizeDepthLimit, seed000_parsimony, seed003_parsimony
+
+    assert seed003_parsimony(30, 80).item() == 2920 and seed003_parsimony(0, 5).item() == 1
+    assert seed000_parsimony(0.5, 120).item() == pytest.approx(0.5 - 0.0004 * 100)
+    assert seed000_parsimony(0.5, 10).item() == 0.5
+    limit = SizeDepthLimit(max_size=4)
+    assert limit.accepts(gp.parse_notation("(1) + (2)", PSET)) and not limit.accepts(
+        gp.parse_notation("((1) + (2)) + (3)", PSET))
+    with pytest.raises(ConfigError):
+        SizeDepthLimit(-1)
