@@ -1,0 +1,754 @@
+"""The genetic CPU player of seed 004's target-number game, faithful to the article, and an improved configuration.
+
+A chromosome is an expression tree whose leaves index the six drawn numbers (each index at most once); a node is
+an int (a leaf: the number's position) or a tuple ``(op, left, right)``. Its value uses the seed's lenient
+division: a division by zero or a division that is not exact returns its left operand, as if not performed
+(``TngDiv``). After every change a tree is *reduced* (invalid divisions and operations with a neutral operand --
+``x*1``, ``1*x``, ``x/1``, ``x+0``, ``0+x``, ``x-0`` -- are replaced by the subtree that gives the same value) and
+*normalised* (the operands of a chain of ``+`` or of ``*`` are sorted by value into one left-deep chain), so
+different encodings of the same expression collapse into one (``TngReduceTree``, ``TngNormalizeTree``).
+Fitness is ``1 / (1 + |target - value|)``, in (0, 1], 1 for an exact hit.
+
+The seed's algorithm (``CpuPlayer``): population 32; each generation roulette-wheel selects 8 distinct parents,
+simple coupling makes 8 offspring (pairs in order, crossover 80 %, otherwise a copy), each offspring is mutated
+with probability 30 % and the mutation is kept only when it improves the fitness; the offspring replace the worst
+8 chromosomes, and offspring already in the population are not inserted. It stops at an exact hit or at the time
+limit; an observer sees each generation's best and the population.
+
+A general GP engine (evoplay.gp) has no lenient division, no reduction/normalisation and no number-use repair, so
+the trees here are a small dedicated representation (see docs/target.md).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from evoplay.errors import ConfigError
+from evoplay.games.target import ADD, DIV, MUL, SUB, evaluate, format_expr
+
+OPS = (ADD, SUB, MUL, DIV)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Configuration.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TargetGAConfig:
+    """The GA's parameters; ``seed()`` is the article's, ``improved()`` the configuration measured in docs/target.md."""
+
+    population: int = 32
+    parents: int = 8  # selected per generation (distinct)
+    offspring: int = 8  # produced per generation; they replace the worst
+    crossover_rate: float = 0.8
+    mutation_rate: float = 0.3
+    mutation_improve_only: bool = True  # keep a mutation only when it improves the fitness
+    selection: str = "roulette"  # roulette | tournament
+    tournament_size: int = 3
+    restart_after: int = 0  # generations without progress before the population is re-seeded (0: never)
+    local_search: bool = False  # try every single-node change of each new best (a 1-step hill climb)
+    semantic_rate: float = 0.0  # chance per offspring of the semantic-backpropagation mutation
+    semantic_all_nodes: bool = False  # try the semantic graft at every node and keep the best
+    library_size: int = 0  # the semantic graft also draws on every expression over up to this many numbers (0..3)
+    restart_keep_best: bool = True  # a restart keeps the best chromosome in the new population
+    time_limit: float = 1.0  # seconds of search
+    clock: str = "wall"  # wall | cpu (thread CPU time: immune to a loaded machine)
+
+    def __post_init__(self):
+        problems = []
+        if self.population < 2:
+            problems.append(f"population={self.population} (at least 2)")
+        if not 2 <= self.parents <= self.population:
+            problems.append(f"parents={self.parents} (2..population)")
+        if not 1 <= self.offspring <= self.population - 1:
+            problems.append(f"offspring={self.offspring} (1..population-1)")
+        for name in ("crossover_rate", "mutation_rate", "semantic_rate"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                problems.append(f"{name}={getattr(self, name)} (0..1)")
+        if self.selection not in ("roulette", "tournament"):
+            problems.append(f"selection={self.selection!r} (roulette or tournament)")
+        if self.tournament_size < 1:
+            problems.append(f"tournament_size={self.tournament_size} (at least 1)")
+        if not 0 <= self.library_size <= 3:
+            problems.append(f"library_size={self.library_size} (0..3)")
+        if self.restart_after < 0:
+            problems.append(f"restart_after={self.restart_after} (0 or more)")
+        if not self.time_limit > 0:
+            problems.append(f"time_limit={self.time_limit} (seconds, > 0)")
+        if self.clock not in ("wall", "cpu"):
+            problems.append(f"clock={self.clock!r} (wall or cpu)")
+        if problems:
+            raise ConfigError("target GA config: bad " + "; ".join(problems))
+
+    @classmethod
+    def seed(cls, **changes) -> "TargetGAConfig":
+        return replace(cls(), **changes)
+
+    @classmethod
+    def improved(cls, **changes) -> "TargetGAConfig":
+        return replace(load_recipe("target_improved"), **changes)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TargetGAConfig":
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(d) - set(known))
+        if unknown:
+            raise ConfigError(f"target GA config: unknown key(s) {', '.join(unknown)}; valid: {', '.join(known)}")
+        out = {}
+        for k, v in d.items():
+            want = type(getattr(cls(), k))
+            if want is float and isinstance(v, int) and not isinstance(v, bool):
+                v = float(v)
+            if not isinstance(v, want) or (want is int and isinstance(v, bool)):
+                raise ConfigError(f"target GA config: {k}={v!r} should be {want.__name__}")
+            out[k] = v
+        return cls(**out)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def load_recipe(name: str) -> TargetGAConfig:
+    """A configuration from src/evoplay/recipes/<name>.toml (``target_seed``, ``target_improved``)."""
+    import tomllib
+
+    path = Path(__file__).resolve().parent.parent / "recipes" / f"{name}.toml"
+    if not path.exists():
+        raise ConfigError(f"no target GA recipe '{name}' ({path} does not exist); known: target_seed, target_improved")
+    with open(path, "rb") as fh:
+        return TargetGAConfig.from_dict(tomllib.load(fh).get("ga", {}))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Trees: value, reduction, normalisation, legal form.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def lenient(op: int, a: int, b: int) -> int:
+    """The seed's arithmetic (``TngOps``): an invalid division returns its left operand."""
+    if op == ADD:
+        return a + b
+    if op == SUB:
+        return a - b
+    if op == MUL:
+        return a * b
+    return a if b == 0 or a % b else a // b
+
+
+def tree_value(tree, numbers) -> int:
+    """``TngCalculateValue``: the tree's value under the lenient arithmetic."""
+    if type(tree) is int:
+        return numbers[tree]
+    return lenient(tree[0], tree_value(tree[1], numbers), tree_value(tree[2], numbers))
+
+
+def _chain(tree, op, values, out):
+    """Operands of the maximal chain of ``op`` rooted at ``tree`` (already tidy), with their values."""
+    if type(tree) is not int and tree[0] == op:
+        _chain(tree[1], op, values, out)
+        _chain(tree[2], op, values, out)
+    else:
+        out.append(tree)
+
+
+def tidy(tree, numbers):
+    """Reduce and normalise ``tree`` bottom-up; return (tree, value). The value is unchanged."""
+    if type(tree) is int:
+        return tree, numbers[tree]
+    op = tree[0]
+    left, a = tidy(tree[1], numbers)
+    right, b = tidy(tree[2], numbers)
+    if op == DIV:
+        if b == 0 or a % b or b == 1:
+            return left, a
+        return (DIV, left, right), a // b
+    if op == SUB:
+        if b == 0:
+            return left, a
+        return (SUB, left, right), a - b
+    if op == MUL:
+        if b == 1:
+            return left, a
+        if a == 1:
+            return right, b
+        value = a * b
+    else:
+        if b == 0:
+            return left, a
+        if a == 0:
+            return right, b
+        value = a + b
+    operands: list = []
+    _chain(left, op, None, operands)
+    _chain(right, op, None, operands)
+    # operands of one chain use disjoint numbers, so (value, numbers used) orders them totally
+    keyed = sorted((tree_value(t, numbers), _leaf_mask(t), t) for t in operands)
+    out = keyed[0][2]
+    for _, _, t in keyed[1:]:
+        out = (op, out, t)
+    return out, value
+
+
+def leaf_indices(tree, out=None) -> list[int]:
+    if out is None:
+        out = []
+    if type(tree) is int:
+        out.append(tree)
+    else:
+        leaf_indices(tree[1], out)
+        leaf_indices(tree[2], out)
+    return out
+
+
+def legal_expression(tree, numbers):
+    """An expression over the drawn values with the tree's value under the real rules, or None when the value
+    is not positive. Negative intermediates of the lenient arithmetic are rewritten by sign (``a - b`` with
+    ``a < b`` inside a negated context becomes ``b - a``), zero subtrees of a sum are dropped, invalid divisions
+    are left out as the lenient arithmetic does."""
+    sign, expr = _signed(tree, numbers)
+    return expr if sign > 0 else None
+
+
+def _signed(tree, numbers):
+    if type(tree) is int:
+        v = numbers[tree]
+        return (1, v) if v > 0 else (0, None)
+    op = tree[0]
+    sa, ea = _signed(tree[1], numbers)
+    sb, eb = _signed(tree[2], numbers)
+    if op in (ADD, SUB):
+        if op == SUB:
+            sb = -sb
+        if sa == 0:
+            return sb, eb
+        if sb == 0:
+            return sa, ea
+        if sa == sb:
+            return sa, (ADD, ea, eb)
+        va, vb = evaluate(ea), evaluate(eb)
+        if va == vb:
+            return 0, None
+        return (sa, (SUB, ea, eb)) if va > vb else (sb, (SUB, eb, ea))
+    if op == MUL:
+        if sa == 0 or sb == 0:
+            return 0, None
+        return sa * sb, (MUL, ea, eb)
+    if sb == 0:
+        return sa, ea
+    if sa == 0:
+        return 0, None
+    va, vb = evaluate(ea), evaluate(eb)
+    if va % vb:
+        return sa, ea
+    return sa * sb, (DIV, ea, eb)
+
+
+def _subtrees(tree, path=(), out=None):
+    """(path, subtree, leaf count) of every node, pre-order; a path is a tuple of 1 (left) / 2 (right)."""
+    if out is None:
+        out = []
+    _collect(tree, path, out)
+    return out
+
+
+def _collect(tree, path, out) -> int:
+    if type(tree) is int:
+        out.append((path, tree, 1))
+        return 1
+    here = len(out)
+    out.append(None)
+    size = _collect(tree[1], path + (1,), out) + _collect(tree[2], path + (2,), out)
+    out[here] = (path, tree, size)
+    return size
+
+
+def _replace_at(tree, path, new):
+    if not path:
+        return new
+    op, left, right = tree
+    if path[0] == 1:
+        return (op, _replace_at(left, path[1:], new), right)
+    return (op, left, _replace_at(right, path[1:], new))
+
+
+def _get_at(tree, path):
+    for step in path:
+        tree = tree[step]
+    return tree
+
+
+def random_tree(rng: np.random.Generator, n: int):
+    """A random expression over a random non-empty subset of the n numbers."""
+    k = int(rng.integers(1, n + 1))
+    leaves = [int(i) for i in rng.permutation(n)[:k]]
+    return _build(rng, leaves)
+
+
+def _build(rng, leaves):
+    if len(leaves) == 1:
+        return leaves[0]
+    split = int(rng.integers(1, len(leaves)))
+    return (OPS[int(rng.integers(4))], _build(rng, leaves[:split]), _build(rng, leaves[split:]))
+
+
+def crossover(rng: np.random.Generator, mother, father, n: int):
+    """``TngCrossover``: a copy of ``mother`` with a random subtree replaced by a random subtree of ``father``,
+    chosen so the result has at most n numbers; numbers then used twice are replaced by unused ones."""
+    ms = _subtrees(mother)
+    fs = _subtrees(father)
+    total = ms[0][2]
+    path, _, cut = ms[int(rng.integers(len(ms)))]
+    room = n - (total - cut)
+    fitting = [s for s in fs if s[2] <= room]
+    graft = fitting[int(rng.integers(len(fitting)))][1]
+    child = _replace_at(mother, path, graft)
+    return _repair_graft(child, path, n)
+
+
+def _repair_graft(tree, path, n):
+    """Repair duplicates inside the grafted subtree at ``path`` (the rest of the tree keeps its numbers)."""
+    graft = _get_at(tree, path)
+    outside = leaf_indices(_replace_at(tree, path, -1))
+    used = set(i for i in outside if i >= 0)
+    inside = leaf_indices(graft)
+    if not used.intersection(inside) and len(set(inside)) == len(inside):
+        return tree
+    unused = [i for i in range(n) if i not in used and i not in inside]
+    taken = set(used)
+
+    def fix(t):
+        if type(t) is int:
+            if t in taken:
+                return unused.pop()
+            taken.add(t)
+            return t
+        return (t[0], fix(t[1]), fix(t[2]))
+
+    return _replace_at(tree, path, fix(graft))
+
+
+def mutate(rng: np.random.Generator, tree, n: int):
+    """``TngMutation``: with equal chances, swap two random disjoint subtrees, or change one operation or number."""
+    nodes = _subtrees(tree)
+    if rng.random() < 0.5 and len(nodes) >= 3:
+        pairs_tried = 0
+        while pairs_tried < 8:
+            pairs_tried += 1
+            i, j = (int(x) for x in rng.choice(len(nodes), size=2, replace=False))
+            pi, pj = nodes[i][0], nodes[j][0]
+            if pi[: len(pj)] == pj or pj[: len(pi)] == pi:
+                continue
+            ti, tj = nodes[i][1], nodes[j][1]
+            return _replace_at(_replace_at(tree, pi, tj), pj, ti)
+    path, node, _ = nodes[int(rng.integers(len(nodes)))]
+    if type(node) is int:
+        used = set(leaf_indices(tree))
+        unused = [i for i in range(n) if i not in used]
+        if not unused:
+            return tree
+        return _replace_at(tree, path, unused[int(rng.integers(len(unused)))])
+    ops = [o for o in OPS if o != node[0]]
+    return _replace_at(tree, path, (ops[int(rng.integers(3))], node[1], node[2]))
+
+
+def neighbours(tree, n: int):
+    """Every tree one operation or one number change away (the local search of the improved configuration)."""
+    out = []
+    used = set(leaf_indices(tree))
+    unused = [i for i in range(n) if i not in used]
+    for path, node, _ in _subtrees(tree):
+        if type(node) is int:
+            for u in unused:
+                out.append(_replace_at(tree, path, u))
+                for op in OPS:
+                    out.append(_replace_at(tree, path, (op, node, u)))
+        else:
+            for op in OPS:
+                if op != node[0]:
+                    out.append(_replace_at(tree, path, (op, node[1], node[2])))
+    return out
+
+
+def _parts(tree, numbers, out) -> tuple[int, int]:
+    """Append (value, leaf mask, subtree) of every subtree of ``tree``; return the root's (value, mask)."""
+    if type(tree) is int:
+        out.append((numbers[tree], 1 << tree, tree))
+        return numbers[tree], 1 << tree
+    a, ma = _parts(tree[1], numbers, out)
+    b, mb = _parts(tree[2], numbers, out)
+    v = lenient(tree[0], a, b)
+    out.append((v, ma | mb, tree))
+    return v, ma | mb
+
+
+def _leaf_mask(tree) -> int:
+    if type(tree) is int:
+        return 1 << tree
+    return _leaf_mask(tree[1]) | _leaf_mask(tree[2])
+
+
+def desired_value(tree, path, numbers, target) -> int | None:
+    """The value the node at ``path`` should have for the tree to hit ``target`` (semantic backpropagation:
+    invert each operation on the way down; inexact inversions round), or None where no value would do."""
+    desired = target
+    t = tree
+    for step in path:
+        op, left, right = t
+        if step == 1:
+            other = tree_value(right, numbers)
+            if op == ADD:
+                desired -= other
+            elif op == SUB:
+                desired += other
+            elif op == MUL:
+                if other == 0:
+                    return None
+                desired = round(desired / other)
+            else:
+                desired *= other
+        else:
+            other = tree_value(left, numbers)
+            if op == ADD:
+                desired -= other
+            elif op == SUB:
+                desired = other - desired
+            elif op == MUL:
+                if other == 0:
+                    return None
+                desired = round(desired / other)
+            else:
+                if desired == 0:
+                    return None
+                desired = round(other / desired)
+        t = t[step]
+    return desired
+
+
+def semantic_mutation(rng: np.random.Generator, tree, numbers, target, libraries):
+    """Random desired operator (Pawlak, Wieloch & Krawiec, IEEE TEVC 2015): pick a node, compute the value it
+    should have for the tree to hit the target (``desired_value``), and graft in its place the library subtree
+    nearest that value whose numbers are not used elsewhere in the tree. ``libraries`` is a list of
+    (entries, values) pairs, each sorted by value: entries are (value, leaf mask, subtree)."""
+    nodes = _subtrees(tree)
+    path, node, _ = nodes[int(rng.integers(len(nodes)))]
+    return graft_nearest(tree, path, node, numbers, target, libraries)
+
+
+def _nearest(entries, values, desired, taken):
+    """(distance, subtree) of the entry nearest ``desired`` whose numbers avoid ``taken``, or None."""
+    import bisect
+
+    i = bisect.bisect_left(values, desired)
+    lo, hi = i - 1, i
+    m = len(entries)
+    while lo >= 0 or hi < m:
+        if hi < m and (lo < 0 or values[hi] - desired <= desired - values[lo]):
+            v, mask, sub = entries[hi]
+            hi += 1
+        else:
+            v, mask, sub = entries[lo]
+            lo -= 1
+        if not mask & taken:
+            return abs(v - desired), sub
+    return None
+
+
+def graft_nearest(tree, path, node, numbers, target, libraries):
+    """Replace the node at ``path`` by the library subtree nearest its desired value (numbers permitting)."""
+    desired = desired_value(tree, path, numbers, target)
+    if desired is None:
+        return tree
+    taken = _leaf_mask(tree) & ~_leaf_mask(node)
+    best = None
+    for entries, values in libraries:
+        found = _nearest(entries, values, desired, taken)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    return tree if best is None else _replace_at(tree, path, best[1])
+
+
+def small_library(numbers, size: int):
+    """A static library (as in Pawlak et al.'s RDO): every tidy expression over at most ``size`` (1..3) of the
+    numbers, one per (value, numbers used), sorted by value."""
+    n = len(numbers)
+    by_mask: dict[int, dict[int, object]] = {1 << i: {numbers[i]: i} for i in range(n)}
+    masks = sorted(range(1, 1 << n), key=lambda m: bin(m).count("1"))
+    for mask in masks:
+        k = bin(mask).count("1")
+        if k < 2 or k > size:
+            continue
+        out: dict[int, object] = {}
+        sub = (mask - 1) & mask
+        while sub:
+            for a, ta in by_mask[sub].items():
+                for b, tb in by_mask[mask ^ sub].items():
+                    for op in OPS:
+                        if op == ADD and a > b or op == MUL and a > b:
+                            continue  # commutative: one order is enough
+                        if op == DIV and (b in (0, 1) or a % b):
+                            continue
+                        v = lenient(op, a, b)
+                        if v not in out and v > 0:
+                            out[v] = (op, ta, tb)
+            sub = (sub - 1) & mask
+        by_mask[mask] = out
+    entries = sorted((v, m, t) for m, d in by_mask.items() for v, t in d.items() if bin(m).count("1") <= size)
+    entries = [(v, m, tidy(t, numbers)[0]) for v, m, t in entries]
+    return entries, [e[0] for e in entries]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The algorithm.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Chromosome:
+    tree: object
+    value: int
+    fitness: float
+    parts: list | None = None  # (value, leaf mask, subtree) of its subtrees, for the semantic mutation
+
+
+@dataclass
+class GAResult:
+    """What a search found: the best chromosome, its legal expression and value, and how long it took."""
+
+    value: int
+    target: int
+    expr: object  # expression over the drawn values (evoplay.games.target form), valid under the real rules
+    generations: int
+    evaluations: int
+    seconds: float
+    restarts: int = 0
+
+    @property
+    def distance(self) -> int:
+        return abs(self.value - self.target)
+
+    @property
+    def expression(self) -> str:
+        return format_expr(self.expr)
+
+
+Observer = Callable[[int, Chromosome, list], None]
+
+
+def _by_fitness(c: Chromosome) -> float:
+    return -c.fitness
+
+
+def fitness_of(value: int, target: int) -> float:
+    """The seed's fitness: 1 / (1 + |target - value|), in (0, 1]."""
+    return 1.0 / (1.0 + abs(target - value))
+
+
+class TargetGA:
+    """One search for one draw: ``TargetGA(config).solve(numbers, target, seed, observer)``."""
+
+    def __init__(self, config: TargetGAConfig | None = None):
+        self.config = config or TargetGAConfig.seed()
+        self.stop_requested = False
+        self._memo: dict = {}  # raw tree -> (tidy tree, value), for one draw
+
+    def _make(self, tree, numbers, target) -> Chromosome:
+        known = self._memo.get(tree)
+        if known is None:
+            if len(self._memo) > 200_000:
+                self._memo.clear()
+            known = self._memo[tree] = tidy(tree, numbers)
+        return Chromosome(known[0], known[1], fitness_of(known[1], target))
+
+    def solve(self, numbers, target: int, seed: int = 0, observer: Observer | None = None) -> GAResult:
+        cfg = self.config
+        numbers = tuple(int(x) for x in numbers)
+        n = len(numbers)
+        rng = np.random.default_rng(seed)
+        self._memo = {}
+        clock = time.thread_time if cfg.clock == "cpu" else time.perf_counter
+        start = clock()
+        evaluations = 0
+        restarts = 0
+
+        def fresh_population(keep=()):
+            nonlocal evaluations
+            pop = list(keep)
+            keys = {c.tree for c in pop}
+            tries = 0
+            while len(pop) < cfg.population and tries < 50 * cfg.population:
+                tries += 1
+                c = self._make(random_tree(rng, n), numbers, target)
+                evaluations += 1
+                if c.tree not in keys:
+                    keys.add(c.tree)
+                    pop.append(c)
+            pop.sort(key=lambda c: -c.fitness)
+            return pop, keys
+
+        static = small_library(numbers, cfg.library_size) if cfg.library_size and cfg.semantic_rate > 0 else None
+        pop, keys = fresh_population()
+        best = pop[0]
+        leader = best.fitness  # the population's best fitness: restarts follow its progress
+        generation = 0
+        stale = 0
+        if observer is not None:
+            observer(generation, best, pop)
+        while best.fitness < 1.0 and not self.stop_requested and clock() - start < cfg.time_limit:
+            generation += 1
+            parents = self._select(rng, pop)
+            if cfg.semantic_rate > 0.0:
+                libraries = [static, self._library(pop, numbers)] if static else [self._library(pop, numbers)]
+            children = []
+            for k in range(cfg.offspring):
+                mother = parents[(2 * (k // 2) + (k % 2)) % len(parents)]
+                father = parents[(2 * (k // 2) + 1 - (k % 2)) % len(parents)]
+                if rng.random() < cfg.crossover_rate:
+                    child = self._make(crossover(rng, mother.tree, father.tree, n), numbers, target)
+                    evaluations += 1
+                else:
+                    child = mother
+                if rng.random() < cfg.mutation_rate:
+                    mutant = self._make(mutate(rng, child.tree, n), numbers, target)
+                    evaluations += 1
+                    if not cfg.mutation_improve_only or mutant.fitness > child.fitness:
+                        child = mutant
+                if cfg.semantic_rate > 0.0 and rng.random() < cfg.semantic_rate:
+                    if cfg.semantic_all_nodes:
+                        # every node's graft is tried and the best kept
+                        base = child
+                        for path, node, _ in _subtrees(base.tree):
+                            tree = graft_nearest(base.tree, path, node, numbers, target, libraries)
+                            if tree is not base.tree:
+                                cand = self._make(tree, numbers, target)
+                                evaluations += 1
+                                if child is base or cand.fitness > child.fitness:
+                                    child = cand
+                    else:
+                        tree = semantic_mutation(rng, child.tree, numbers, target, libraries)
+                        if tree is not child.tree:
+                            child = self._make(tree, numbers, target)
+                            evaluations += 1
+                children.append(child)
+            fresh = []
+            for child in children:
+                if child.tree not in keys:
+                    keys.add(child.tree)
+                    fresh.append(child)
+            if fresh:
+                # the offspring replace the worst chromosomes (the population is sorted best first)
+                for worst in pop[len(pop) - len(fresh):]:
+                    keys.discard(worst.tree)
+                del pop[len(pop) - len(fresh):]
+                pop.extend(fresh)
+                pop.sort(key=_by_fitness)
+            if pop[0].fitness > leader:
+                leader = pop[0].fitness
+                stale = 0
+                if cfg.local_search and leader < 1.0:
+                    self._climb(pop[0], numbers, target, n, pop, keys)
+                    evaluations += self._climb_evals
+                    leader = pop[0].fitness
+            else:
+                stale += 1
+            if pop[0].fitness > best.fitness:
+                best = pop[0]
+            if cfg.restart_after and stale >= cfg.restart_after and best.fitness < 1.0:
+                pop, keys = fresh_population([best] if cfg.restart_keep_best else [])
+                leader = pop[0].fitness
+                restarts += 1
+                stale = 0
+            if observer is not None:
+                observer(generation, best, pop)
+        elapsed = clock() - start
+        answer = self._answer(best, pop, numbers)
+        value = answer[1]
+        return GAResult(value, target, answer[0], generation, evaluations, elapsed, restarts)
+
+    def _climb(self, best: Chromosome, numbers, target, n, pop, keys) -> Chromosome:
+        """Hill climb by single-node changes from ``best`` while it improves; the result joins the population."""
+        self._climb_evals = 0
+        current = best
+        while current.fitness < 1.0:
+            step = None
+            for t in neighbours(current.tree, n):
+                c = self._make(t, numbers, target)
+                self._climb_evals += 1
+                if c.fitness > (step or current).fitness:
+                    step = c
+            if step is None:
+                break
+            current = step
+        if current is not best and current.tree not in keys:
+            keys.add(current.tree)
+            worst = pop.pop()
+            keys.discard(worst.tree)
+            pop.append(current)
+            pop.sort(key=lambda c: -c.fitness)
+        return current
+
+    @staticmethod
+    def _library(pop, numbers):
+        """Every subtree of the population with its value and numbers, sorted by value."""
+        entries = []
+        for c in pop:
+            if c.parts is None:
+                c.parts = []
+                _parts(c.tree, numbers, c.parts)
+            entries.extend(c.parts)
+        entries.extend((v, 1 << i, i) for i, v in enumerate(numbers))
+        entries.sort(key=lambda e: e[0])
+        return entries, [e[0] for e in entries]
+
+    def _select(self, rng, pop):
+        cfg = self.config
+        if cfg.selection == "tournament":
+            out = []
+            for _ in range(cfg.parents):
+                idx = rng.integers(len(pop), size=cfg.tournament_size)
+                out.append(pop[int(idx.min())])  # the population is sorted best first
+            return out
+        # roulette wheel without duplicates (GaSelectDuplicatesParams(false, 8))
+        weights = np.array([c.fitness for c in pop])
+        k = min(cfg.parents, len(pop))
+        chosen = rng.choice(len(pop), size=k, replace=False, p=weights / weights.sum())
+        return [pop[int(i)] for i in chosen]
+
+    @staticmethod
+    def _answer(best: Chromosome, pop, numbers):
+        """The best chromosome with a positive value, as a legal expression (a single number at worst)."""
+        for c in sorted([best] + pop, key=lambda c: -c.fitness):
+            expr = legal_expression(c.tree, numbers)
+            if expr is not None:
+                return expr, c.value
+        m = max(numbers)
+        return m, m
+
+
+def solve_ga(numbers, target: int, config: TargetGAConfig | None = None, seed: int = 0,
+             observer: Observer | None = None) -> GAResult:
+    """Run the GA once on a draw."""
+    return TargetGA(config).solve(numbers, target, seed, observer)
+
+
+# Strength levels of the CPU opponent: (recipe, seconds of search, name). Measured in docs/target.md.
+LEVELS = {
+    1: ("target_seed", 0.01, "beginner"),
+    2: ("target_seed", 0.05, "casual"),
+    3: ("target_seed", 0.3, "club"),
+    4: ("target_improved", 0.1, "expert"),
+    5: ("target_improved", 1.0, "master"),
+}
+
+
+def level_config(level: int, clock: str = "wall") -> TargetGAConfig:
+    """The configuration of strength ``level`` (1..5)."""
+    if level not in LEVELS:
+        raise ConfigError(f"level {level}: choose one of {', '.join(map(str, LEVELS))} "
+                          f"({', '.join(f'{k} {v[2]}' for k, v in LEVELS.items())})")
+    recipe, seconds, _ = LEVELS[level]
+    return replace(load_recipe(recipe), time_limit=seconds, clock=clock)
