@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from evoplay import gp
 from evoplay.agents import make_agent
-from evoplay.agents.gp import load_program, mover_view, program_document, program_pit, reference_pit
+from evoplay.agents.gp import (
+    MOVE_SCORES, load_program, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
+)
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
 from evoplay.games import load_game
@@ -35,6 +37,31 @@ def test_pit_kernel_matches_reference(seed, player):
     row, stack = np.empty(14), np.empty(program.size)
     got = program_pit(program.opcodes, program.args, program.consts, 0, program.size, board, player, 6, row, stack)
     assert got == reference_pit(program, board.tolist(), player, 6)
+
+
+MOVE_PSET = gp.PrimitiveSet("move", n_features=16).add_functions("add", "sub", "if_lt", "value_at", "max")
+MOVE_PSET.add_integers(0, 15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1), empty_capture=st.booleans())
+def test_move_scores_kernel_matches_reference(seed, player, empty_capture):
+    rng = np.random.default_rng(seed)
+    program = gp.grow(MOVE_PSET, rng, 5, function_probability=0.5)
+    board = rng.integers(0, 6, 14).astype(np.int8)
+    board[(0 if player == 0 else 7) + int(rng.integers(6))] += 1
+    row, stack, work = np.empty(16), np.empty(program.size), np.empty(14, np.int8)
+    got = program_choice(MOVE_SCORES, program.opcodes, program.args, program.consts, 0, program.size, board, player,
+                         6, empty_capture, row, stack, work)
+    assert got == reference_move(program, board.tolist(), player, 6, empty_capture)
+
+
+def test_move_scores_reads_the_position_after_each_move():
+    board = [4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0]
+    # own store after the move: pit 2 (third from the left) ends in the store and earns another turn
+    assert reference_move(gp.parse_notation("value at [(6)]", MOVE_PSET), board, 0, 6, True) == 2
+    assert reference_move(gp.parse_notation("value at [(14)]", MOVE_PSET), board, 0, 6, True) == 2
+    assert reference_move(gp.parse_notation("value at [(15)]", MOVE_PSET), board, 0, 6, True) == 5
 
 
 def write_program(tmp_path, text, game="kalah"):
@@ -72,22 +99,25 @@ def test_gp_agent_errors_say_what_is_wrong(tmp_path):
         make_agent(f"gp({path})", "mnk")
 
 
-def test_exported_python_player_chooses_the_agents_pits(tmp_path):
+@pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move"])
+def test_exported_python_player_chooses_the_agents_pits(policy):
     from evoplay.recipes.mancala import python_player
 
     rng = np.random.default_rng(11)
     game = load_game("kalah")
+    pset = PSET if policy == "kalah_pit" else MOVE_PSET
     for _ in range(5):
-        program = gp.grow(PSET, rng, 6, function_probability=0.5)
+        program = gp.grow(pset, rng, 6, function_probability=0.5)
         ns: dict = {}
-        exec(python_player(program, PSET, 6), ns)
+        exec(python_player(program, pset, 6, policy), ns)
         state = game.new_initial_state()
         opponent = make_agent("random", game)
         opponent.restart(3, 1)
         while not state.is_terminal():
             p = state.current_player()
             if p == 0:
-                pit = reference_pit(program, state.board().tolist(), 0, 6)
+                pit = (reference_pit(program, state.board().tolist(), 0, 6) if policy == "kalah_pit" else
+                       reference_move(program, state.board().tolist(), 0, 6, True))
                 assert ns["choose_pit"](state.board_from_mover().tolist()) == pit
             else:
                 pit = opponent.step(state)

@@ -23,19 +23,26 @@ def small_config(**changes):
     return load_config("mancala", overrides=overrides)
 
 
+MOVE_PSET = gp.PrimitiveSet("move", n_features=16).add_functions("add", "sub", "if_lt", "value_at").add_integers(0, 15)
+
+
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 3))
-def test_game_kernels_match_the_python_reference(seed, depth):
+@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 3), policy=st.sampled_from(["kalah_pit", "kalah_move"]),
+       empty_capture=st.booleans())
+def test_game_kernels_match_the_python_reference(seed, depth, policy, empty_capture):
     rng = np.random.default_rng(seed)
-    programs = [gp.grow(PSET, rng, 6, function_probability=0.5) for _ in range(3)]
-    arena = M.Arena(6, 4, True)
+    pset = PSET if policy == "kalah_pit" else MOVE_PSET
+    programs = [gp.grow(pset, rng, 6, function_probability=0.5) for _ in range(3)]
+    arena = M.Arena(6, 4, empty_capture, policy=policy)
     ex = SerialExecutor()
     res = arena.vs_minimax(programs, [0, 0, 1, 1, 2, 2], [0, 1] * 3, [depth] * 6, ex)
     for g in range(6):
-        assert tuple(res[g]) == M.reference_vs_minimax(programs[g // 2], g % 2, depth)
+        assert tuple(res[g]) == M.reference_vs_minimax(programs[g // 2], g % 2, depth, empty_capture=empty_capture,
+                                                       policy=policy)
     res = arena.programs(programs, [0, 1, 2], [1, 2, 0], ex)
     for g, (a, b) in enumerate([(0, 1), (1, 2), (2, 0)]):
-        assert tuple(res[g]) == M.reference_programs(programs[a], programs[b])
+        assert tuple(res[g]) == M.reference_programs(programs[a], programs[b], empty_capture=empty_capture,
+                                                     policy=policy)
 
 
 def test_memo_never_changes_results_and_is_shared_between_calls():
@@ -119,7 +126,8 @@ def test_a_killed_run_resumes_to_the_same_result_and_writes_everything(tmp_path)
 
 
 def test_pool_fitness_runs_and_logs_the_training_scores(tmp_path):
-    config = small_config(**{"fitness.kind": "pool", "generations": 2, "pool.hall_of_fame": 2})
+    config = small_config(**{"fitness.kind": "pool", "generations": 2, "pool.hall_of_fame": 2,
+                             "program.policy": "kalah_move", "program.integers": [0, 15]})
     evo = M.make(config)
     state = evo.start(np.random.default_rng(0))
     for g in range(2):

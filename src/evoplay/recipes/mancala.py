@@ -27,7 +27,9 @@ from numba import njit, types
 from numba.typed import Dict
 
 from evoplay import gp
-from evoplay.agents.gp import program_document, program_pit, reference_pit
+from evoplay.agents.gp import (
+    MOVE_SCORES, PIT_VALUE, POLICIES, policy_features, program_choice, program_document, reference_move, reference_pit,
+)
 from evoplay.agents.search_kalah import reference_root_values, root_values
 from evoplay.arena import derive_seed
 from evoplay.errors import ConfigError, SpecError
@@ -101,13 +103,14 @@ def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, sta
 
 
 @njit(cache=True)
-def play_vs_minimax(opcodes, args, consts, starts, ends, programs, seats, depths, board0, pits, empty_capture,
+def play_vs_minimax(policy, opcodes, args, consts, starts, ends, programs, seats, depths, board0, pits, empty_capture,
                     memo, log, log_n, stats, out):
     """Game g: program ``programs[g]`` of the pool in seat ``seats[g]`` against the ``depths[g]``-ply minimax.
-    ``out[g]`` = (program's store, minimax's store) at the end."""
+    ``out[g]`` = (program's store, minimax's store) at the end. ``policy``: PIT_VALUE or MOVE_SCORES."""
     size = 2 * pits + 2
     work = np.empty(size, np.int8)
-    row = np.empty(size, np.float64)
+    scratch = np.empty(size, np.int8)
+    row = np.empty(size + 2, np.float64)
     longest = 1
     for k in range(starts.shape[0]):
         if ends[k] - starts[k] > longest:
@@ -127,7 +130,8 @@ def play_vs_minimax(opcodes, args, consts, starts, ends, programs, seats, depths
         player = 0
         while player != TERMINAL:
             if player == seat:
-                pit = program_pit(opcodes, args, consts, starts[k], ends[k], work, player, pits, row, stack)
+                pit = program_choice(policy, opcodes, args, consts, starts[k], ends[k], work, player, pits,
+                                     empty_capture, row, stack, scratch)
             else:
                 pit = minimax_pit(work, player, depths[g], pits, empty_capture, memo, log, log_n, stats, values,
                                   boards)
@@ -139,12 +143,13 @@ def play_vs_minimax(opcodes, args, consts, starts, ends, programs, seats, depths
 
 
 @njit(cache=True)
-def play_programs(opcodes, args, consts, starts, ends, first, second, board0, pits, empty_capture, out):
+def play_programs(policy, opcodes, args, consts, starts, ends, first, second, board0, pits, empty_capture, out):
     """Game g: program ``first[g]`` (seat 0) against program ``second[g]`` (seat 1) of one pool;
     ``out[g]`` = (seat 0's store, seat 1's store)."""
     size = 2 * pits + 2
     work = np.empty(size, np.int8)
-    row = np.empty(size, np.float64)
+    scratch = np.empty(size, np.int8)
+    row = np.empty(size + 2, np.float64)
     longest = 1
     for k in range(starts.shape[0]):
         if ends[k] - starts[k] > longest:
@@ -156,7 +161,8 @@ def play_programs(opcodes, args, consts, starts, ends, first, second, board0, pi
         player = 0
         while player != TERMINAL:
             k = first[g] if player == 0 else second[g]
-            pit = program_pit(opcodes, args, consts, starts[k], ends[k], work, player, pits, row, stack)
+            pit = program_choice(policy, opcodes, args, consts, starts[k], ends[k], work, player, pits,
+                                 empty_capture, row, stack, scratch)
             player = sow(work, player, pit, pits, empty_capture)
         out[g, 0] = work[pits]
         out[g, 1] = work[2 * pits + 1]
@@ -174,7 +180,7 @@ def merge_log(memo, entries, count):
 
 
 def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: int = 4, empty_capture: bool = True,
-                         choose=None) -> tuple[int, int]:
+                         choose=None, policy: str = "kalah_pit") -> tuple[int, int]:
     """(program's store, minimax's store) of one game in pure Python. ``choose(view)`` may replace the program
     (a compiled Python function of the mover's view, as a DEAP user would write)."""
     board = ([seeds] * pits + [0]) * 2
@@ -182,7 +188,7 @@ def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: i
     while player != TERMINAL:
         if player == seat:
             if choose is None:
-                pit = reference_pit(program, board, player, pits)
+                pit = _reference_choice(policy, program, board, player, pits, empty_capture)
             else:
                 view = board if player == 0 else board[pits + 1:] + board[: pits + 1]
                 pit = choose(view)
@@ -193,11 +199,18 @@ def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: i
     return board[own], board[opp]
 
 
-def reference_programs(a, b, pits: int = 6, seeds: int = 4, empty_capture: bool = True) -> tuple[int, int]:
+def _reference_choice(policy, program, board, player, pits, empty_capture):
+    if policy == "kalah_pit":
+        return reference_pit(program, board, player, pits)
+    return reference_move(program, board, player, pits, empty_capture)
+
+
+def reference_programs(a, b, pits: int = 6, seeds: int = 4, empty_capture: bool = True,
+                       policy: str = "kalah_pit") -> tuple[int, int]:
     board = ([seeds] * pits + [0]) * 2
     player = 0
     while player != TERMINAL:
-        pit = reference_pit(a if player == 0 else b, board, player, pits)
+        pit = _reference_choice(policy, a if player == 0 else b, board, player, pits, empty_capture)
         player = reference_sow(board, player, pit, pits, empty_capture)
     return board[pits], board[2 * pits + 1]
 
@@ -229,7 +242,7 @@ def minimax_task(task: dict) -> dict:
     log_n = np.zeros(1, np.int64)
     stats = np.zeros(2, np.int64)
     ops, args, consts, starts, ends = task["pool"]
-    play_vs_minimax(ops, args, consts, starts, ends, task["programs"], task["seats"], task["depths"],
+    play_vs_minimax(task["policy"], ops, args, consts, starts, ends, task["programs"], task["seats"], task["depths"],
                     task["board"], task["pits"], task["empty_capture"], memo, log, log_n, stats, out)
     return {"out": out, "log": log[: log_n[0]], "hits": int(stats[0]), "searches": int(stats[1])}
 
@@ -238,7 +251,7 @@ def programs_task(task: dict) -> np.ndarray:
     n = len(task["first"])
     out = np.zeros((n, 2), np.int64)
     ops, args, consts, starts, ends = task["pool"]
-    play_programs(ops, args, consts, starts, ends, task["first"], task["second"], task["board"], task["pits"],
+    play_programs(task["policy"], ops, args, consts, starts, ends, task["first"], task["second"], task["board"], task["pits"],
                   task["empty_capture"], out)
     return out
 
@@ -246,7 +259,10 @@ def programs_task(task: dict) -> np.ndarray:
 class Arena:
     """Plays batches of games on an executor, keeping and sharing the minimax memo."""
 
-    def __init__(self, pits: int, seeds: int, empty_capture: bool, chunk_games: int = 64):
+    def __init__(self, pits: int, seeds: int, empty_capture: bool, chunk_games: int = 64, policy: str = "kalah_pit"):
+        if policy not in POLICIES:
+            raise ConfigError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        self.policy = PIT_VALUE if policy == "kalah_pit" else MOVE_SCORES
         self.pits = pits
         self.seeds = seeds
         self.empty_capture = empty_capture
@@ -267,7 +283,7 @@ class Arena:
             return np.zeros((0, 2), np.int64)
         chunks = _chunks(n, self.chunk_games, getattr(executor, "workers", 1))
         tasks = [dict(pool=pool, programs=program_index[a:b], seats=seats[a:b], depths=depths[a:b], board=self.board,
-                      pits=self.pits, empty_capture=self.empty_capture, shared=self.shared) for a, b in chunks]
+                      policy=self.policy, pits=self.pits, empty_capture=self.empty_capture, shared=self.shared) for a, b in chunks]
         results = executor.map(minimax_task, tasks)
         memo = process_memo(self.pits, self.empty_capture)
         logs = [r["log"] for r in results if len(r["log"])]
@@ -286,7 +302,7 @@ class Arena:
         if n == 0:
             return np.zeros((0, 2), np.int64)
         chunks = _chunks(n, 4000, getattr(executor, "workers", 1))
-        tasks = [dict(pool=pool, first=first[a:b], second=second[a:b], board=self.board, pits=self.pits,
+        tasks = [dict(pool=pool, first=first[a:b], second=second[a:b], board=self.board, pits=self.pits, policy=self.policy,
                       empty_capture=self.empty_capture) for a, b in chunks]
         return np.concatenate(executor.map(programs_task, tasks))
 
@@ -329,6 +345,7 @@ def _check(config: dict) -> None:
          "program.init_min_depth <= program.init_max_depth <= 64 is required")
     need(0.0 <= p["init_function_probability"] <= 1.0,
          "program.init_function_probability must be in [0, 1] (0 = functions' share of all primitives)")
+    need(p["policy"] in POLICIES, f"program.policy = {p['policy']!r}; use one of {POLICIES}")
     need(p["max_size"] >= 0 and p["max_depth"] >= 0, "program.max_size and max_depth must be >= 0 (0: unlimited)")
     b = config["breeding"]
     need(b["selection"] in SELECTIONS, f"breeding.selection = {b['selection']!r}; use one of {SELECTIONS}")
@@ -397,12 +414,13 @@ class MancalaGP:
         self.config = config
         self.game = _game(config)
         self.pits = self.game.pits
-        self.pset = primitive_set(config, 2 * self.pits + 2)
+        self.policy = config["program"]["policy"]
+        self.pset = primitive_set(config, policy_features(self.policy, self.pits))
         self.generations = int(config["generations"])
         self.population_size = int(config["population"])
         p = config["program"]
         self.limit = SizeDepthLimit(p["max_size"], p["max_depth"])
-        self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture)
+        self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture, policy=self.policy)
         self._cache: dict[bytes, tuple[int, int]] = {}  # program -> scores vs the fixed minimax (a pure cache)
         seed = int(config.get("seed", 0))
         pool = config["pool"]
@@ -624,17 +642,18 @@ def write_results(evo: MancalaGP, state: dict, folder) -> None:
     gen = generalisation(evo, players)
     held = heldout(evo, program)
     doc = program_document(
-        program, evo.pset, evo.game.spec, recipe="mancala", fitness=best["fitness"], generation=best["generation"],
+        program, evo.pset, evo.game.spec, policy=evo.policy, recipe="mancala", fitness=best["fitness"], generation=best["generation"],
         score_first=best["first"], score_second=best["second"], minimax_depth=evo.config["fitness"]["minimax_depth"],
         simplified=gp.to_notation(simple, evo.pset), simplified_size=simple.size,
-        pit_rule="pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise",
+        pit_rule=("pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise"
+                  if evo.policy == "kalah_pit" else "the legal pit whose resulting position the program values most"),
     )
     folder.write_json("best.json", doc)
     folder.write_json("hall_of_fame.json", [p.to_dict() for p in state["hall_of_fame"]])
     folder.write_json("generalisation.json", gen)
     folder.write_json("heldout.json", held)
-    folder.write_text("best.py", python_player(program, evo.pset, evo.pits))
-    folder.write_text("best.lua", lua_player(program, evo.pset, evo.pits))
+    folder.write_text("best.py", python_player(program, evo.pset, evo.pits, evo.policy, evo.game.empty_capture))
+    folder.write_text("best.lua", lua_player(program, evo.pset, evo.pits, evo.policy, evo.game.empty_capture))
     log = folder.read_log()
     plot_log(folder, f"mancala ({evo.config['fitness']['kind']} fitness)")
     xs = [r["generation"] for r in log]
@@ -644,39 +663,131 @@ def write_results(evo: MancalaGP, state: dict, folder) -> None:
                 {k: [r[k] for r in log] for k in ("best", "mean", "median", "worst")}, "fitness")
 
 
-def python_player(program, pset, pits: int) -> str:
-    """The program as Python plus ``choose_pit(board_from_mover)`` applying the pit rule."""
-    return gp.to_python(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.") + (
-        f"\n\ndef choose_pit(board):\n"
-        f'    """The pit (0..{pits - 1} from the mover\'s left) for a board of {2 * pits + 2} numbers seen from the\n'
-        f'    mover: its pits, its store, the opponent\'s pits (in sowing order), their store."""\n'
-        f"    pit = _pit(program([float(x) for x in board]))\n"
-        f"    for _ in range({pits}):\n"
-        f"        if board[pit] > 0:\n"
-        f"            return pit\n"
-        f"        pit = (pit + 1) % {pits}\n"
-        f"    raise ValueError('the mover has no seeds: the game is over')\n\n\n"
-        f"def _pit(value):\n"
-        f"    if not abs(value) < 2.0 ** 53:\n"
-        f"        return 0\n"
-        f"    return math.floor(value) % {pits}\n"
+def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True) -> str:
+    """The program as Python plus ``choose_pit(board_from_mover)`` applying the policy's rule."""
+    head = gp.to_python(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.")
+    doc = (f"    \"\"\"The pit (0..{pits - 1} from the mover's left) for a board of {2 * pits + 2} numbers seen from\n"
+           f"    the mover: its pits, its store, the opponent's pits (in sowing order), their store.\"\"\"\n")
+    if policy == "kalah_pit":
+        return head + (
+            f"\n\ndef choose_pit(board):\n{doc}"
+            f"    value = program([float(x) for x in board])\n"
+            f"    pit = math.floor(value) % {pits} if abs(value) < 2.0 ** 53 else 0\n"
+            f"    for _ in range({pits}):\n"
+            f"        if board[pit] > 0:\n"
+            f"            return pit\n"
+            f"        pit = (pit + 1) % {pits}\n"
+            f"    raise ValueError('the mover has no seeds: the game is over')\n"
+        )
+    return head + (
+        f"\n\nPITS = {pits}\nEMPTY_CAPTURE = {bool(empty_capture)}\n\n\n"
+        f"def sow(board, pit):\n"
+        f"    \"\"\"Play ``pit`` for the mover (whose pits are 0..PITS-1) in place; True when the mover moves again.\"\"\"\n"
+        f"    size = 2 * PITS + 2\n"
+        f"    index, seeds = pit, board[pit]\n"
+        f"    board[pit] = 0\n"
+        f"    while seeds > 0:\n"
+        f"        index = (index + 1) % size\n"
+        f"        if index == size - 1:\n"
+        f"            continue\n"
+        f"        board[index] += 1\n"
+        f"        seeds -= 1\n"
+        f"    if index < PITS and board[index] == 1:\n"
+        f"        opposite = 2 * PITS - index\n"
+        f"        if EMPTY_CAPTURE or board[opposite] > 0:\n"
+        f"            board[PITS] += board[opposite] + 1\n"
+        f"            board[index] = board[opposite] = 0\n"
+        f"    own, other = sum(board[:PITS]), sum(board[PITS + 1:size - 1])\n"
+        f"    if own == 0 or other == 0:\n"
+        f"        board[PITS] += own\n"
+        f"        board[size - 1] += other\n"
+        f"        for i in range(PITS):\n"
+        f"            board[i] = board[PITS + 1 + i] = 0\n"
+        f"        return False\n"
+        f"    return index == PITS\n\n\n"
+        f"def choose_pit(board):\n{doc}"
+        f"    best, best_value = None, None\n"
+        f"    for pit in range(PITS):\n"
+        f"        if board[pit] == 0:\n"
+        f"            continue\n"
+        f"        child = [int(x) for x in board]\n"
+        f"        again = sow(child, pit)\n"
+        f"        value = program([float(x) for x in child] + [1.0 if again else 0.0, float(pit)])\n"
+        f"        if best is None or value > best_value:\n"
+        f"            best, best_value = pit, value\n"
+        f"    if best is None:\n"
+        f"        raise ValueError('the mover has no seeds: the game is over')\n"
+        f"    return best\n"
     )
 
 
-def lua_player(program, pset, pits: int) -> str:
+def lua_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True) -> str:
+    """The program as Lua plus ``choose_pit(board)`` (board[1..2*pits+2] seen from the mover; returns 1..pits)."""
     src = gp.to_lua(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.")
     body = src.rsplit("return program", 1)[0]
+    size = 2 * pits + 2
+    if policy == "kalah_pit":
+        return body + (
+            f"-- board[1..{size}] seen from the mover; returns the pit 1..{pits} from the mover's left\n"
+            f"local function choose_pit(board)\n"
+            f"  local value = program(board)\n"
+            f"  local pit = 0\n"
+            f"  if math.abs(value) < 2.0 ^ 53 then pit = math.floor(value) % {pits} end\n"
+            f"  for _ = 1, {pits} do\n"
+            f"    if board[pit + 1] > 0 then return pit + 1 end\n"
+            f"    pit = (pit + 1) % {pits}\n"
+            f"  end\n"
+            f"  error('the mover has no seeds: the game is over')\n"
+            f"end\n"
+            f"return {{program = program, choose_pit = choose_pit}}\n"
+        )
+    capture = "true" if empty_capture else "false"
     return body + (
-        f"-- board[1..{2 * pits + 2}] seen from the mover; returns the pit 1..{pits} from the mover's left\n"
-        f"local function choose_pit(board)\n"
-        f"  local value = program(board)\n"
-        f"  local pit = 0\n"
-        f"  if math.abs(value) < 2.0 ^ 53 then pit = math.floor(value) % {pits} end\n"
-        f"  for _ = 1, {pits} do\n"
-        f"    if board[pit + 1] > 0 then return pit + 1 end\n"
-        f"    pit = (pit + 1) % {pits}\n"
+        f"local PITS, SIZE, EMPTY_CAPTURE = {pits}, {size}, {capture}\n"
+        f"-- play pit (0-based) for the mover on board[1..SIZE] in place; true when the mover moves again\n"
+        f"local function sow(board, pit)\n"
+        f"  local index, seeds = pit, board[pit + 1]\n"
+        f"  board[pit + 1] = 0\n"
+        f"  while seeds > 0 do\n"
+        f"    index = (index + 1) % SIZE\n"
+        f"    if index ~= SIZE - 1 then\n"
+        f"      board[index + 1] = board[index + 1] + 1\n"
+        f"      seeds = seeds - 1\n"
+        f"    end\n"
         f"  end\n"
-        f"  error('the mover has no seeds: the game is over')\n"
+        f"  if index < PITS and board[index + 1] == 1 then\n"
+        f"    local opposite = 2 * PITS - index\n"
+        f"    if EMPTY_CAPTURE or board[opposite + 1] > 0 then\n"
+        f"      board[PITS + 1] = board[PITS + 1] + board[opposite + 1] + 1\n"
+        f"      board[index + 1], board[opposite + 1] = 0, 0\n"
+        f"    end\n"
+        f"  end\n"
+        f"  local own, other = 0, 0\n"
+        f"  for i = 1, PITS do own = own + board[i]; other = other + board[PITS + 1 + i] end\n"
+        f"  if own == 0 or other == 0 then\n"
+        f"    board[PITS + 1] = board[PITS + 1] + own\n"
+        f"    board[SIZE] = board[SIZE] + other\n"
+        f"    for i = 1, PITS do board[i] = 0; board[PITS + 1 + i] = 0 end\n"
+        f"    return false\n"
+        f"  end\n"
+        f"  return index == PITS\n"
+        f"end\n"
+        f"-- board[1..SIZE] seen from the mover; returns the pit 1..PITS from the mover's left\n"
+        f"local function choose_pit(board)\n"
+        f"  local best, best_value = nil, nil\n"
+        f"  for pit = 0, PITS - 1 do\n"
+        f"    if board[pit + 1] > 0 then\n"
+        f"      local child = {{}}\n"
+        f"      for i = 1, SIZE do child[i] = board[i] end\n"
+        f"      local again = sow(child, pit)\n"
+        f"      child[SIZE + 1] = again and 1.0 or 0.0\n"
+        f"      child[SIZE + 2] = pit\n"
+        f"      local value = program(child)\n"
+        f"      if best == nil or value > best_value then best, best_value = pit, value end\n"
+        f"    end\n"
+        f"  end\n"
+        f"  if best == nil then error('the mover has no seeds: the game is over') end\n"
+        f"  return best + 1\n"
         f"end\n"
         f"return {{program = program, choose_pit = choose_pit}}\n"
     )
@@ -735,8 +846,11 @@ def export(folder, lang: str) -> Path:
     if lang not in gp.LANGUAGES:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(gp.LANGUAGES)}")
     program, pset, doc = load_program(folder.file("best.json"))
-    pits = (pset.n_features - 2) // 2
-    text = python_player(program, pset, pits) if lang == "python" else lua_player(program, pset, pits)
+    from evoplay.games import load_game
+
+    game = load_game(doc["game"])
+    maker = python_player if lang == "python" else lua_player
+    text = maker(program, pset, game.pits, doc["policy"], game.empty_capture)
     return folder.write_text("best.py" if lang == "python" else "best.lua", text)
 
 
