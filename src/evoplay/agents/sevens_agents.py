@@ -117,7 +117,10 @@ def load_computer(path: str | Path | None = None):
                         "'evoplay evolve sevens --levels' and pass computer=RUN/computer.py")
     spec = importlib.util.spec_from_file_location(f"_sevens_computer_{abs(hash(str(p.resolve())))}", p)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:  # a damaged or foreign file: say which and why
+        raise SpecError(f"{p} could not be loaded as a computer.py: {type(err).__name__}: {err}") from None
     if not hasattr(module, "LEVELS"):
         raise SpecError(f"{p} has no LEVELS table; is it a computer.py written by evoplay evolve sevens --levels?")
     return module
@@ -231,3 +234,73 @@ def make_specimen_agent(game, spec: str = "specimen", path: str = "", level: str
                         f"({', '.join(LEVELS)}), e.g. specimen(level=expert)")
     specimen = Specimen.load(path) if path else level_specimen(level, computer or None)
     return SevensSpecimenAgent(game, specimen, spec)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A hand at the terminal: the table of agents for ``evoplay play sevens`` and the narration of the AI's moves.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Narrator(Agent):
+    """Wraps an AI seat so a person at the table hears each of its moves: plays in full, sends to the person
+    with a one-line reason, sends between AIs without the (hidden) card."""
+
+    def __init__(self, inner: Agent, viewer: int, say):
+        super().__init__(inner.game)
+        self.inner = inner
+        self.viewer = viewer
+        self.say = say
+        self.spec = inner.spec
+
+    def restart(self, seed: int, seat: int = 0) -> None:
+        self.seat = seat
+        self.inner.restart(seed, seat)
+
+    def step(self, state) -> int:
+        from evoplay.games.sevens import card_name
+
+        card = self.inner.step(state)
+        me = state.current_player()
+        if state.phase() == "send":
+            to = state.receiver()
+            if to == self.viewer:
+                explain = getattr(self.inner, "explain", None)
+                line = explain(state, card) if explain else f"P{me} sends {card_name(card)} to P{to}"
+                self.say(line.replace(f"to P{to}", "to you", 1))
+            else:
+                self.say(f"P{to} cannot play; P{me} sends them a card (only they see it)")
+        else:
+            left = state.hand_sizes()[me] - 1
+            self.say(f"P{me} plays {card_name(card)}" + (" and is out!" if left == 0 else f" ({left} left)"))
+        return card
+
+
+def sevens_table(game, opponent: str | None, you: int, say) -> tuple[list, str]:
+    """The agents of a hand with a person in seat ``you``: every other seat gets its own ``opponent``
+    (a level name easy/medium/hard/expert, or any agent spec; default expert), narrated to the person."""
+    from evoplay.agents import make_agent
+    from evoplay.agents.human import HumanAgent
+
+    spec = opponent or "expert"
+    if spec in LEVELS:
+        spec = f"specimen(level={spec})"
+    seats = []
+    name = spec
+    for p in range(game.num_players):
+        if p == you:
+            seats.append(HumanAgent(game))
+        else:
+            bot = make_agent(spec, game)
+            name = bot.name
+            seats.append(Narrator(bot, you, say))
+    return seats, name
+
+
+def sevens_verdict(state, you: int) -> str:
+    places = state.places()
+    order = sorted(range(len(places)), key=lambda p: places[p])
+    names = ", ".join("you" if p == you else f"P{p}" for p in order)
+    k = places[you] + 1
+    suffix = "st" if k == 1 else "nd" if k == 2 else "rd" if k == 3 else "th"
+    head = "you win!" if k == 1 else f"you finished {k}{suffix} of {len(places)}"
+    return f"{head} (finishing order: {names})"

@@ -610,7 +610,7 @@ class SevensGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> "SevensState":
         s = np.empty(STATE_SIZE, np.int16)
-        deal(s, self.players, 0 if seed is None else int(seed) & _MASK64)
+        deal(s, self.players, np.uint64(0 if seed is None else int(seed) & _MASK64))
         return SevensState(self, s)
 
 
@@ -755,13 +755,17 @@ def render(state: SevensState, viewer: int | None) -> str:
             who.append(f"{tag}: {sizes[p]} card{'s' if sizes[p] != 1 else ''}")
     lines.append("hands: " + ", ".join(who))
     to_move = state.current_player()
+
+    def name(q: int) -> str:
+        return "you" if q == viewer else f"P{q}"
+
     if to_move == TERMINAL:
         order = sorted(range(state.game.players), key=lambda q: places[q])
-        lines.append("finishing order: " + ", ".join(("you" if q == viewer else f"P{q}") for q in order))
+        lines.append("finishing order: " + ", ".join(name(q) for q in order))
     elif state.phase() == "send":
-        lines.append(f"P{state.receiver()} cannot play; P{to_move} sends them a card")
+        lines.append(f"{name(state.receiver())} cannot play; {name(to_move)} must send them a card")
     else:
-        lines.append(f"P{to_move} to play")
+        lines.append(f"{name(to_move)} to play")
     if viewer is not None and viewer >= 0:
         lines.append(f"your hand: {render_hand(state.hand(viewer))}")
     return "\n".join(lines)
