@@ -1,0 +1,130 @@
+"""Sevens agents: the Specimen and heuristic agents choose what the whole-game kernel chooses, load from JSON and
+from a computer.py level, explain their sends, and refuse other games."""
+import json
+
+import numpy as np
+import pytest
+
+from evoplay import load_game
+from evoplay.agents import make_agent
+from evoplay.agents.sevens_agents import (
+    Narrator, SevensHeuristicAgent, SevensSpecimenAgent, Specimen, level_specimen, sevens_primitive_set,
+    sevens_table, sevens_verdict,
+)
+from evoplay.arena import play_game
+from evoplay.errors import SpecError
+from evoplay.games.sevens_kernels import Lineup
+from evoplay.gp.generate import grow
+
+
+def _specimens(n, seed=0, random=False):
+    pset = sevens_primitive_set(("add", "mul", "sub", "max"), random=random)
+    rng = np.random.default_rng(seed)
+    return pset, [Specimen(grow(pset, rng, 4), grow(pset, rng, 4), pset) for _ in range(n)]
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_python_agents_play_the_kernels_games(players):
+    """Deterministic agents at the table (Specimens without `random`, the heuristic) finish in the same order
+    as the kernel's games from the same seeds."""
+    game = load_game(f"sevens(players={players})")
+    _, specimens = _specimens(2, seed=players)
+    lineup = Lineup([(s.play, s.send) for s in specimens] + ["heuristic"])
+    for seed in range(12):
+        seats = [(seed + p) % 3 for p in range(players)]
+        agents = [SevensSpecimenAgent(game, specimens[k]) if k < 2 else SevensHeuristicAgent(game) for k in seats]
+        state = play_game(game, agents, seed)
+        places, _ = lineup.play(players, np.array([seed], np.uint64), np.array([seats]))
+        assert state.places() == places[0].tolist()
+
+
+def test_random_terminal_is_reproducible_from_restart_seeds():
+    game = load_game("sevens(players=3)")
+    pset, specimens = _specimens(3, seed=5, random=True)
+    with_random = [s for s in specimens if s.play.uses(2) or s.send.uses(2)]
+    specimen = with_random[0] if with_random else specimens[0]
+    runs = []
+    for _ in range(2):
+        agents = [SevensSpecimenAgent(game, specimen), SevensHeuristicAgent(game), SevensHeuristicAgent(game)]
+        runs.append(play_game(game, agents, 42).history)
+    assert runs[0] == runs[1]
+
+
+def test_heuristic_beats_random_clearly():
+    lineup = Lineup(["heuristic", "random"])
+    seeds = np.arange(3000, dtype=np.uint64)
+    seats = np.ones((3000, 3), np.int64)
+    seats[np.arange(3000), np.arange(3000) % 3] = 0
+    places, _ = lineup.play(3, seeds, seats, True)
+    assert (places[seats == 0] == 0).mean() > 0.6  # parity is 1/3
+
+
+def test_specimen_json_round_trip_and_errors(tmp_path):
+    _, (spec,) = _specimens(1)
+    path = tmp_path / "best.json"
+    path.write_text(json.dumps(spec.to_dict()))
+    back = Specimen.load(path)
+    assert back.play == spec.play and back.send == spec.send and back.size == spec.size
+    agent = make_agent(f"specimen(path={path})", "sevens(players=3)")
+    assert isinstance(agent, SevensSpecimenAgent)
+    with pytest.raises(SpecError, match="does not exist"):
+        Specimen.load(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(SpecError, match="not JSON"):
+        Specimen.load(tmp_path / "bad.json")
+    (tmp_path / "other.json").write_text(json.dumps({"kind": "ga-genome"}))
+    with pytest.raises(SpecError, match="sevens-specimen"):
+        Specimen.load(tmp_path / "other.json")
+    with pytest.raises(SpecError, match="either path"):
+        make_agent("specimen", "sevens")
+    with pytest.raises(SpecError, match="Sevens only"):
+        make_agent("sevens_heuristic", "kalah")
+
+
+def test_levels_load_from_a_computer_py(tmp_path):
+    from evoplay.recipes.sevens import computer_source
+
+    _, specimens = _specimens(4, seed=3)
+    levels = {name: s for name, s in zip(("easy", "medium", "hard", "expert"), specimens)}
+    for g, s in zip((0, 1, 11, 111), specimens):
+        s.info["generation"] = g
+        s.info["win_ratio"] = 0.4
+    path = tmp_path / "computer.py"
+    path.write_text(computer_source(levels, "python"))
+    hard = level_specimen("hard", path)
+    assert hard.play == specimens[2].play and hard.send == specimens[2].send
+    agent = make_agent(f"specimen(level=expert,computer={path})", "sevens(players=4)")
+    assert agent.specimen.play == specimens[3].play
+    with pytest.raises(SpecError, match="unknown Sevens level"):
+        level_specimen("grandmaster", path)
+    (tmp_path / "broken.py").write_text("LEVELS = {")
+    with pytest.raises(SpecError, match="could not be loaded"):
+        level_specimen("easy", tmp_path / "broken.py")
+
+
+def test_narrated_table_explains_sends_to_the_person():
+    game = load_game("sevens(players=3)")
+    lines = []
+    seats, name = sevens_table(game, "sevens_heuristic", 0, lines.append)
+    assert name == "sevens_heuristic" and isinstance(seats[1], Narrator)
+
+    class FirstCard:  # stands in for the person: always the first legal card
+        def restart(self, seed, seat=0):
+            pass
+
+        def step(self, state):
+            return state.legal_actions()[0]
+
+    seats[0] = FirstCard()
+    for seed in range(30):
+        lines.clear()
+        state = play_game(game, seats, seed)
+        to_me = [line for line in lines if "to you" in line]
+        hidden = [line for line in lines if "only they see it" in line]
+        if to_me:
+            assert all(line.count("\n") == 0 and "sends" in line for line in to_me)
+            break
+    else:
+        pytest.fail("in 30 hands no AI ever sent the person a card")
+    assert hidden or to_me
+    assert "finishing order" in sevens_verdict(state, 0)
