@@ -67,7 +67,8 @@ def test_configs_ship_with_the_seeds_tableau_and_bad_values_are_named():
         cfg = load_config("mancala", overrides=None, base=M_variant(variant))
         assert (cfg["population"], cfg["generations"], cfg["fitness"]["parsimony"]) == (512, 150, parsimony)
         assert cfg["breeding"]["crossover"] == 0.9 and cfg["breeding"]["mutation"] == 0.005
-        assert cfg["program"]["functions"] == ["if_lt", "add", "sub", "value_at"] and cfg["program"]["integers"] == [0, 13]
+        assert cfg["program"]["functions"] == ["if_lt", "add", "sub", "value_at"]
+        assert cfg["program"]["integers"] == [0, 13]
         assert cfg["breeding"]["mutation_max_depth"] == 20 and cfg["program"]["init_max_depth"] == 16
     assert load_config("mancala", base=M_variant("pool"))["fitness"]["kind"] == "pool"
     with pytest.raises(ConfigError, match="breeding.selection"):

@@ -157,7 +157,8 @@ def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
     if p.is_dir():
         p = p / "best.json"
     if not p.is_file():
-        raise SpecError(f"gp: program file {str(p)!r} does not exist; give a run's best.json, e.g. gp(runs/x/best.json)")
+        raise SpecError(f"gp: program file {str(p)!r} does not exist; give a run's best.json, "
+                        "e.g. gp(runs/x/best.json)")
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as err:

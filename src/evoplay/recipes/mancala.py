@@ -251,7 +251,8 @@ def programs_task(task: dict) -> np.ndarray:
     n = len(task["first"])
     out = np.zeros((n, 2), np.int64)
     ops, args, consts, starts, ends = task["pool"]
-    play_programs(task["policy"], ops, args, consts, starts, ends, task["first"], task["second"], task["board"], task["pits"],
+    play_programs(task["policy"], ops, args, consts, starts, ends, task["first"], task["second"], task["board"],
+                  task["pits"],
                   task["empty_capture"], out)
     return out
 
@@ -283,7 +284,8 @@ class Arena:
             return np.zeros((0, 2), np.int64)
         chunks = _chunks(n, self.chunk_games, getattr(executor, "workers", 1))
         tasks = [dict(pool=pool, programs=program_index[a:b], seats=seats[a:b], depths=depths[a:b], board=self.board,
-                      policy=self.policy, pits=self.pits, empty_capture=self.empty_capture, shared=self.shared) for a, b in chunks]
+                      policy=self.policy, pits=self.pits, empty_capture=self.empty_capture, shared=self.shared)
+                 for a, b in chunks]
         results = executor.map(minimax_task, tasks)
         memo = process_memo(self.pits, self.empty_capture)
         logs = [r["log"] for r in results if len(r["log"])]
@@ -302,7 +304,8 @@ class Arena:
         if n == 0:
             return np.zeros((0, 2), np.int64)
         chunks = _chunks(n, 4000, getattr(executor, "workers", 1))
-        tasks = [dict(pool=pool, first=first[a:b], second=second[a:b], board=self.board, pits=self.pits, policy=self.policy,
+        tasks = [dict(pool=pool, first=first[a:b], second=second[a:b], board=self.board, pits=self.pits,
+                      policy=self.policy,
                       empty_capture=self.empty_capture) for a, b in chunks]
         return np.concatenate(executor.map(programs_task, tasks))
 
@@ -642,7 +645,8 @@ def write_results(evo: MancalaGP, state: dict, folder) -> None:
     gen = generalisation(evo, players)
     held = heldout(evo, program)
     doc = program_document(
-        program, evo.pset, evo.game.spec, policy=evo.policy, recipe="mancala", fitness=best["fitness"], generation=best["generation"],
+        program, evo.pset, evo.game.spec, policy=evo.policy, recipe="mancala", fitness=best["fitness"],
+        generation=best["generation"],
         score_first=best["first"], score_second=best["second"], minimax_depth=evo.config["fitness"]["minimax_depth"],
         simplified=gp.to_notation(simple, evo.pset), simplified_size=simple.size,
         pit_rule=("pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise"
@@ -682,7 +686,7 @@ def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_cap
     return head + (
         f"\n\nPITS = {pits}\nEMPTY_CAPTURE = {bool(empty_capture)}\n\n\n"
         f"def sow(board, pit):\n"
-        f"    \"\"\"Play ``pit`` for the mover (whose pits are 0..PITS-1) in place; True when the mover moves again.\"\"\"\n"
+        f"    \"\"\"Play ``pit`` for the mover (pits 0..PITS-1) in place; True when the mover moves again.\"\"\"\n"
         f"    size = 2 * PITS + 2\n"
         f"    index, seeds = pit, board[pit]\n"
         f"    board[pit] = 0\n"
@@ -862,3 +866,44 @@ def seed_programs() -> dict:
 
 def dumps(obj) -> str:
     return json.dumps(obj, indent=2)
+
+
+def compare_runs(run_dirs, out_dir, labels=None) -> list[Path]:
+    """The seed's Figures 6-9 for several runs on shared axes: best Score1 + Score2 per generation
+    (figure6.png), mean program size (figure7.png) and each run's fitness statistics (figure8_9.png)."""
+    from evoplay.evolve import RunFolder
+    from evoplay.evolve.plots import plot_series
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    folders = [RunFolder.open(d) for d in run_dirs]
+    labels = labels or [f.path.name for f in folders]
+    logs = [f.read_log() for f in folders]
+    longest = max(len(log) for log in logs)
+    xs = list(range(longest))
+    written = [
+        plot_series(out / "figure6.png", "best program's Score1 + Score2 per generation (seed's Figure 6)", xs,
+                    {lab: [r["best_score"] for r in log] for lab, log in zip(labels, logs)}, "seeds won in both games"),
+        plot_series(out / "figure7.png", "mean program size per generation (seed's Figure 7)", xs,
+                    {lab: [r["mean_size"] for r in log] for lab, log in zip(labels, logs)}, "nodes"),
+    ]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(logs), figsize=(5.5 * len(logs), 4), dpi=110, squeeze=False)
+    for ax, lab, log in zip(axes[0], labels, logs):
+        for key in ("best", "mean", "median", "worst"):
+            ax.plot([r["generation"] for r in log], [r[key] for r in log], label=key, linewidth=1.4)
+        ax.set_title(f"{lab}: fitness statistics")
+        ax.set_xlabel("generation")
+        ax.set_ylabel("fitness")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle("fitness statistics per generation (seed's Figures 8 and 9)")
+    fig.tight_layout()
+    fig.savefig(out / "figure8_9.png")
+    plt.close(fig)
+    written.append(out / "figure8_9.png")
+    return written
