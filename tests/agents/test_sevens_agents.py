@@ -128,3 +128,28 @@ def test_narrated_table_explains_sends_to_the_person():
         pytest.fail("in 30 hands no AI ever sent the person a card")
     assert hidden or to_me
     assert "finishing order" in sevens_verdict(state, 0)
+
+
+def test_play_command_shows_the_persons_hand_and_stops_on_quit():
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+
+    result = CliRunner().invoke(main, ["play", "sevens(players=3)", "--vs", "sevens_heuristic", "--seat", "2",
+                                       "--seed", "4"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "you are player 2" in result.output and "your hand:" in result.output
+    assert "you stopped the game" in result.output
+    bad = CliRunner().invoke(main, ["play", "sevens(players=3)", "--seat", "5"])
+    assert bad.exit_code == 2 and "seats 0..2" in bad.output
+
+
+def test_play_command_still_plays_two_player_games():
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+
+    result = CliRunner().invoke(main, ["play", "mnk(m=3,n=3,k=3)", "--vs", "random", "--seat", "second"],
+                                input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "you are player 1" in result.output

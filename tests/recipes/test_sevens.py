@@ -26,7 +26,7 @@ def test_default_config_is_the_seeds_plan():
     assert (b["clone"], b["constant_mutation"], b["tree_mutation"], b["crossover"]) == (0.10, 0.45, 0.225, 0.225)
     assert b["mutation_depth"] == 2
     assert cfg["fitness"] == {"games": 1000, "size_free": 20, "size_penalty": 0.0004}
-    assert cfg["levels"] == {"easy": 0, "medium": 1, "hard": 11, "expert": 111}
+    assert cfg["levels"]["generations"] == {"easy": 0, "medium": 1, "hard": 11, "expert": 111}
     assert cfg["primitives"]["functions"] == ["add", "mul"]
     evo = R.make(cfg, levels=True)
     assert evo.generations == 112  # generations 0..111
@@ -94,7 +94,8 @@ def test_split_plan_counts_and_operations():
 def _small_config(tmp_path, generations=3):
     return _config(population=9, generations=generations, seed=4, **{
         "fitness.games": 30, "monitor.heuristic_games": 30,
-        "levels.easy": 0, "levels.medium": 1, "levels.hard": 2, "levels.expert": generations,
+        "levels.generations.easy": 0, "levels.generations.medium": 1, "levels.generations.hard": 2,
+        "levels.generations.expert": generations, "levels.candidates": 3, "levels.games": 30,
     })
 
 
@@ -204,3 +205,26 @@ def test_lua_export_chooses_the_interpreters_cards(tmp_path):
             assert computer.choose(name, context, envs) - 1 == expected, (name, context, k)
             checked += 1
     assert checked == 6000
+
+
+def test_ladder_command_prints_tables_ratings_and_its_command(tmp_path):
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+
+    pytest.importorskip("openskill", reason="ratings need openskill (pip install 'evoplay[ratings]')")
+    specimens = _export_specimens()
+    for k, s in enumerate(specimens.values()):
+        s.info.update(generation=k, win_ratio=0.4)
+    path = tmp_path / "computer.py"
+    path.write_text(R.computer_source(specimens, "python"))
+    out_file = tmp_path / "ladder.md"
+    result = CliRunner().invoke(main, ["sevens-ladder", "--computer", str(path), "--games", "60", "--rounds", "1",
+                                       "--workers", "1", "--out", str(out_file)])
+    assert result.exit_code == 0, result.output
+    text = out_file.read_text()
+    assert "Made by `evoplay sevens-ladder" in text or "Made by `evoplay" in text
+    assert "| **expert** |" in text and "| expert vs heuristic |" in text and "| medium vs easy |" in text
+    assert "openskill" in text and text.count("\n| ") >= 6 + 6 + 6
+    bad = CliRunner().invoke(main, ["sevens-ladder", "--computer", str(tmp_path / "none.py")])
+    assert bad.exit_code == 2 and "does not exist" in bad.output

@@ -104,9 +104,13 @@ def validate(config: dict, levels: bool = False) -> dict:
     _check(0 <= init["min_depth"] <= init["max_depth"],
            f"init: need 0 <= min_depth ({init['min_depth']}) <= max_depth ({init['max_depth']})")
     _check(config["monitor"]["heuristic_games"] >= 0, "monitor.heuristic_games must be >= 0")
-    lv = config["levels"]
+    lv = config["levels"]["generations"]
+    _check(bool(lv), "levels.generations needs at least one level, e.g. { easy = 0, expert = 111 }")
     for name, g in lv.items():
-        _check(isinstance(g, int) and g >= 0, f"levels.{name}={g!r} must be a generation number >= 0")
+        _check(isinstance(g, int) and g >= 0, f"levels.generations.{name}={g!r} must be a generation number >= 0")
+        _check(name.isidentifier(), f"levels.generations: level name {name!r} must be an identifier")
+    _check(config["levels"]["candidates"] >= 1, "levels.candidates must be >= 1 (1: the best as ranked)")
+    _check(config["levels"]["games"] >= 1, "levels.games must be >= 1")
     if levels:
         last = max(lv.values())
         _check(config["generations"] >= last,
@@ -286,8 +290,7 @@ class SevensEvolution:
         best = state["ranked"][0]
         for name, g in self.level_generations.items():
             if g == generation:
-                state["levels"][name] = self.specimen(best, generation, float(fitness[order[0]]),
-                                                      float(state["win_ratio"][0]), name).to_dict()
+                state["levels"][name] = self.pick_level(state, name, executor).to_dict()
         record = {
             "best": float(fitness[order[0]]), "mean": float(fitness.mean()), "worst": float(fitness[order[-1]]),
             "best_win_ratio": float(state["win_ratio"][0]), "best_size": int(sizes[order[0]]),
@@ -298,6 +301,40 @@ class SevensEvolution:
         if games:
             record["best_vs_heuristic"] = versus_heuristic(best, self.players, games, int(rng.integers(2**31)))
         return state, record
+
+    def pick_level(self, state: dict, name: str, executor):
+        """The level's specimen: of the best ``levels.candidates`` of this generation (1: the best as ranked,
+        the seed's choice), the one with the highest win ratio in ``levels.games`` further games alone against two
+        members of the generation drawn at random -- a second, larger sample that corrects the luck of the
+        ranking (the best of 100 noisy win ratios is usually a lucky one)."""
+        ranked, rng = state["ranked"], state["rng"]
+        lv = self.config["levels"]
+        k = min(int(lv["candidates"]), len(ranked))
+        rates = np.full(k, np.nan)
+        if k > 1:
+            games = int(lv["games"])
+            n = len(ranked)
+            seats = rng.integers(0, n, size=(k * games, self.players))
+            focus = np.repeat(np.arange(k), games)
+            seat_of_focus = np.tile(np.arange(games) % self.players, k)
+            seats[np.arange(k * games), seat_of_focus] = n + focus  # candidates are lineup entries n..n+k-1
+            seeds = rng.integers(0, 2**63, size=len(seats), dtype=np.uint64)
+            from evoplay.games.sevens_kernels import Lineup
+
+            places = play_on(executor, Lineup(list(ranked) + list(ranked[:k])), self.players, seeds, seats)
+            won = places[np.arange(len(seats)), seat_of_focus] == 0
+            rates = np.bincount(focus, weights=won, minlength=k) / games
+            choice = int(np.argmax(rates))
+        else:
+            choice = 0
+        sp = self.specimen(ranked[choice], state["generation"], float(state["fitness"][choice]),
+                           float(state["win_ratio"][choice]), name)
+        sp.info["rank"] = choice + 1
+        if k > 1:
+            sp.info["candidates"] = k
+            sp.info["recheck_win_ratio"] = float(rates[choice])
+            sp.info["recheck_games"] = int(lv["games"])
+        return sp
 
     def specimen(self, trees, generation: int, fitness: float, win_ratio: float, level: str | None = None):
         from evoplay.agents.sevens_agents import Specimen
