@@ -255,6 +255,47 @@ def report(paths: list[str]) -> str:
     return "\n".join(lines)
 
 
+HEAD_TO_HEAD = (("rhea", "rs"), ("mcts", "rs"), ("mcts", "rhea"), ("rs", "lookahead"), ("rs", "random"))
+
+
+def head_to_head(paths: list[str]) -> str:
+    """The comparisons that matter as one markdown table: the first agent's score against the second (wins
+    plus half the draws) with its 95 % Wilson interval, per game and budget, and pooled over the games."""
+    from evoplay.arena import wilson_interval
+
+    rows, pooled = [], {}
+    for path in paths:
+        with open(path) as fh:
+            t = json.load(fh)
+        names = [n.split("(")[0] for n in t["names"]]
+        cells = []
+        for a, b in HEAD_TO_HEAD:
+            w, d, l = t["pair_table"][names.index(a)][names.index(b)]
+            acc = pooled.setdefault((t["budget_ms"], a, b), [0, 0, 0])
+            acc[0] += w
+            acc[1] += d
+            acc[2] += l
+            cells.append(_h2h_cell(w, d, l, wilson_interval))
+        rows.append((t["budget_ms"], t["game"], cells))
+    lines = ["| budget | game | " + " | ".join(f"{a} vs {b}" for a, b in HEAD_TO_HEAD) + " |",
+             "| ---: | --- |" + " --- |" * len(HEAD_TO_HEAD)]
+    for budget in sorted({r[0] for r in rows}):
+        for _, game, cells in [r for r in rows if r[0] == budget]:
+            lines.append(f"| {budget:g} ms | {game} | " + " | ".join(cells) + " |")
+        cells = [_h2h_cell(*pooled[(budget, a, b)], wilson_interval) for a, b in HEAD_TO_HEAD]
+        lines.append(f"| {budget:g} ms | **all games** | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _h2h_cell(w, d, l, wilson_interval) -> str:
+    n = w + d + l
+    if not n:
+        return "-"
+    lo, hi = wilson_interval(w + 0.5 * d, n)
+    text = f"{(w + 0.5 * d) / n:.2f} ({lo:.2f}-{hi:.2f}, n={n})"
+    return f"**{text}**" if lo > 0.5 or hi < 0.5 else text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evoplay.bench.controllers", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -267,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--out", required=True)
     r = sub.add_parser("report", help="markdown tables from tournament JSON files")
     r.add_argument("files", nargs="+")
+    r.add_argument("--head-to-head", action="store_true", help="one table of the key pairings instead")
     args = parser.parse_args(argv)
     if args.command == "tournament":
         if args.games < 1:
@@ -278,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         os.replace(tmp, args.out)
         print(f"{args.out}: {data['games']} games in {data['seconds']} s")
     else:
-        print(report(args.files))
+        print(head_to_head(args.files) if args.head_to_head else report(args.files))
     return 0
 
 
