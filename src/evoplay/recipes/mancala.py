@@ -424,7 +424,8 @@ class MancalaGP:
         p = config["program"]
         self.limit = SizeDepthLimit(p["max_size"], p["max_depth"])
         self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture, policy=self.policy)
-        self._cache: dict[bytes, tuple[int, int]] = {}  # program -> scores vs the fixed minimax (a pure cache)
+        # depth -> program -> its scores against that minimax (deterministic, so a pure cache)
+        self._cache: dict[int, dict[bytes, tuple[int, int]]] = {}
         seed = int(config.get("seed", 0))
         pool = config["pool"]
         self.pool_randoms = (random_programs(self.pset, config, pool["random_programs"], derive_seed(seed, 31))
@@ -437,7 +438,7 @@ class MancalaGP:
         out = np.zeros((len(programs), 2), np.int64)
         todo: dict[bytes, int] = {}
         unique = []
-        cache = self._cache if use_cache and depth == self.config["fitness"]["minimax_depth"] else {}
+        cache = self._cache.setdefault(depth, {}) if use_cache else {}
         for i, prog in enumerate(programs):
             k = prog.key()
             if k in cache:
@@ -499,10 +500,10 @@ class MancalaGP:
         f = self.config["fitness"]
         sizes = np.array([p.size for p in programs])
         if f["kind"] == "minimax":
-            before = len(self._cache)
+            before = len(self._cache.get(f["minimax_depth"], ()))
             scores = self.scores_vs_minimax(programs, f["minimax_depth"], executor)
             raw = scores.sum(axis=1).astype(np.float64)
-            games = 2 * (len(self._cache) - before)
+            games = 2 * (len(self._cache[f["minimax_depth"]]) - before)
         else:
             raw, scores, games = self.pool_scores(programs, hall, executor)
         return apply_parsimony(f["parsimony"], raw, sizes), scores, games
