@@ -122,3 +122,22 @@ def test_exported_python_player_chooses_the_agents_pits(policy):
             else:
                 pit = opponent.step(state)
             state.apply_action(pit)
+
+
+@pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move"])
+def test_exported_lua_player_chooses_the_agents_pits(policy):
+    lupa = pytest.importorskip("lupa")
+    from evoplay.recipes.mancala import lua_player
+
+    rng = np.random.default_rng(12)
+    pset = PSET if policy == "kalah_pit" else MOVE_PSET
+    for _ in range(5):
+        program = gp.grow(pset, rng, 6, function_probability=0.5)
+        lua = lupa.LuaRuntime()
+        module = lua.execute(lua_player(program, pset, 6, policy))
+        for _ in range(10):
+            board = rng.integers(0, 6, 14)
+            board[int(rng.integers(6))] += 1
+            want = (reference_pit(program, board.tolist(), 0, 6) if policy == "kalah_pit"
+                    else reference_move(program, board.tolist(), 0, 6, True))
+            assert module.choose_pit(lua.table_from(board.tolist())) == want + 1

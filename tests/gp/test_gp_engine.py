@@ -209,3 +209,18 @@ def test_exports_name_the_feature_row_and_lua_is_one_based():
     assert "features[1]" in lua and "features[wrap(features[2]) + 1]" in lua and lua.rstrip().endswith("return program")
     with pytest.raises(SpecError, match="known: python, lua"):
         gp.export(p, pset, "c")
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), which=st.sampled_from(sorted(PSETS)))
+def test_exported_lua_computes_the_interpreters_value(seed, which):
+    lupa = pytest.importorskip("lupa")
+    lua = lupa.LuaRuntime()
+    pset = PSETS[which]
+    rng = np.random.default_rng(seed)
+    program = gp.grow(pset, rng, 6, function_probability=0.6)
+    func = lua.execute(gp.to_lua(program, pset))
+    for _ in range(3):
+        row = rng.integers(-20, 20, pset.n_features).astype(np.float64)
+        want = gp.program_value(program, row)
+        assert func(lua.table_from(row.tolist())) == pytest.approx(want, rel=1e-12, abs=1e-12) or math.isnan(want)
