@@ -224,3 +224,20 @@ def test_exported_lua_computes_the_interpreters_value(seed, which):
         row = rng.integers(-20, 20, pset.n_features).astype(np.float64)
         want = gp.program_value(program, row)
         assert func(lua.table_from(row.tolist())) == pytest.approx(want, rel=1e-12, abs=1e-12) or math.isnan(want)
+
+
+def test_interpreter_is_callable_from_another_numba_kernel():
+    from numba import njit
+
+    @njit
+    def choose(opcodes, args, consts, starts, ends, k, rows):  # what a game's kernel does on its turn
+        stack = np.empty(ends[k] - starts[k])
+        best = gpi.best_row(opcodes, args, consts, starts[k], ends[k], rows, stack)
+        return best, gpi.evaluate_with_stack(opcodes, args, consts, starts[k], ends[k], rows[best], stack)
+
+    pset = PSETS["all"]
+    programs = [gp.parse_notation("(a) - (b)", pset), gp.parse_notation("(b) * (c)", pset)]
+    rows = np.array([[1.0, 2.0, 3.0, 0, 0], [5.0, 1.0, -1.0, 0, 0], [0.0, 4.0, 2.0, 0, 0]])
+    pool = gp.pack(programs)
+    assert choose(*pool, 0, rows) == (1, 4.0)
+    assert choose(*pool, 1, rows) == (2, 8.0)
