@@ -12,6 +12,8 @@ scored by an evaluation chosen by ``eval_kind`` with its integer ``params``:
   positional scale factor) plus, for every maximal run of 1..k-1 consecutive stones of one owner along a row or
   column (h) or a diagonal (d), the streak weight of its owner, direction class and length, times the streak
   scale factor. The total is the first player's (X) sum minus the second's (O), negated when the root is O.
+  A flag in the parameters restricts the streaks to live runs, those that can still grow to k (evoplay's
+  variant; the seed counts every run).
   k in a row is the fixed value ``WIN`` (the terminal value below), beyond any sum of the 8-bit parameters.
 
 Cells are visited in index order and only a strictly better value replaces the best: ties go to the lowest cell.
@@ -76,17 +78,19 @@ def position_classes(m: int, n: int) -> tuple[np.ndarray, list[str]]:
     return np.array([index[key] for key in keys], dtype=np.int64), names
 
 
-SEED001_HEADER = 3  # m, n, k
+SEED001_HEADER = 4  # m, n, k, live_only
 
 
 def seed001_params(m: int, n: int, k: int, positional_x, positional_o, streak_hv_x, streak_d_x, streak_hv_o,
-                   streak_d_o, scale_positional: int, scale_streak: int) -> np.ndarray:
+                   streak_d_o, scale_positional: int, scale_streak: int, live_only: bool = False) -> np.ndarray:
     """Pack seed 001's evaluation parameters for ``EVAL_SEED001``.
 
     ``positional_*`` hold one weight per class of ``position_classes(m, n)``; ``streak_*`` one weight per run
     length 1..k-1 (rows and columns: hv, diagonals: d), for the first player (x) and the second (o). The scale
-    factors are multiplied in here, so the kernel only adds. Layout: m, n, k, X's weight per cell, O's weight
-    per cell, then for X-hv, X-d, O-hv, O-d a block of k entries indexed by run length (entry 0 unused).
+    factors are multiplied in here, so the kernel only adds. With ``live_only`` a run counts only when it can
+    still grow to k: the cells around it along its line that are empty or its owner's leave room for k (the
+    seed counts every run; this is evoplay's variant). Layout: m, n, k, live_only, X's weight per cell, O's
+    weight per cell, then for X-hv, X-d, O-hv, O-d a block of k entries indexed by run length (entry 0 unused).
     """
     classes, names = position_classes(m, n)
     size = m * n
@@ -98,12 +102,12 @@ def seed001_params(m: int, n: int, k: int, positional_x, positional_o, streak_hv
         if len(weights) != want:
             raise ValueError(f"{label} needs {want} weights for mnk({m},{n},{k}), got {len(weights)}")
     out = np.zeros(SEED001_HEADER + 2 * size + 4 * k, dtype=np.int64)
-    out[:3] = (m, n, k)
+    out[:4] = (m, n, k, int(bool(live_only)))
     pos_x = np.asarray(positional_x, dtype=np.int64) * int(scale_positional)
     pos_o = np.asarray(positional_o, dtype=np.int64) * int(scale_positional)
-    out[3 : 3 + size] = pos_x[classes]
-    out[3 + size : 3 + 2 * size] = pos_o[classes]
-    base = 3 + 2 * size
+    out[4 : 4 + size] = pos_x[classes]
+    out[4 + size : 4 + 2 * size] = pos_o[classes]
+    base = 4 + 2 * size
     for block, weights in enumerate((streak_hv_x, streak_d_x, streak_hv_o, streak_d_o)):
         out[base + block * k + 1 : base + (block + 1) * k] = np.asarray(weights, dtype=np.int64) * int(scale_streak)
     return out
@@ -132,15 +136,15 @@ def reference_evaluate(board, root: int, eval_kind: int, params, windows) -> int
 
 
 def _reference_seed001(board, root: int, params) -> int:
-    m, n, k = (int(x) for x in params[:3])
+    m, n, k, live_only = (int(x) for x in params[:4])
     size = m * n
-    streak_base = 3 + 2 * size
+    streak_base = 4 + 2 * size
     totals = [0, 0]  # X, O
     for cell in range(size):
         owner = board[cell] - 1
         if owner < 0:
             continue
-        totals[owner] += int(params[3 + owner * size + cell])
+        totals[owner] += int(params[4 + owner * size + cell])
         row, col = divmod(cell, m)
         for d, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
             pr, pc = row - dr, col - dc
@@ -151,6 +155,14 @@ def _reference_seed001(board, root: int, params) -> int:
             while 0 <= r < n and 0 <= c < m and board[r * m + c] == owner + 1:
                 length += 1
                 r, c = r + dr, c + dc
+            if live_only:
+                room = length  # cells of the line around the run that its owner could still fill
+                for sign, (sr, sc) in ((1, (r, c)), (-1, (pr, pc))):
+                    while room < k and 0 <= sr < n and 0 <= sc < m and board[sr * m + sc] in (0, owner + 1):
+                        room += 1
+                        sr, sc = sr + sign * dr, sc + sign * dc
+                if room < k:
+                    continue
             if length < k:
                 block = owner * 2 + (0 if d < 2 else 1)
                 totals[owner] += int(params[streak_base + block * k + length])
@@ -257,8 +269,9 @@ def evaluate_seed001(board, root, params):
     m = params[0]
     n = params[1]
     k = params[2]
+    live_only = params[3] != 0
     size = m * n
-    streak_base = 3 + 2 * size
+    streak_base = 4 + 2 * size
     x_total = np.int64(0)
     o_total = np.int64(0)
     for cell in range(size):
@@ -266,7 +279,7 @@ def evaluate_seed001(board, root, params):
         if mark == 0:
             continue
         owner = mark - 1
-        value = params[3 + owner * size + cell]
+        value = params[4 + owner * size + cell]
         row = cell // m
         col = cell - row * m
         for d in range(4):
@@ -289,6 +302,22 @@ def evaluate_seed001(board, root, params):
                 length += 1
                 r += dr
                 c += dc
+            if live_only:
+                room = length
+                sr = r
+                sc = c
+                while room < k and 0 <= sr < n and 0 <= sc < m and (board[sr * m + sc] == 0 or board[sr * m + sc] == mark):
+                    room += 1
+                    sr += dr
+                    sc += dc
+                sr = pr
+                sc = pc
+                while room < k and 0 <= sr < n and 0 <= sc < m and (board[sr * m + sc] == 0 or board[sr * m + sc] == mark):
+                    room += 1
+                    sr -= dr
+                    sc -= dc
+                if room < k:
+                    continue
             if length < k:
                 block = owner * 2 + (0 if d < 2 else 1)
                 value += params[streak_base + block * k + length]

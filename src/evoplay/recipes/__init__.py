@@ -14,6 +14,7 @@ from evoplay.spec import suggest
 
 # name -> module implementing it
 RECIPES: dict[str, str] = {}
+RECIPES["mnk"] = "evoplay.recipes.mnk"
 RECIPES["sevens"] = "evoplay.recipes.sevens"
 RECIPES["mancala"] = "evoplay.recipes.mancala"
 
