@@ -74,8 +74,8 @@ class TargetGAConfig:
             problems.append(f"selection={self.selection!r} (roulette or tournament)")
         if self.tournament_size < 1:
             problems.append(f"tournament_size={self.tournament_size} (at least 1)")
-        if not 0 <= self.library_size <= 3:
-            problems.append(f"library_size={self.library_size} (0..3)")
+        if not 0 <= self.library_size <= 4:
+            problems.append(f"library_size={self.library_size} (0..4)")
         if self.restart_after < 0:
             problems.append(f"restart_after={self.restart_after} (0 or more)")
         if not self.time_limit > 0:
@@ -497,8 +497,8 @@ def small_library(numbers, size: int):
                             out[v] = (op, ta, tb)
             sub = (sub - 1) & mask
         by_mask[mask] = out
-    entries = sorted((v, m, t) for m, d in by_mask.items() for v, t in d.items() if bin(m).count("1") <= size)
-    entries = [(v, m, tidy(t, numbers)[0]) for v, m, t in entries]
+    # grafts are tidied with the tree they join, so the entries stay raw
+    entries = sorted(((v, m, t) for m, d in by_mask.items() for v, t in d.items()), key=lambda e: (e[0], e[1]))
     return entries, [e[0] for e in entries]
 
 

@@ -147,7 +147,7 @@ def uses_only(expr, numbers) -> bool:
 
 
 def format_expr(expr) -> str:
-    """The expression with the fewest brackets that keeps its meaning (``-`` and ``/`` group to the left)."""
+    """The expression with the fewest brackets that keeps its meaning and its steps (``-`` and ``/`` group left)."""
     if isinstance(expr, int):
         return str(expr)
     op, left, right = expr
@@ -156,7 +156,10 @@ def format_expr(expr) -> str:
     if not isinstance(left, int) and PRECEDENCE[left[0]] < p:
         ls = f"({ls})"
     rs = format_expr(right)
-    if not isinstance(right, int) and (PRECEDENCE[right[0]] < p or (PRECEDENCE[right[0]] == p and op in (SUB, DIV))):
+    # a right operand of equal precedence keeps its brackets unless both are + or both *: "a * (b / c)" is not
+    # "a * b / c" under the rules (b / c must be exact on its own)
+    if not isinstance(right, int) and (PRECEDENCE[right[0]] < p or (PRECEDENCE[right[0]] == p and
+                                                                     not (op == right[0] and op in (ADD, MUL)))):
         rs = f"({rs})"
     return f"{ls} {OP_SYMBOL[op]} {rs}"
 
