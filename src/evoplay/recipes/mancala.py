@@ -424,6 +424,7 @@ class MancalaGP:
         p = config["program"]
         self.limit = SizeDepthLimit(p["max_size"], p["max_depth"])
         self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture, policy=self.policy)
+        self.executor = None  # the run's executor, remembered by step() for finish()
         # depth -> program -> its scores against that minimax (deterministic, so a pure cache)
         self._cache: dict[int, dict[bytes, tuple[int, int]]] = {}
         seed = int(config.get("seed", 0))
@@ -523,6 +524,7 @@ class MancalaGP:
         return selection.tournament(fitness, k, b["tournament_size"], rng)
 
     def step(self, state: dict, generation: int, executor) -> tuple[dict, dict]:
+        self.executor = executor  # finish() plays the final tables on it too
         t0 = time.perf_counter()
         hits0, searches0 = self.arena.hits, self.arena.searches
         pop = state["population"]
@@ -643,8 +645,9 @@ def write_results(evo: MancalaGP, state: dict, folder) -> None:
     program = best["program"]
     simple = gp.simplify(program, evo.pset)
     players = {"minimax": "minimax", "best": program}
-    gen = generalisation(evo, players)
-    held = heldout(evo, program)
+    executor = getattr(evo, "executor", None)
+    gen = generalisation(evo, players, executor)
+    held = heldout(evo, program, executor)
     doc = program_document(
         program, evo.pset, evo.game.spec, policy=evo.policy, recipe="mancala", fitness=best["fitness"],
         generation=best["generation"],
