@@ -154,8 +154,10 @@ def bench_controllers(quick: bool = False) -> BenchResult:
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def controller_specs(budget_ms: float) -> list[str]:
-    return [f"{name}(budget_ms={budget_ms:g})" if name != "random" else "random" for name in CONTROLLERS]
+def controller_specs(budget_ms: float, iterations: int = 0) -> list[str]:
+    """The five agents of the tables: at ``budget_ms`` per decision, or at ``iterations`` rollouts if given."""
+    budget = f"iterations={iterations}" if iterations else f"budget_ms={budget_ms:g}"
+    return [f"{name}({budget})" if name != "random" else "random" for name in CONTROLLERS]
 
 
 class LoadSampler:
@@ -181,30 +183,41 @@ class LoadSampler:
         self._thread.join()
 
 
-def run_tournament(game_spec: str, budget_ms: float, games: int, seed: int, workers: int = 1) -> dict:
-    """One round robin of the controllers at ``budget_ms``; ``games`` per ordered pair (both seats)."""
+def run_tournament(game_spec: str, budget_ms: float, games: int, seed: int, workers: int = 1,
+                   iterations: int = 0) -> dict:
+    """One round robin of the controllers at ``budget_ms`` (or ``iterations`` rollouts per decision, which is
+    reproducible and independent of the machine's load); ``games`` per ordered pair (both seats)."""
     from evoplay.agents import make_agent
     from evoplay.arena import make_executor, round_robin
     from evoplay.games import load_game
 
     game = load_game(game_spec)
-    specs = controller_specs(budget_ms)
+    specs = controller_specs(budget_ms, iterations)
     agents = [make_agent(s, game) for s in specs]
-    start = time.time()
+    start, cpu_start = time.time(), time.process_time()
     with LoadSampler() as load, make_executor("process", workers) as ex:
         result = round_robin(game, agents, games, seed, ex)
+    seconds = time.time() - start
     out = result.to_dict()
     out.update(
-        game=game.spec, budget_ms=budget_ms, games_per_ordered_pair=games, workers=workers,
-        seconds=round(time.time() - start, 1), load=load.samples, cores=os.cpu_count(),
+        game=game.spec, budget_ms=None if iterations else budget_ms, iterations=iterations or None,
+        games_per_ordered_pair=games, workers=workers,
+        seconds=round(seconds, 1), load=load.samples, cores=os.cpu_count(),
+        # With one worker the games run in this process: the share of one core it got while the clock ran.
+        cpu_share=round((time.process_time() - cpu_start) / seconds, 3) if workers == 1 else None,
         pair_table=result.pair_table().tolist(), names=result.names,
-        command=(f"python -m evoplay.bench.controllers tournament '{game_spec}' --budget {budget_ms:g} "
-                 f"--games {games} --seed {seed} --workers {workers}"),
+        command=(f"python -m evoplay.bench.controllers tournament '{game_spec}' "
+                 + (f"--iterations {iterations}" if iterations else f"--budget {budget_ms:g}")
+                 + f" --games {games} --seed {seed} --workers {workers}"),
         moves=[r.moves for r in result.records],
         evaluations_per_decision={a.name: round(a.evaluations / a.decisions) for a in agents
                                   if getattr(a, "decisions", 0)},
     )
     return out
+
+
+def _budget_label(t: dict) -> str:
+    return f"{t['iterations']:,} rollouts" if t.get("iterations") else f"{t['budget_ms']:g} ms"
 
 
 def _pair_cell(w: int, d: int, l: int) -> str:
@@ -228,10 +241,11 @@ def report(paths: list[str]) -> str:
         with open(path) as fh:
             t = json.load(fh)
         load = t.get("load") or [0.0]
-        lines.append(f"#### {t['game']} at {t['budget_ms']:g} ms")
+        lines.append(f"#### {t['game']} at {_budget_label(t)}")
         lines.append("")
         lines.append(f"`{t['command']}` -- {t['games']} games, {t['seconds'] / 60:.1f} min, load average "
-                     f"{min(load):.1f}-{max(load):.1f} (mean {sum(load) / len(load):.1f}) on {t['cores']} cores")
+                     f"{min(load):.1f}-{max(load):.1f} (mean {sum(load) / len(load):.1f}) on {t['cores']} cores"
+                     + (f", the tournament process got {t['cpu_share']:.0%} of a core" if t.get("cpu_share") else ""))
         lines.append("")
         lines.append("| agent | games | W-D-L | score | 95 % CI | rollouts / decision |")
         lines.append("| --- | ---: | ---: | ---: | --- | ---: |")
@@ -271,20 +285,28 @@ def head_to_head(paths: list[str]) -> str:
         cells = []
         for a, b in HEAD_TO_HEAD:
             w, d, l = t["pair_table"][names.index(a)][names.index(b)]
-            acc = pooled.setdefault((t["budget_ms"], a, b), [0, 0, 0])
+            acc = pooled.setdefault((_budget_key(t), a, b), [0, 0, 0])
             acc[0] += w
             acc[1] += d
             acc[2] += l
             cells.append(_h2h_cell(w, d, l, wilson_interval))
-        rows.append((t["budget_ms"], t["game"], cells))
+        rows.append((_budget_key(t), t["game"], cells))
     lines = ["| budget | game | " + " | ".join(f"{a} vs {b}" for a, b in HEAD_TO_HEAD) + " |",
              "| ---: | --- |" + " --- |" * len(HEAD_TO_HEAD)]
     for budget in sorted({r[0] for r in rows}):
         for _, game, cells in [r for r in rows if r[0] == budget]:
-            lines.append(f"| {budget:g} ms | {game} | " + " | ".join(cells) + " |")
+            lines.append(f"| {_key_label(budget)} | {game} | " + " | ".join(cells) + " |")
         cells = [_h2h_cell(*pooled[(budget, a, b)], wilson_interval) for a, b in HEAD_TO_HEAD]
-        lines.append(f"| {budget:g} ms | **all games** | " + " | ".join(cells) + " |")
+        lines.append(f"| {_key_label(budget)} | **all games** | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _budget_key(t: dict) -> tuple[int, float]:
+    return (1, float(t["iterations"])) if t.get("iterations") else (0, float(t["budget_ms"]))
+
+
+def _key_label(key: tuple[int, float]) -> str:
+    return f"{key[1]:,.0f} rollouts" if key[0] else f"{key[1]:g} ms"
 
 
 def _h2h_cell(w, d, l, wilson_interval) -> str:
@@ -303,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("game")
     t.add_argument("--budget", type=float, default=40.0, help="ms per decision")
     t.add_argument("--games", type=int, default=10, help="games per ordered pair")
+    t.add_argument("--iterations", type=int, default=0,
+                   help="rollouts per decision instead of the time budget (reproducible, load-independent)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--workers", type=int, default=1)
     t.add_argument("--out", required=True)
@@ -313,7 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "tournament":
         if args.games < 1:
             parser.error(f"--games {args.games}: play at least 1 game per ordered pair")
-        data = run_tournament(args.game, args.budget, args.games, args.seed, args.workers)
+        if args.iterations < 0:
+            parser.error(f"--iterations {args.iterations}: use 0 (time budget) or a positive number of rollouts")
+        data = run_tournament(args.game, args.budget, args.games, args.seed, args.workers, args.iterations)
         tmp = args.out + ".tmp"
         with open(tmp, "w") as fh:
             json.dump(data, fh, indent=1)
