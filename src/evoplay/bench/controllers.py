@@ -277,20 +277,21 @@ def head_to_head(paths: list[str]) -> str:
     plus half the draws) with its 95 % Wilson interval, per game and budget, and pooled over the games."""
     from evoplay.arena import wilson_interval
 
-    rows, pooled = [], {}
+    by_game, pooled = {}, {}  # files of the same game and budget (e.g. two seeds) are added up
     for path in paths:
         with open(path) as fh:
             t = json.load(fh)
         names = [n.split("(")[0] for n in t["names"]]
-        cells = []
         for a, b in HEAD_TO_HEAD:
-            w, d, l = t["pair_table"][names.index(a)][names.index(b)]
-            acc = pooled.setdefault((_budget_key(t), a, b), [0, 0, 0])
-            acc[0] += w
-            acc[1] += d
-            acc[2] += l
-            cells.append(_h2h_cell(w, d, l, wilson_interval))
-        rows.append((_budget_key(t), t["game"], cells))
+            wdl = t["pair_table"][names.index(a)][names.index(b)]
+            for acc in (by_game.setdefault((_budget_key(t), t["game"], a, b), [0, 0, 0]),
+                        pooled.setdefault((_budget_key(t), a, b), [0, 0, 0])):
+                for i in range(3):
+                    acc[i] += wdl[i]
+    rows = []
+    for budget, game in sorted({k[:2] for k in by_game}):
+        cells = [_h2h_cell(*by_game[(budget, game, a, b)], wilson_interval) for a, b in HEAD_TO_HEAD]
+        rows.append((budget, game, cells))
     lines = ["| budget | game | " + " | ".join(f"{a} vs {b}" for a, b in HEAD_TO_HEAD) + " |",
              "| ---: | --- |" + " --- |" * len(HEAD_TO_HEAD)]
     for budget in sorted({r[0] for r in rows}):
