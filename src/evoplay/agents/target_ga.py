@@ -54,9 +54,11 @@ class TargetGAConfig:
     local_search: bool = False  # try every single-node change of each new best (a 1-step hill climb)
     semantic_rate: float = 0.0  # chance per offspring of the semantic-backpropagation mutation
     semantic_all_nodes: bool = False  # try the semantic graft at every node and keep the best
+    semantic_choices: int = 1  # the graft takes one of this many nearest library subtrees (when none is exact)
     library_size: int = 0  # the semantic graft also draws on every expression over up to this many numbers (0..3)
     restart_keep_best: bool = True  # a restart keeps the best chromosome in the new population
     time_limit: float = 1.0  # seconds of search
+    max_generations: int = 0  # also stop after this many generations (0: no limit); with it a run is reproducible
     clock: str = "wall"  # wall | cpu (thread CPU time: immune to a loaded machine)
 
     def __post_init__(self):
@@ -76,6 +78,8 @@ class TargetGAConfig:
             problems.append(f"tournament_size={self.tournament_size} (at least 1)")
         if not 0 <= self.library_size <= 4:
             problems.append(f"library_size={self.library_size} (0..4)")
+        if self.max_generations < 0:
+            problems.append(f"max_generations={self.max_generations} (0 or more)")
         if self.restart_after < 0:
             problems.append(f"restart_after={self.restart_after} (0 or more)")
         if not self.time_limit > 0:
@@ -429,24 +433,26 @@ def desired_value(tree, path, numbers, target) -> int | None:
     return desired
 
 
-def semantic_mutation(rng: np.random.Generator, tree, numbers, target, libraries):
+def semantic_mutation(rng: np.random.Generator, tree, numbers, target, libraries, choices: int = 1):
     """Random desired operator (Pawlak, Wieloch & Krawiec, IEEE TEVC 2015): pick a node, compute the value it
-    should have for the tree to hit the target (``desired_value``), and graft in its place the library subtree
-    nearest that value whose numbers are not used elsewhere in the tree. ``libraries`` is a list of
-    (entries, values) pairs, each sorted by value: entries are (value, leaf mask, subtree)."""
+    should have for the tree to hit the target (``desired_value``), and graft in its place a library subtree
+    near that value whose numbers are not used elsewhere in the tree: the nearest, or with ``choices`` > 1 one of
+    the ``choices`` nearest at random (fresh material when the nearest keeps landing off by one).
+    ``libraries`` is a list of (entries, values) pairs, each sorted by value: entries are (value, mask, subtree)."""
     nodes = _subtrees(tree)
     path, node, _ = nodes[int(rng.integers(len(nodes)))]
-    return graft_nearest(tree, path, node, numbers, target, libraries)
+    return graft_nearest(tree, path, node, numbers, target, libraries, rng, choices)
 
 
-def _nearest(entries, values, desired, taken):
-    """(distance, subtree) of the entry nearest ``desired`` whose numbers avoid ``taken``, or None."""
+def _nearest(entries, values, desired, taken, k):
+    """(distance, subtree) of the k entries nearest ``desired`` whose numbers avoid ``taken``."""
     import bisect
 
     i = bisect.bisect_left(values, desired)
     lo, hi = i - 1, i
     m = len(entries)
-    while lo >= 0 or hi < m:
+    out = []
+    while (lo >= 0 or hi < m) and len(out) < k:
         if hi < m and (lo < 0 or values[hi] - desired <= desired - values[lo]):
             v, mask, sub = entries[hi]
             hi += 1
@@ -454,22 +460,27 @@ def _nearest(entries, values, desired, taken):
             v, mask, sub = entries[lo]
             lo -= 1
         if not mask & taken:
-            return abs(v - desired), sub
-    return None
+            out.append((abs(v - desired), sub))
+    return out
 
 
-def graft_nearest(tree, path, node, numbers, target, libraries):
-    """Replace the node at ``path`` by the library subtree nearest its desired value (numbers permitting)."""
+def graft_nearest(tree, path, node, numbers, target, libraries, rng=None, choices: int = 1):
+    """Replace the node at ``path`` by a library subtree near its desired value (numbers permitting)."""
     desired = desired_value(tree, path, numbers, target)
     if desired is None:
         return tree
     taken = _leaf_mask(tree) & ~_leaf_mask(node)
-    best = None
+    found = []
     for entries, values in libraries:
-        found = _nearest(entries, values, desired, taken)
-        if found is not None and (best is None or found[0] < best[0]):
-            best = found
-    return tree if best is None else _replace_at(tree, path, best[1])
+        found.extend(_nearest(entries, values, desired, taken, choices))
+    if not found:
+        return tree
+    found.sort(key=lambda f: f[0])
+    if choices > 1 and rng is not None and found[0][0] > 0:
+        pick = found[int(rng.integers(min(choices, len(found))))]
+    else:
+        pick = found[0]
+    return _replace_at(tree, path, pick[1])
 
 
 def small_library(numbers, size: int):
@@ -598,7 +609,9 @@ class TargetGA:
         stale = 0
         if observer is not None:
             observer(generation, best, pop)
-        while best.fitness < 1.0 and not self.stop_requested and clock() - start < cfg.time_limit:
+        limit = cfg.max_generations or -1
+        while (best.fitness < 1.0 and not self.stop_requested and clock() - start < cfg.time_limit
+               and generation != limit):
             generation += 1
             parents = self._select(rng, pop)
             if cfg.semantic_rate > 0.0:
@@ -629,7 +642,7 @@ class TargetGA:
                                 if child is base or cand.fitness > child.fitness:
                                     child = cand
                     else:
-                        tree = semantic_mutation(rng, child.tree, numbers, target, libraries)
+                        tree = semantic_mutation(rng, child.tree, numbers, target, libraries, cfg.semantic_choices)
                         if tree is not child.tree:
                             child = self._make(tree, numbers, target)
                             evaluations += 1

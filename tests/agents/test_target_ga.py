@@ -1,0 +1,138 @@
+"""The genetic CPU player of seed 004: lenient arithmetic, reduction, normalisation, operators, the algorithm."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evoplay.agents import target_ga as G
+from evoplay.errors import ConfigError
+from evoplay.games import target as T
+
+NUMBERS = (3, 7, 9, 1, 15, 75)
+
+
+def _random_tree(seed, n=6):
+    return G.random_tree(np.random.default_rng(seed), n)
+
+
+def test_lenient_division_returns_its_left_operand():
+    assert G.lenient(G.DIV, 7, 2) == 7
+    assert G.lenient(G.DIV, 7, 0) == 7
+    assert G.lenient(G.DIV, 8, 2) == 4
+    assert G.lenient(G.SUB, 3, 7) == -4  # the GA's values may be negative; its answer is made legal
+
+
+def test_reduction_removes_neutral_and_invalid_operations():
+    nums = (5, 1, 3, 2, 10, 25)
+    assert G.tidy((G.MUL, 0, 1), nums) == (0, 5)  # x * 1
+    assert G.tidy((G.DIV, 0, 2), nums) == (0, 5)  # 5 / 3 is not exact: as if not performed
+    assert G.tidy((G.ADD, 2, (G.SUB, 0, 0)), nums) == (2, 3)  # + 0 (the duplicate leaf is only a test device)
+    assert G.tidy((G.DIV, 4, (G.SUB, 3, 3)), nums) == (4, 10)  # division by zero
+
+
+def test_normalisation_sorts_chains_of_plus_and_times():
+    nums = (5, 1, 3, 2, 10, 25)
+    a, _ = G.tidy((G.ADD, 4, (G.ADD, 0, 2)), nums)  # 10 + (5 + 3)
+    b, _ = G.tidy((G.ADD, (G.ADD, 2, 4), 0), nums)  # (3 + 10) + 5
+    assert a == b == (G.ADD, (G.ADD, 2, 0), 4)  # 3 + 5 + 10
+    c, _ = G.tidy((G.MUL, 5, (G.MUL, 4, 2)), nums)
+    assert c == (G.MUL, (G.MUL, 2, 4), 5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_tidy_keeps_the_value_and_is_idempotent(seed):
+    tree = _random_tree(seed)
+    tidy, value = G.tidy(tree, NUMBERS)
+    assert value == G.tree_value(tree, NUMBERS) == G.tree_value(tidy, NUMBERS)
+    assert G.tidy(tidy, NUMBERS) == (tidy, value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_crossover_and_mutation_use_each_number_at_most_once(seed):
+    rng = np.random.default_rng(seed)
+    a, b = G.random_tree(rng, 6), G.random_tree(rng, 6)
+    for child in (G.crossover(rng, a, b, 6), G.mutate(rng, a, 6), G.mutate(rng, b, 6)):
+        idx = G.leaf_indices(child)
+        assert len(idx) == len(set(idx)) and all(0 <= i < 6 for i in idx)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.integers(1, 100), min_size=6, max_size=6))
+def test_legal_expression_has_the_value_under_the_real_rules(seed, numbers):
+    tree = G.tidy(_random_tree(seed), numbers)[0]
+    value = G.tree_value(tree, numbers)
+    expr = G.legal_expression(tree, numbers)
+    if value > 0:
+        assert T.evaluate(expr) == value and T.uses_only(expr, numbers)
+    else:
+        assert expr is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_desired_value_inverts_sums_and_differences(seed):
+    rng = np.random.default_rng(seed)
+    tree = G.random_tree(rng, 5)
+    # a tree of + and - only: grafting the exact desired value at any node hits the target
+    def plus_minus(t):
+        return t if type(t) is int else ((G.ADD if t[0] in (G.ADD, G.MUL) else G.SUB), plus_minus(t[1]), plus_minus(t[2]))
+    tree = plus_minus(tree)
+    numbers = NUMBERS[:5] + (0,)
+    for path, node, _ in G._subtrees(tree):
+        d = G.desired_value(tree, path, numbers, 500)
+        trial = G._replace_at(tree, path, 5)
+        assert G.tree_value(trial, numbers[:5] + (d,)) == 500
+
+
+def test_the_seed_configuration_is_the_article_s():
+    cfg = G.load_recipe("target_seed")
+    assert cfg == G.TargetGAConfig.seed()
+    assert (cfg.population, cfg.parents, cfg.offspring, cfg.crossover_rate, cfg.mutation_rate) == (32, 8, 8, 0.8, 0.3)
+    assert cfg.mutation_improve_only and cfg.selection == "roulette" and cfg.restart_after == 0
+
+
+def test_bad_configs_are_named():
+    with pytest.raises(ConfigError, match="population"):
+        G.TargetGAConfig(population=1)
+    with pytest.raises(ConfigError, match="unknown key"):
+        G.TargetGAConfig.from_dict({"populaton": 3})
+    with pytest.raises(ConfigError, match="level 9"):
+        G.level_config(9)
+
+
+def test_observer_sees_every_generation_and_the_population():
+    seen = []
+    cfg = G.TargetGAConfig.seed(time_limit=600.0, max_generations=400)
+    r = G.solve_ga(NUMBERS, 847, cfg, seed=1, observer=lambda g, best, pop: seen.append((g, best.fitness, len(pop))))
+    assert [g for g, _, _ in seen] == list(range(len(seen)))
+    assert all(n == 32 for _, _, n in seen)
+    assert all(b1 <= b2 for (_, b1, _), (_, b2, _) in zip(seen, seen[1:]))  # the best never gets worse
+    assert r.generations == seen[-1][0]
+
+
+@pytest.mark.parametrize("recipe", ["target_seed", "target_improved"])
+def test_answers_are_valid_and_reach_an_easy_target(recipe):
+    cfg = G.load_recipe(recipe)
+    # a generation cap, not the clock, bounds the run: the outcome is the same on a loaded machine
+    cfg = G.TargetGAConfig.from_dict({**cfg.to_dict(), "time_limit": 600.0, "max_generations": 20000})
+    for seed, (numbers, target) in enumerate([((3, 7, 9, 1, 15, 75), 847), ((2, 4, 6, 8, 10, 50), 150)]):
+        r = G.solve_ga(numbers, target, cfg, seed=seed)
+        assert r.value == target and T.evaluate(r.expr) == target and T.uses_only(r.expr, numbers)
+
+
+def test_a_stopped_search_answers_with_a_valid_expression():
+    cfg = G.TargetGAConfig.seed(time_limit=0.02)
+    for seed in range(5):
+        d = T.make_draw(seed)
+        r = G.solve_ga(d.numbers, d.target, cfg, seed=seed)
+        assert T.evaluate(r.expr) == r.value and T.uses_only(r.expr, d.numbers)
+        assert r.distance >= T.solve(d.numbers, d.target).distance
+
+
+def test_same_seed_same_search():
+    cfg = G.TargetGAConfig.seed(time_limit=60.0, max_generations=150)
+    a = G.solve_ga(NUMBERS, 848, cfg, seed=4)
+    b = G.solve_ga(NUMBERS, 848, cfg, seed=4)
+    assert (a.generations, a.expression, a.evaluations) == (b.generations, b.expression, b.evaluations)
