@@ -15,8 +15,9 @@ from evoplay.arena import match
 from evoplay.cli import main
 from evoplay.errors import SpecError
 
+CLASSES = ("11", "12", "13", "22", "23", "33")
 SEED_NAMES = (
-    [f"sq{c}x" for c in ("11", "12", "13", "22", "23", "33")] + [f"sq{c}o" for c in ("11", "12", "13", "22", "23", "33")]
+    [f"sq{c}x" for c in CLASSES] + [f"sq{c}o" for c in CLASSES]
     + ["h1x", "h2x", "h3x", "h1o", "h2o", "h3o", "d1x", "d2x", "d3x", "d1o", "d2o", "d3o"]
     + ["scale_sq", "scale_cons", "search_depth"]
 )

@@ -306,13 +306,19 @@ def evaluate_seed001(board, root, params):
                 room = length
                 sr = r
                 sc = c
-                while room < k and 0 <= sr < n and 0 <= sc < m and (board[sr * m + sc] == 0 or board[sr * m + sc] == mark):
+                while room < k and 0 <= sr < n and 0 <= sc < m:
+                    v = board[sr * m + sc]
+                    if v != 0 and v != mark:
+                        break
                     room += 1
                     sr += dr
                     sc += dc
                 sr = pr
                 sc = pc
-                while room < k and 0 <= sr < n and 0 <= sc < m and (board[sr * m + sc] == 0 or board[sr * m + sc] == mark):
+                while room < k and 0 <= sr < n and 0 <= sc < m:
+                    v = board[sr * m + sc]
+                    if v != 0 and v != mark:
+                        break
                     room += 1
                     sr -= dr
                     sc -= dc

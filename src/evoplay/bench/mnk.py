@@ -1,4 +1,4 @@
-"""Seed 001's Figure 6 on this machine: n identical 5,5,4 games and a full round of 32 GA players, serial vs parallel."""
+"""Seed 001's Figure 6 here: n identical 5,5,4 games and a full round of 32 GA players, serial vs parallel."""
 from __future__ import annotations
 
 import os

@@ -429,7 +429,7 @@ def _mnk_tables(game, doc) -> dict:
     }
 
 
-_MNK_PY = '''"""An evolved {m},{n},{k}-game player exported by evoplay (seed 001's GA): evaluation weights and alpha-beta.
+_MNK_PY = '''"""An evolved {m},{n},{k}-game player exported by evoplay (seed 001's GA): its evaluation and alpha-beta.
 
 Board: a list of {size} cells in row-major order (row 1 first), 0 empty, 1 the first player (X), 2 the second
 (O). ``choose_move(board, player)`` returns the cell to play (player 0 is X); cell = row * {m} + column.
@@ -548,7 +548,7 @@ def choose_move(board, player):
     return best_cell
 '''
 
-_MNK_LUA = '''-- An evolved {m},{n},{k}-game player exported by evoplay (seed 001's GA): evaluation weights and alpha-beta.
+_MNK_LUA = '''-- An evolved {m},{n},{k}-game player exported by evoplay (seed 001's GA): its evaluation and alpha-beta.
 -- Board: a table of {size} cells (index 1 = row 1, column a; row-major), 0 empty, 1 X (first player), 2 O.
 -- choose_move(board, player) returns the 0-based cell to play (player 0 is X); cell = row * {m} + column.
 -- Made by evoplay export from a genome of round {round} (fitness {fitness}).
@@ -715,7 +715,7 @@ def mnk_source(game, doc: dict, lang: str) -> str:
     return _MNK_LUA.format(**fields)
 
 
-_KALAH_PY = '''"""An evolved Kalah player exported by evoplay (the seed-001 GA over feature weights): evaluation and alpha-beta.
+_KALAH_PY = '''"""An evolved Kalah player exported by evoplay (seed 001's GA over feature weights) with its alpha-beta.
 
 Board: a list of {size} numbers: the first player's {pits} pits, their store, the second player's pits, their
 store. ``choose_move(board, player)`` returns the pit (0..{last}, from the mover's left) to sow.
@@ -835,7 +835,7 @@ def choose_move(board, player):
     return best_pit
 '''
 
-_KALAH_LUA = '''-- An evolved Kalah player exported by evoplay (the seed-001 GA over feature weights): evaluation and alpha-beta.
+_KALAH_LUA = '''-- An evolved Kalah player exported by evoplay (seed 001's GA over feature weights) with its alpha-beta.
 -- Board: a table of {size} numbers: the first player's {pits} pits, their store, the second player's pits, their
 -- store (index 1 = the first player's leftmost pit). choose_move(board, player) returns the pit 0..{last}.
 -- Made by evoplay export from a genome of round {round} (fitness {fitness}).
