@@ -2,14 +2,15 @@
 
 Rules (applied bottom-up until nothing changes): a subtree without features, ``value_at`` or ``random`` folds to
 its value; ``x + 0``, ``0 + x``, ``x - 0``, ``x * 1``, ``1 * x``, ``x / 1`` -> x; ``x - x`` -> 0;
-``min(x, x)``, ``max(x, x)`` -> x; ``neg(neg(x))`` -> x; ``if a < b`` with both sides constant, or equal sides,
+``min(x, x)``, ``max(x, x)`` -> x; ``neg(neg(x))`` -> x; ``value_at(c)`` -> ``value_at(c mod n)`` (with the
+primitive set's row length n); ``if a < b`` with both sides constant, or equal sides,
 or equal branches, -> the branch taken. Rules that would drop a subtree drawing ``random`` numbers are not used
 (``x - x`` with random x is not 0). Values are kept exactly for finite inputs (``x * 0`` is not folded: it is
 NaN for infinite x).
 """
 from __future__ import annotations
 
-from evoplay.gp.interpreter import reference_evaluate
+from evoplay.gp.interpreter import reference_evaluate, reference_wrap_index
 from evoplay.gp.notation import _deep
 from evoplay.gp.primitives import (
     ADD, CONST, DIV, EPHEMERAL, FEATURE, FIXED, IF_LT, MAX, MIN, MUL, NEG, RANDOM, SUB, VALUE_AT, PrimitiveSet,
@@ -22,9 +23,10 @@ def simplify(program: Program, pset: PrimitiveSet | None = None) -> Program:
     when ``pset`` has ephemeral terminals, fixed otherwise."""
     _deep(program.size)
     kind = EPHEMERAL if pset is not None and any(t.kind == "ephemeral" for t in pset.terminals) else FIXED
+    n = pset.n_features if pset is not None and pset.n_features > 0 else 0
     tree = to_tree(program)
     while True:
-        new = _simplify(tree, kind)
+        new = _simplify(tree, kind, n)
         if new == tree:
             break
         tree = new
@@ -56,11 +58,11 @@ def _value(node) -> float:
     return reference_evaluate(from_tree(node), ())
 
 
-def _simplify(node, kind):
+def _simplify(node, kind, n):
     op, arg, c, kids = node
     if not kids:
         return node
-    kids = tuple(_simplify(k, kind) for k in kids)
+    kids = tuple(_simplify(k, kind, n) for k in kids)
     node = (op, arg, c, kids)
     if all(_is_const(k) for k in kids) and _pure(node):
         return _const(_value(node), kind)
@@ -90,6 +92,10 @@ def _simplify(node, kind):
         a, b = kids
         if a == b and _random_free(a):
             return a
+    elif op == VALUE_AT:
+        (a,) = kids
+        if n and _is_const(a) and a[2] != reference_wrap_index(a[2], n):
+            return (VALUE_AT, arg, c, (_const(reference_wrap_index(a[2], n), a[1]),))
     elif op == NEG:
         (a,) = kids
         if a[0] == NEG:
