@@ -1,0 +1,2 @@
+from evoplay.cli import main
+main(["bench", "target"])
