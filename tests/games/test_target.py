@@ -99,3 +99,13 @@ def test_enumeration_weights_cover_every_ordered_draw():
     sets = list(mojbroj_multisets())
     assert len(sets) == 495 * 12
     assert sum(w for _, w in sets) == 9 ** 4 * 12
+
+
+def test_the_hash_table_is_left_empty_for_the_next_draw():
+    # linear probing: entries must be removed in reverse insertion order, or stale ones survive
+    solver = T.Solver()
+    for numbers in ([100, 75, 50, 25, 9, 8], [9, 9, 8, 7, 20, 100], [3, 7, 9, 1, 15, 75]):
+        solver.reachable(numbers)
+        assert (solver.table >= 0).sum() == 0
+        solver.solve(numbers, 999)
+        assert (solver.table >= 0).sum() == 0

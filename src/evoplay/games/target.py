@@ -280,6 +280,16 @@ def _find_or_insert(table, bits, values, v, count):
 
 
 @njit(cache=True)
+def _clear(table, bits, values, first, used):
+    """Empty the table of entries first..used-1. Linear probing needs the reverse insertion order: each entry's
+    probe chain then still holds every earlier entry, so each is found where it was put."""
+    for e in range(used - 1, first - 1, -1):
+        slot, found = _find_or_insert(table, bits, values, values[e], used)
+        if found:
+            table[slot] = -1
+
+
+@njit(cache=True)
 def solve_kernel(numbers, n, target, collect, values, left, right, ops, start, stop, table, bits, bitmap):
     """Subset DP over ``numbers[:n]``; see the module docstring.
 
@@ -374,17 +384,13 @@ def solve_kernel(numbers, n, target, collect, values, left, right, ops, start, s
                                         best_kind, best_op, best_l, best_r = 1, op, ix, iy
                                     if v == target and not collect:
                                         # clear the table before leaving: it is reused by the next call
-                                        for e in range(first, used):
-                                            s, _ = _find_or_insert(table, bits, values, values[e], used)
-                                            table[s] = -1
+                                        _clear(table, bits, values, first, used)
                                         return 0, best_kind, best_entry, best_op, best_l, best_r, best_v
                 sub = (sub - 1) & mask
             start[mask] = first
             stop[mask] = used
             if store:
-                for e in range(first, used):
-                    s, _ = _find_or_insert(table, bits, values, values[e], used)
-                    table[s] = -1
+                _clear(table, bits, values, first, used)
     return 0, best_kind, best_entry, best_op, best_l, best_r, best_v
 
 
