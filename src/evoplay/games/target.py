@@ -211,8 +211,9 @@ def _combine(x: int, y: int):
             yield DIV, x // y
 
 
-def reference_reachable(numbers) -> dict[int, dict[int, object]]:
-    """Every subset's reachable values (mask -> {value: expression}) in plain Python; the full set included."""
+def reference_reachable(numbers, stop_at: int | None = None) -> dict[int, dict[int, object]]:
+    """Every subset's reachable values (mask -> {value: expression}) in plain Python; the full set included.
+    With ``stop_at``, it returns early once that value is reached (the rest of the table is then partial)."""
     n = len(numbers)
     full = (1 << n) - 1
     table: dict[int, dict[int, object]] = {1 << i: {numbers[i]: numbers[i]} for i in range(n)}
@@ -230,6 +231,9 @@ def reference_reachable(numbers) -> dict[int, dict[int, object]]:
                         for op, v in _combine(x, y):
                             if v not in values:
                                 values[v] = (op, ex, ey)
+                                if v == stop_at:
+                                    table[mask] = values
+                                    return table
             sub = (sub - 1) & mask
         table[mask] = values
     return table
@@ -239,7 +243,9 @@ def reference_solve(numbers, target: int) -> Solution:
     """The exact solver in plain Python: best value over all subsets (closest, then smaller), with an expression."""
     numbers, target = check_draw(numbers, target)
     best, best_expr = None, None
-    for values in reference_reachable(numbers).values():
+    if target in numbers:
+        return Solution(target, target, target)
+    for values in reference_reachable(numbers, stop_at=target).values():
         for v, e in values.items():
             if best is None or better(v, best, target):
                 best, best_expr = v, e
