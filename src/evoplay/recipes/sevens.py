@@ -94,6 +94,7 @@ def validate(config: dict, levels: bool = False) -> dict:
     _check(config["generations"] >= 0, f"generations={config['generations']} must be >= 0")
     _check(config["fitness"]["games"] >= 1, f"fitness.games={config['fitness']['games']} must be >= 1")
     _check(config["fitness"]["size_penalty"] >= 0, "fitness.size_penalty must be >= 0")
+    _check(0.0 <= config["fitness"]["heuristic_share"] < 1.0, "fitness.heuristic_share must be in [0, 1)")
     b = config["breeding"]
     shares = [b[k] for k in OPERATIONS]
     _check(all(s >= 0 for s in shares) and abs(sum(shares) - 1.0) < 1e-9,
@@ -125,18 +126,27 @@ def validate(config: dict, levels: bool = False) -> dict:
 # --------------------------------------------------------------------------------------------------------------
 
 
-def rotation_schedule(n: int, players: int, games: int, rng: np.random.Generator) -> np.ndarray:
-    """Seats (table x seat) of ``ceil(games / players)`` rounds of ``n`` tables: in each round, table i seats
-    individuals i, i + d_1, ..., i + d_{players-1} (mod n) with distinct random offsets, so each individual sits
-    once in every seat per round."""
+def rotation_schedule(n: int, players: int, games: int, rng: np.random.Generator, heuristic_share: float = 0.0
+                      ) -> np.ndarray:
+    """Seats (table x seat) of ``ceil(games / players)`` rounds of ``n`` tables. In round r, table i seats
+    individuals i, i + d_1, ..., i + d_{players-1} (mod n, distinct random offsets), turned so that i sits in seat
+    r mod players: each individual sits once in every seat per round. With ``heuristic_share`` > 0 each seat but
+    i's is given to the heuristic player (index n) with that probability."""
     rounds = -(-games // players)
     out = np.empty((rounds * n, players), np.int64)
     base = np.arange(n)
     for r in range(rounds):
-        offsets = 1 + rng.choice(n - 1, size=players - 1, replace=False) if players > 1 else np.zeros(0, int)
-        out[r * n:(r + 1) * n, 0] = base
+        offsets = 1 + rng.choice(n - 1, size=players - 1, replace=False)
+        block = np.empty((n, players), np.int64)
+        block[:, 0] = base
         for k, d in enumerate(offsets):
-            out[r * n:(r + 1) * n, k + 1] = (base + d) % n
+            block[:, k + 1] = (base + d) % n
+        block = np.roll(block, r % players, axis=1)
+        if heuristic_share > 0:
+            guest = rng.random((n, players)) < heuristic_share
+            guest[:, r % players] = False
+            block[guest] = n
+        out[r * n:(r + 1) * n] = block
     return out
 
 
@@ -159,16 +169,18 @@ def play_on(executor, lineup, players: int, seeds: np.ndarray, seats: np.ndarray
     return np.concatenate(executor.map(_play_task, tasks), axis=0)
 
 
-def evaluate_population(population, players: int, games: int, rng: np.random.Generator, executor=None):
-    """(wins, games played) per individual under the rotation schedule."""
+def evaluate_population(population, players: int, games: int, rng: np.random.Generator, executor=None,
+                        heuristic_share: float = 0.0):
+    """(wins, games played) per individual under the rotation schedule (games at each table count for every
+    individual at it; the heuristic's seats count for nobody)."""
     from evoplay.games.sevens_kernels import Lineup
 
     n = len(population)
-    seats = rotation_schedule(n, players, games, rng)
+    seats = rotation_schedule(n, players, games, rng, heuristic_share)
     seeds = rng.integers(0, 2**63, size=len(seats), dtype=np.uint64)
-    places = play_on(executor, Lineup(population), players, seeds, seats)
-    wins = np.bincount(seats[places == 0], minlength=n)
-    played = np.bincount(seats.ravel(), minlength=n)
+    places = play_on(executor, Lineup(list(population) + ["heuristic"]), players, seeds, seats)
+    wins = np.bincount(seats[places == 0], minlength=n + 1)[:n]
+    played = np.bincount(seats.ravel(), minlength=n + 1)[:n]
     return wins, played
 
 
@@ -277,7 +289,8 @@ class SevensEvolution:
             state["population"] = breed(state["ranked"], self.pset, rng, b, int(b["mutation_depth"]))
         population = state["population"]
         t0 = time.perf_counter()
-        wins, played = evaluate_population(population, self.players, int(cfg["fitness"]["games"]), rng, executor)
+        wins, played = evaluate_population(population, self.players, int(cfg["fitness"]["games"]), rng, executor,
+                                           float(cfg["fitness"]["heuristic_share"]))
         seconds_games = time.perf_counter() - t0
         sizes = np.array([p.size + s.size for p, s in population])
         f = cfg["fitness"]
@@ -303,37 +316,47 @@ class SevensEvolution:
         return state, record
 
     def pick_level(self, state: dict, name: str, executor):
-        """The level's specimen: of the best ``levels.candidates`` of this generation (1: the best as ranked,
-        the seed's choice), the one with the highest win ratio in ``levels.games`` further games alone against two
-        members of the generation drawn at random -- a second, larger sample that corrects the luck of the
-        ranking (the best of 100 noisy win ratios is usually a lucky one)."""
-        ranked, rng = state["ranked"], state["rng"]
+        """The level's specimen, from this generation's best ``levels.candidates`` (1: the best as ranked, the
+        seed's choice). With more candidates each gets a second look of ``levels.games`` games alone against two
+        copies of the level below (the lowest level: against two members of its generation drawn at random),
+        and the one winning most becomes the level: a larger sample than the ranking's 1000 games (the best of
+        100 noisy win ratios is usually a lucky one), aimed at what a level must do, beat the one below."""
+        from evoplay.agents.sevens_agents import Specimen
+        from evoplay.games.sevens_kernels import Lineup
+
+        ranked, rng, generation = state["ranked"], state["rng"], state["generation"]
         lv = self.config["levels"]
         k = min(int(lv["candidates"]), len(ranked))
-        rates = np.full(k, np.nan)
+        below = [other for other, g in self.level_generations.items() if g < generation and other in state["levels"]]
+        below_name = max(below, key=lambda o: self.level_generations[o]) if below else None
+        choice, rate = 0, float("nan")
         if k > 1:
             games = int(lv["games"])
             n = len(ranked)
-            seats = rng.integers(0, n, size=(k * games, self.players))
             focus = np.repeat(np.arange(k), games)
             seat_of_focus = np.tile(np.arange(games) % self.players, k)
-            seats[np.arange(k * games), seat_of_focus] = n + focus  # candidates are lineup entries n..n+k-1
+            if below_name is not None:
+                below_sp = Specimen.from_dict(state["levels"][below_name])
+                seats = np.full((k * games, self.players), k, np.int64)  # entry k: the level below
+                pool = list(ranked[:k]) + [(below_sp.play, below_sp.send)]
+                offset = 0
+            else:
+                seats = rng.integers(0, n, size=(k * games, self.players))
+                pool = list(ranked) + list(ranked[:k])
+                offset = n
+            seats[np.arange(k * games), seat_of_focus] = offset + focus
             seeds = rng.integers(0, 2**63, size=len(seats), dtype=np.uint64)
-            from evoplay.games.sevens_kernels import Lineup
-
-            places = play_on(executor, Lineup(list(ranked) + list(ranked[:k])), self.players, seeds, seats)
+            places = play_on(executor, Lineup(pool), self.players, seeds, seats)
             won = places[np.arange(len(seats)), seat_of_focus] == 0
             rates = np.bincount(focus, weights=won, minlength=k) / games
             choice = int(np.argmax(rates))
-        else:
-            choice = 0
-        sp = self.specimen(ranked[choice], state["generation"], float(state["fitness"][choice]),
+            rate = float(rates[choice])
+        sp = self.specimen(ranked[choice], generation, float(state["fitness"][choice]),
                            float(state["win_ratio"][choice]), name)
         sp.info["rank"] = choice + 1
         if k > 1:
-            sp.info["candidates"] = k
-            sp.info["recheck_win_ratio"] = float(rates[choice])
-            sp.info["recheck_games"] = int(lv["games"])
+            sp.info.update(candidates=k, recheck_games=int(lv["games"]), recheck_win_ratio=rate,
+                           recheck_against=f"two copies of {below_name}" if below_name else "its generation")
         return sp
 
     def specimen(self, trees, generation: int, fitness: float, win_ratio: float, level: str | None = None):
