@@ -159,7 +159,7 @@ def _gp(game, spec, file):
 
 
 register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),),
-               "Kalah: an evolved program picks the pit (seed 003's Mancala GP; the value mod pits, else the next "
-               "non-empty pit)")
+               "Kalah: an evolved program picks the pit (seed 003's Mancala GP: the value mod pits, else the next "
+               "non-empty pit; or it scores each legal move)")
 
 __all__ = ["AGENTS", "Agent", "make_agent", "register_agent"]

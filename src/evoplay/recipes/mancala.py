@@ -343,21 +343,23 @@ def _check(config: dict) -> None:
          f"program.functions = {p['functions']}: known functions are {', '.join(gp.FUNCTIONS)}")
     need(len(p["integers"]) == 2 and p["integers"][0] <= p["integers"][1],
          f"program.integers = {p['integers']}: give [low, high], e.g. [0, 13]")
-    need(p["init_method"] in INIT_METHODS, f"program.init_method = {p['init_method']!r}; use one of {INIT_METHODS}")
+    need(p["init_method"] in INIT_METHODS,
+         f"program.init_method = {p['init_method']!r}; use one of {', '.join(INIT_METHODS)}")
     need(0 <= p["init_min_depth"] <= p["init_max_depth"] <= 64,
          "program.init_min_depth <= program.init_max_depth <= 64 is required")
     need(0.0 <= p["init_function_probability"] <= 1.0,
          "program.init_function_probability must be in [0, 1] (0 = functions' share of all primitives)")
-    need(p["policy"] in POLICIES, f"program.policy = {p['policy']!r}; use one of {POLICIES}")
+    need(p["policy"] in POLICIES, f"program.policy = {p['policy']!r}; use one of {', '.join(POLICIES)}")
     need(p["max_size"] >= 0 and p["max_depth"] >= 0, "program.max_size and max_depth must be >= 0 (0: unlimited)")
     b = config["breeding"]
-    need(b["selection"] in SELECTIONS, f"breeding.selection = {b['selection']!r}; use one of {SELECTIONS}")
+    need(b["selection"] in SELECTIONS,
+         f"breeding.selection = {b['selection']!r}; use one of {', '.join(SELECTIONS)}")
     need(0 <= b["crossover"] <= 1 and 0 <= b["mutation"] <= 1, "breeding.crossover and mutation are probabilities")
     need(0 <= b["elites"] < config["population"], "breeding.elites must be in 0..population-1")
     need(b["tournament_size"] >= 1, "breeding.tournament_size must be >= 1")
     need(b["mutation_max_depth"] >= 0, "breeding.mutation_max_depth must be >= 0")
     f = config["fitness"]
-    need(f["kind"] in FITNESS_KINDS, f"fitness.kind = {f['kind']!r}; use one of {FITNESS_KINDS}")
+    need(f["kind"] in FITNESS_KINDS, f"fitness.kind = {f['kind']!r}; use one of {', '.join(FITNESS_KINDS)}")
     need(1 <= f["minimax_depth"] <= MAX_DEPTH, f"fitness.minimax_depth must be in 1..{MAX_DEPTH}")
     need(f["parsimony"] in ("none", "seed003"), f"fitness.parsimony = {f['parsimony']!r}; use 'none' or 'seed003'")
     pool = config["pool"]
