@@ -64,6 +64,17 @@ def test_rotation_schedule_seats_everyone_once_per_seat_each_round():
         assert all(len(set(row)) == players for row in block.tolist())
 
 
+def test_heuristic_share_gives_guest_seats_to_the_heuristic_only():
+    rng = np.random.default_rng(2)
+    n, players = 12, 3
+    seats = R.rotation_schedule(n, players, 60, rng, heuristic_share=0.5)
+    share = (seats == n).mean()
+    assert 0.25 < share < 0.42  # two of three seats, each with probability 0.5
+    for r in range(20):
+        block = seats[r * n:(r + 1) * n]
+        assert sorted(block[:, r % players]) == list(range(n)), "each individual keeps its own seat every round"
+
+
 def test_fitness_is_the_seeds_formula():
     f = R.fitness_of([50, 50, 10], [100, 100, 100], [20, 45, 3])
     assert f.tolist() == pytest.approx([0.5, 0.5 - 25 * 0.0004, 0.1])
@@ -107,6 +118,9 @@ def test_a_small_run_writes_levels_exports_and_resumes_identically(tmp_path):
         assert whole.file(name).is_file(), name
     levels = json.loads(whole.file("levels.json").read_text())
     assert [levels[k]["info"]["generation"] for k in ("easy", "medium", "hard", "expert")] == [0, 1, 2, 3]
+    assert levels["easy"]["info"]["recheck_against"] == "its generation"
+    assert levels["expert"]["info"]["recheck_against"] == "two copies of hard"
+    assert 1 <= levels["hard"]["info"]["rank"] <= 3
     log = whole.read_log()
     assert [r["generation"] for r in log] == [0, 1, 2, 3]
     assert all(r["games"] == 9 * 30 // 3 for r in log)
