@@ -365,7 +365,8 @@ def _check(config: dict) -> None:
     pool = config["pool"]
     need(all(1 <= d <= MAX_DEPTH for d in pool["minimax_depths"]), f"pool.minimax_depths must be in 1..{MAX_DEPTH}")
     need(pool["random_programs"] >= 0 and pool["hall_of_fame"] >= 0, "pool sizes must be >= 0")
-    need(min(pool["minimax_weight"], pool["random_weight"], pool["hall_of_fame_weight"]) >= 0,
+    need(min(pool["minimax_weight"], pool["random_weight"], pool["hall_of_fame_weight"],
+             pool["second_seat_weight"]) >= 0,
          "pool weights must be >= 0")
     r = config["report"]
     need(r["random_programs"] >= 1, "report.random_programs must be >= 1")
@@ -473,7 +474,7 @@ class MancalaGP:
         minimax_means = []
         for d in pool["minimax_depths"]:
             s = train if d == self.config["fitness"]["minimax_depth"] else self.scores_vs_minimax(programs, d, executor)
-            minimax_means.append(s.mean(axis=1))
+            minimax_means.append(self._seats(s[:, 0], s[:, 1]))
             games += 2 * n
         if minimax_means and pool["minimax_weight"] > 0:
             groups.append((pool["minimax_weight"], np.mean(minimax_means, axis=0)))
@@ -496,7 +497,12 @@ class MancalaGP:
         res = self.arena.programs(everyone, np.concatenate([prog, opp]), np.concatenate([opp, prog]), executor)
         first = res[: n * m, 0].reshape(n, m)
         second = res[n * m:, 1].reshape(n, m)
-        return (first.mean(axis=1) + second.mean(axis=1)) / 2.0
+        return self._seats(first.mean(axis=1), second.mean(axis=1))
+
+    def _seats(self, first, second):
+        """The pool's mean of a score moving first and one moving second (``pool.second_seat_weight``)."""
+        w = self.config["pool"]["second_seat_weight"]
+        return (first + w * second) / (1.0 + w)
 
     def evaluate(self, programs, hall, executor) -> tuple[np.ndarray, np.ndarray, int]:
         """(fitness, scores vs the training minimax (n, 2), games played)."""
