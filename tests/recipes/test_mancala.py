@@ -135,6 +135,8 @@ def test_pool_fitness_runs_and_logs_the_training_scores(tmp_path):
         state, record = evo.step(state, g, SerialExecutor())
         assert 0 <= record["best"] and 0 <= record["best_first"] <= 48
     assert 1 <= len(state["hall_of_fame"]) <= 2
+    weighted = M.make(small_config(**{"fitness.kind": "pool", "pool.second_seat_weight": 3.0}))
+    assert weighted._seats(np.array([10.0]), np.array([30.0]))[0] == (10 + 3 * 30) / 4
 
 
 def test_parsimony_matches_the_seeds_formula():
