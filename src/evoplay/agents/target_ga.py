@@ -300,11 +300,12 @@ def _build(rng, leaves):
     return (OPS[int(rng.integers(4))], _build(rng, leaves[:split]), _build(rng, leaves[split:]))
 
 
-def crossover(rng: np.random.Generator, mother, father, n: int):
+def crossover(rng: np.random.Generator, mother, father, n: int, ms=None, fs=None):
     """``TngCrossover``: a copy of ``mother`` with a random subtree replaced by a random subtree of ``father``,
-    chosen so the result has at most n numbers; numbers then used twice are replaced by unused ones."""
-    ms = _subtrees(mother)
-    fs = _subtrees(father)
+    chosen so the result has at most n numbers; numbers then used twice are replaced by unused ones.
+    ``ms``/``fs`` are the parents' ``_subtrees`` when already known."""
+    ms = ms or _subtrees(mother)
+    fs = fs or _subtrees(father)
     total = ms[0][2]
     path, _, cut = ms[int(rng.integers(len(ms)))]
     room = n - (total - cut)
@@ -336,9 +337,9 @@ def _repair_graft(tree, path, n):
     return _replace_at(tree, path, fix(graft))
 
 
-def mutate(rng: np.random.Generator, tree, n: int):
+def mutate(rng: np.random.Generator, tree, n: int, nodes=None):
     """``TngMutation``: with equal chances, swap two random disjoint subtrees, or change one operation or number."""
-    nodes = _subtrees(tree)
+    nodes = nodes or _subtrees(tree)
     if rng.random() < 0.5 and len(nodes) >= 3:
         pairs_tried = 0
         while pairs_tried < 8:
@@ -524,6 +525,12 @@ class Chromosome:
     value: int
     fitness: float
     parts: list | None = None  # (value, leaf mask, subtree) of its subtrees, for the semantic mutation
+    nodes: list | None = None  # its _subtrees, kept while it lives in the population
+
+    def subtrees(self) -> list:
+        if self.nodes is None:
+            self.nodes = _subtrees(self.tree)
+        return self.nodes
 
 
 @dataclass
@@ -621,12 +628,13 @@ class TargetGA:
                 mother = parents[(2 * (k // 2) + (k % 2)) % len(parents)]
                 father = parents[(2 * (k // 2) + 1 - (k % 2)) % len(parents)]
                 if rng.random() < cfg.crossover_rate:
-                    child = self._make(crossover(rng, mother.tree, father.tree, n), numbers, target)
+                    child = self._make(crossover(rng, mother.tree, father.tree, n, mother.subtrees(),
+                                                 father.subtrees()), numbers, target)
                     evaluations += 1
                 else:
                     child = mother
                 if rng.random() < cfg.mutation_rate:
-                    mutant = self._make(mutate(rng, child.tree, n), numbers, target)
+                    mutant = self._make(mutate(rng, child.tree, n, child.subtrees()), numbers, target)
                     evaluations += 1
                     if not cfg.mutation_improve_only or mutant.fitness > child.fitness:
                         child = mutant
@@ -726,9 +734,12 @@ class TargetGA:
                 out.append(pop[int(idx.min())])  # the population is sorted best first
             return out
         # roulette wheel without duplicates (GaSelectDuplicatesParams(false, 8))
+        # by successive draws proportional to fitness (Efraimidis & Spirakis's keys u^(1/w): the same law as
+        # spinning the wheel again after each pick, in one vector operation)
         weights = np.array([c.fitness for c in pop])
         k = min(cfg.parents, len(pop))
-        chosen = rng.choice(len(pop), size=k, replace=False, p=weights / weights.sum())
+        keys = rng.random(len(pop)) ** (1.0 / weights)
+        chosen = np.argpartition(-keys, k - 1)[:k]
         return [pop[int(i)] for i in chosen]
 
     @staticmethod
