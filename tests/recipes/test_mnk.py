@@ -110,6 +110,8 @@ def test_seed_fitness_never_culls_everyone():
         ({"game": "mnk(m=5"}, "game = "),
         ({"baselines.agents": ["alphabeta(depht=2)"]}, "baselines.agents"),
         ({"baselines.games": 3}, "even"),
+        ({"fitness.hosts": ["minimax"]}, "fitness.hosts"),
+        ({"fitness.host_games": 3}, "fitness.host_games = 3"),
         ({"genome.fields": [{"name": "store", "bits": 4}]}, "for Kalah"),
     ],
 )
@@ -255,3 +257,16 @@ def test_exports_choose_the_agents_moves(tmp_path, config_changes):
         assert module.choose_move(lua.table_from(board), s.current_player()) == expected
     with pytest.raises(Exception, match="unknown language"):
         M.export(folder, "rust")
+
+
+def test_hosts_count_in_the_fitness():
+    config = _config(population=3, **{"fitness.hosts": ["random"], "fitness.host_games": 4, "baselines.every": 0})
+    evo = M.make(config)
+    state = evo.start(np.random.default_rng(2))
+    state, record = evo.step(state, 0, SerialExecutor())
+    assert record["games"] == 6 and record["host_games"] == 12  # 3 competitors x 1 host x 4 games
+    assert record["host_wins"] + record["host_draws"] + record["host_losses"] == 12
+    # The population's total fitness: the round robin's (1 per decisive game, 2 per draw) plus the host games'.
+    round_robin_total = record["games"] * (1 + record["draw_share"])
+    host_total = 5 * record["host_wins"] + record["host_draws"] - 4 * record["host_losses"]
+    assert record["mean"] * 3 == pytest.approx(round_robin_total + host_total)

@@ -17,6 +17,11 @@ Edge cases, decided here:
   population (the seed fills only empty places); at or below it, the case above.
 - parents: drawn with replacement across children; a child's two parents are distinct competitors when two or
   more survived (``breeding.distinct_parents``).
+
+Beyond the seed, ``fitness.hosts`` adds fixed opponents (e.g. ``alphabeta(depth=2,random_ties=true)``) that
+every competitor also plays ``fitness.host_games`` times each round; those results count in its fitness (the
+"host" idea of coevolution: a yardstick the population cannot drift away from). Host losses are not balanced
+by anyone's wins, so with hosts everyone can be culled: the rule above applies.
 """
 from __future__ import annotations
 
@@ -99,6 +104,8 @@ def _check(config: dict) -> None:
     bl = config["baselines"]
     need(bl["every"] >= 0 and bl["games"] >= 0, "baselines.every and baselines.games must be 0 or more")
     need(bl["games"] % 2 == 0, f"baselines.games = {bl['games']}: use an even number (half in each seat)")
+    hg = config["fitness"]["host_games"]
+    need(hg >= 0 and hg % 2 == 0, f"fitness.host_games = {hg}: use an even number (half in each seat), 0 for none")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -119,11 +126,13 @@ class MnkGA:
         from evoplay.agents import make_agent
 
         self.baseline_specs = list(config["baselines"]["agents"])
-        for spec in self.baseline_specs:
-            try:
-                make_agent(spec, self.game)
-            except SpecError as err:
-                raise ConfigError(f"baselines.agents: {err}") from None
+        self.host_specs = list(config["fitness"]["hosts"])
+        for key, specs in (("baselines.agents", self.baseline_specs), ("fitness.hosts", self.host_specs)):
+            for spec in specs:
+                try:
+                    make_agent(spec, self.game)
+                except SpecError as err:
+                    raise ConfigError(f"{key}: {err}") from None
 
     # --- agents ---------------------------------------------------------------------------------------------
     def agent(self, bits, name: str):
@@ -162,6 +171,13 @@ class MnkGA:
         wins = np.array([s.wins for s in stats])
         draws = np.array([s.draws for s in stats])
         losses = np.array([s.losses for s in stats])
+        host_record = {}
+        if self.host_specs and self.config["fitness"]["host_games"]:
+            hw, hd, hl = self._host_games(agents, generation, executor)
+            wins, draws, losses = wins + hw, draws + hd, losses + hl
+            host_games = int((hw + hd + hl).sum())
+            host_record = {"host_games": host_games, "host_wins": int(hw.sum()), "host_draws": int(hd.sum()),
+                           "host_losses": int(hl.sum())}
         fit = self.fitness(wins, draws, losses)
         games = len(result.records)
         drawn = sum(1 for r in result.records if r.returns[0] == 0)
@@ -180,6 +196,7 @@ class MnkGA:
             "first_seat_wins": first_wins, "mean_moves": float(np.mean([r.moves for r in result.records])),
             "mean_depth": float(np.mean([a.genome_depth for a in agents])),
             "best_params": self.schema.decode(best_bits),
+            **host_record,
         }
         record["baselines"] = self._baselines(state, generation, executor)
         state["draw_streak"] = state["draw_streak"] + 1 if games and drawn == games else 0
@@ -189,6 +206,19 @@ class MnkGA:
         record.update(info)
         record["draw_streak"] = state["draw_streak"]
         return state, record
+
+    def _host_games(self, agents, generation: int, executor):
+        """Every competitor against every host (fixed agents, never bred), half the games in each seat."""
+        from evoplay.agents import make_agent
+        from evoplay.arena import gauntlet
+
+        hosts = [make_agent(spec, self.game) for spec in self.host_specs]
+        per_seat = self.config["fitness"]["host_games"] // 2
+        result = gauntlet(self.game, agents, hosts, per_seat, seed=self.seed + 101, executor=executor,
+                          round_key=generation)
+        table = result.pair_table()[: len(agents), len(agents):]  # competitor x host x (w, d, l)
+        totals = table.sum(axis=1)
+        return totals[:, 0], totals[:, 1], totals[:, 2]
 
     def _baselines(self, state: dict, generation: int, executor) -> dict:
         from evoplay.agents import make_agent
