@@ -136,3 +136,27 @@ def test_same_seed_same_search():
     a = G.solve_ga(NUMBERS, 848, cfg, seed=4)
     b = G.solve_ga(NUMBERS, 848, cfg, seed=4)
     assert (a.generations, a.expression, a.evaluations) == (b.generations, b.expression, b.evaluations)
+
+
+@pytest.mark.parametrize("changes", [
+    {"local_search": True},
+    {"semantic_rate": 1.0, "semantic_all_nodes": True, "library_size": 2},
+    {"semantic_rate": 0.5, "semantic_choices": 3, "restart_after": 5, "restart_keep_best": False},
+    {"selection": "tournament", "mutation_improve_only": False},
+])
+def test_every_option_gives_valid_answers(changes):
+    cfg = G.TargetGAConfig.seed(time_limit=600.0, max_generations=60, **changes)
+    for seed in range(3):
+        d = T.make_draw(100 + seed)
+        r = G.solve_ga(d.numbers, d.target, cfg, seed=seed)
+        assert T.evaluate(r.expr) == r.value and T.uses_only(r.expr, d.numbers)
+        assert r.generations <= 60
+
+
+def test_the_library_holds_every_small_expression():
+    entries, values = G.small_library(NUMBERS, 2)
+    assert values == sorted(values)
+    pairs = {(v, m) for v, m, _ in entries}
+    assert (75 * 15, (1 << 5) | (1 << 4)) in pairs and (75 // 15, (1 << 5) | (1 << 4)) in pairs
+    for v, m, tree in entries:
+        assert G.tree_value(tree, NUMBERS) == v and G._leaf_mask(tree) == m
