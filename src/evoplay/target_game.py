@@ -248,6 +248,7 @@ def play(rounds: int = 1, seconds: float = 60.0, level: int = 3, seed: int | Non
     if not seconds > 0:
         raise SpecError(f"--time {seconds}: the countdown needs a positive number of seconds")
     level_config(level)  # validates the level
+    make_draw(0, mode, large)  # validates the mode and --large before the game starts
     if live is None:
         live = stdout.isatty() and stdin.isatty() and os.environ.get("TERM") != "dumb"
     if seed is None:

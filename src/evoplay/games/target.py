@@ -79,7 +79,7 @@ def make_draw(seed: int, mode: str = "mojbroj", large: int | None = None) -> Dra
     rng = np.random.default_rng(seed)
     if mode == "mojbroj":
         if large is not None:
-            raise SpecError("large= applies to Countdown draws only (mode countdown)")
+            raise SpecError("--large applies to Countdown draws only (--mode countdown)")
         return draw_mojbroj(rng)
     if mode == "countdown":
         return draw_countdown(rng, large)
