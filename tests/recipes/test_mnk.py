@@ -18,6 +18,7 @@ def _config(**changes):
     config = load_config("mnk")
     config.update(generations=2, population=4)
     config["baselines"]["games"] = 2
+    config["baselines"]["final_games"] = 4
     for key, value in changes.items():
         table, _, name = key.rpartition(".")
         (config[table] if table else config)[name] = value
@@ -148,7 +149,12 @@ def test_run_resumes_exactly_after_a_stop_and_leaves_a_playable_best(tmp_path, m
     assert g1 == g2 == 2 and (s1["population"] == s2["population"]).all()
     assert (s1["best"]["genome"] == s2["best"]["genome"]).all() and s1["best"]["fitness"] == s2["best"]["fitness"]
     assert s1["rng"].bit_generator.state == s2["rng"].bit_generator.state
-    for name in ("best.png", "fitness.png", "draws.png", "baselines.png", "progression.md", "initial_best.json"):
+    doc = json.loads(straight.file("best.json").read_text())
+    assert doc["chosen_by"] == "baselines" and set(doc["final"]) == {"random", "alphabeta(depth=2,random_ties=true)",
+                                                                       "initial best"}
+    assert sum(doc["final"]["random"][k] for k in ("wins", "draws", "losses")) == 4
+    assert sum(doc["final"]["initial best"][k] for k in ("wins", "draws", "losses")) == 2  # deterministic pair
+    for name in ("last_best.json", "best.png", "fitness.png", "draws.png", "baselines.png", "progression.md", "initial_best.json"):
         assert straight.file(name).exists(), name
     log = straight.read_log()
     assert [r["games"] for r in log] == [12, 12]  # n(n-1)
@@ -270,3 +276,24 @@ def test_hosts_count_in_the_fitness():
     round_robin_total = record["games"] * (1 + record["draw_share"])
     host_total = 5 * record["host_wins"] + record["host_draws"] - 4 * record["host_losses"]
     assert record["mean"] * 3 == pytest.approx(round_robin_total + host_total)
+
+
+def test_champion_is_the_round_best_that_did_best_against_the_baselines():
+    evo = M.make(_config())
+    rng = np.random.default_rng(1)
+    genomes = evo.schema.random(3, rng)
+
+    def round_record(g, bits, vs_random):
+        return {"generation": g, "best": 10 + g, "best_params": evo.schema.decode(bits),
+                "baselines": {"random": {"fitness": vs_random}, "initial best": {"fitness": 99}}}
+
+    log = [round_record(0, genomes[0], 20), round_record(1, genomes[1], 50), round_record(2, genomes[2], 50)]
+    state = {"best": {"genome": genomes[2], "round": 2, "fitness": 12, "wins": 1, "draws": 0, "losses": 0}}
+    log[2]["baselines"]["random"]["fitness"] = 30
+    chosen = M.choose_champion(evo, state, log)
+    assert chosen["round"] == 1 and (chosen["genome"] == genomes[1]).all() and chosen["baseline_fitness"] == 50
+    log[2]["baselines"]["random"]["fitness"] = 50  # a tie goes to the later round, here the last one
+    assert M.choose_champion(evo, state, log)["round"] == 2
+    evo.config["baselines"]["choose"] = "last"
+    log[2]["baselines"]["random"]["fitness"] = 0
+    assert M.choose_champion(evo, state, log)["chosen_by"] == "last"

@@ -104,6 +104,9 @@ def _check(config: dict) -> None:
     bl = config["baselines"]
     need(bl["every"] >= 0 and bl["games"] >= 0, "baselines.every and baselines.games must be 0 or more")
     need(bl["games"] % 2 == 0, f"baselines.games = {bl['games']}: use an even number (half in each seat)")
+    need(bl["choose"] in ("baselines", "last"), f"baselines.choose = {bl['choose']!r}; use \"baselines\" or \"last\"")
+    need(bl["final_games"] >= 0 and bl["final_games"] % 2 == 0,
+         f"baselines.final_games = {bl['final_games']}: use an even number (half in each seat), 0 for none")
     hg = config["fitness"]["host_games"]
     need(hg >= 0 and hg % 2 == 0, f"fitness.host_games = {hg}: use an even number (half in each seat), 0 for none")
 
@@ -279,23 +282,80 @@ def make(config: dict, **options) -> MnkGA:
 # --------------------------------------------------------------------------------------------------------------
 
 
+def choose_champion(evo: MnkGA, state: dict, log: list[dict]) -> dict:
+    """The genome a run hands back (``baselines.choose``).
+
+    "baselines": of the rounds' best genomes, the one that scored the highest fitness (5w + d - 4l) against
+    the fixed baselines in its round (ties: the later round); the round-robin fitness alone is relative to a
+    drifting population, the baselines are a fixed yardstick. "last": the best of the last round, as the seed
+    would have it. Either way ``final_strength`` then measures it afresh on new seeds.
+    """
+    last = state["best"]
+    choice = {"genome": last["genome"], "round": last["round"], "fitness": last["fitness"], "chosen_by": "last",
+              "wins": last["wins"], "draws": last["draws"], "losses": last["losses"]}
+    if evo.config["baselines"]["choose"] != "baselines":
+        return choice
+    scored = [r for r in log if r.get("baselines") and "best_params" in r]
+    if not scored:
+        return choice
+
+    def score(r):
+        return sum(v["fitness"] for k, v in r["baselines"].items() if k != "initial best")
+
+    pick = max(scored, key=lambda r: (score(r), r["generation"]))
+    if pick["generation"] == last["round"]:
+        return dict(choice, chosen_by="baselines")
+    return {"genome": evo.schema.encode(pick["best_params"]), "round": pick["generation"], "fitness": pick["best"],
+            "chosen_by": "baselines", "baseline_fitness": score(pick)}
+
+
+def final_strength(evo: MnkGA, state: dict, genome) -> dict:
+    """The chosen genome against every baseline in ``baselines.final_games`` fresh games (new seeds)."""
+    from evoplay.agents import make_agent
+    from evoplay.arena import gauntlet
+
+    games = evo.config["baselines"]["final_games"]
+    if not games:
+        return {}
+    names = list(evo.baseline_specs)
+    pool = [make_agent(spec, evo.game) for spec in names]
+    if evo.config["baselines"]["initial_best"] and state["initial_best"] is not None:
+        names.append("initial best")
+        pool.append(evo.agent(state["initial_best"], "initial best"))
+    champion = evo.agent(genome, "best")
+    out = {}
+    for j, (name, agent) in enumerate(zip(names, pool)):
+        deterministic = name == "initial best" and not evo.config["search"]["random_ties"]
+        per_seat = 1 if deterministic else games // 2
+        result = gauntlet(evo.game, [champion], [agent], per_seat, seed=evo.seed + 7919, round_key=j)
+        w, d, l_ = (int(x) for x in result.pair_table()[0, 1])
+        out[name] = {"wins": w, "draws": d, "losses": l_, "fitness": int(evo.fitness(w, d, l_))}
+    return out
+
+
 def write_results(evo: MnkGA, state: dict, folder) -> None:
     from evoplay.agents.weights import weights_document
     from evoplay.evolve.plots import plot_log, plot_series
 
-    best = state["best"]
     log = folder.read_log()
+    best = choose_champion(evo, state, log)
+    final = final_strength(evo, state, best["genome"])
+    extra = {k: v for k, v in best.items() if k != "genome"}
     doc = weights_document(
         evo.game, evo.schema, best["genome"], schedule=evo.config["search"]["schedule"],
-        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], round=best["round"],
-        fitness=best["fitness"], wins=best["wins"], draws=best["draws"], losses=best["losses"],
-        baselines=log[-1].get("baselines", {}) if log else {}, recipe="mnk", seed=evo.seed,
+        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], **extra,
+        final=final, recipe="mnk", seed=evo.seed,
     )
     folder.write_json("best.json", doc)
+    last = state["best"]
+    folder.write_json("last_best.json", weights_document(
+        evo.game, evo.schema, last["genome"], schedule=evo.config["search"]["schedule"],
+        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], round=last["round"],
+        fitness=last["fitness"]))
     if state["initial_best"] is not None:
         folder.write_json("initial_best.json", weights_document(
             evo.game, evo.schema, state["initial_best"], schedule=evo.config["search"]["schedule"],
-            streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"]))
+            streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], round=0))
     folder.write_text("progression.md", progression_markdown(log))
     plot_log(folder, f"{evo.game.spec}: fitness of the round robin")
     xs = [r["generation"] for r in log]
@@ -309,6 +369,16 @@ def write_results(evo: MnkGA, state: dict, folder) -> None:
                     series, "score (wins + draws / 2) per game")
     draw_genome(evo.game, evo.schema.decode(best["genome"]), folder.file("best.png"),
                 f"best genome (round {best['round']}, fitness {best['fitness']})")
+
+
+def final_markdown(final: dict) -> str:
+    """The chosen genome's fresh games against each baseline as a W/D/L table with the seed's fitness."""
+    lines = ["| opponent | games | wins | draws | losses | 5w+d-4l | score |", "|---|---|---|---|---|---|---|"]
+    for name, r in final.items():
+        n = r["wins"] + r["draws"] + r["losses"]
+        lines.append(f"| {name} | {n} | {r['wins']} | {r['draws']} | {r['losses']} | {r['fitness']:+d} | "
+                     f"{_score(r):.2f} |")
+    return "\n".join(lines) + "\n"
 
 
 def _score(r: dict) -> float:
@@ -408,6 +478,9 @@ def report(folder) -> str:
         lines.append(f"best genome: round {doc['round']}, fitness {doc['fitness']} "
                      f"({doc['wins']}/{doc['draws']}/{doc['losses']} W/D/L) -> {folder.file('best.json')}")
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in doc["params"].items()))
+        if doc.get("final"):
+            lines.append(f"its strength in fresh games (chosen by: {doc.get('chosen_by', 'last')}):")
+            lines.append(final_markdown(doc["final"]))
         lines.append(f"play it: evoplay play {doc['game']} --vs 'weights({folder.file('best.json')})'")
         lines.append(f"pictures: {folder.file('best.png')}, {folder.file('fitness.png')}, "
                      f"{folder.file('draws.png')}, {folder.file('baselines.png')}")
