@@ -103,9 +103,10 @@ def agents():
 
 @main.command()
 @click.argument("game")
-@click.option("--vs", "opponent", default="alphabeta(depth=4)", show_default=True, help="the agent you play")
-@click.option("--seat", type=click.Choice(["first", "second"]), default="first", show_default=True,
-              help="your seat")
+@click.option("--vs", "opponent", default=None,
+              help="the agent you play (default alphabeta(depth=4); Sevens: a level easy/medium/hard/expert or an "
+                   "agent spec, default expert, one per other seat)")
+@click.option("--seat", default="first", show_default=True, help="your seat: first, second, or a seat number from 0")
 @click.option("--seed", type=int, default=0, show_default=True)
 def play(game, opponent, seat, seed):
     """Play GAME in the terminal against an agent (type 'quit' to stop)."""
@@ -114,20 +115,36 @@ def play(game, opponent, seat, seed):
     from evoplay.arena import play_game
 
     g = _game(game)
-    bot = make_agent(opponent, g)
-    human = HumanAgent(g)
-    seats = [human, bot] if seat == "first" else [bot, human]
-    you = 0 if seat == "first" else 1
-    out.print(f"[bold]{g.spec}[/]: you are player {you}, against {bot.name}")
+    n = g.num_players
+    you = {"first": 0, "second": 1}.get(seat)
+    if you is None:
+        if not (seat.isascii() and seat.isdigit()):
+            raise SpecError(f"--seat {seat!r}: use first, second or a seat number 0..{n - 1}")
+        you = int(seat)
+    if not 0 <= you < n:
+        raise SpecError(f"--seat {seat}: {g.spec} has seats 0..{n - 1}")
+    if g.name == "sevens":
+        from evoplay.agents.sevens_agents import sevens_table, sevens_verdict
+
+        seats, bot_name = sevens_table(g, opponent, you, lambda line: out.print(line, highlight=False))
+    else:
+        seats = [make_agent(opponent or "alphabeta(depth=4)", g) for _ in range(n)]
+        bot_name = seats[0].name
+        seats[you] = HumanAgent(g)
+    out.print(f"[bold]{g.spec}[/]: you are player {you}, against {bot_name}")
     try:
         state = play_game(g, seats, seed)
     except HumanQuit as err:
         out.print(str(err))
         return
-    out.print(f"\n{state}")
+    if g.name == "sevens":
+        out.print(f"\n{state.render(you)}", highlight=False)
+        out.print(f"[bold]{sevens_verdict(state, you)}[/]")
+        return
+    out.print(f"\n{state}", highlight=False)
     ret, scores = state.returns(), state.scores()
-    verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot.name} wins")
-    out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot.name} {scores[1 - you]:g})")
+    verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot_name} wins")
+    out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot_name} {scores[1 - you]:g})")
 
 
 def _results_table(result, title: str) -> Table:
@@ -391,6 +408,41 @@ def target(seconds, level, seed, rounds, mode, large, reveal):
     from evoplay.target_game import play
 
     play(rounds, seconds, level, seed, mode, large, reveal)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sevens (seed 000): the ladder of difficulty levels.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command("sevens-ladder")
+@click.option("--computer", default=None, type=click.Path(dir_okay=False),
+              help="computer.py with the levels (default: the levels shipped with evoplay)")
+@click.option("--games", "n_games", type=int, default=10_000, show_default=True,
+              help="games per ordered pairing (one player against two copies of another)")
+@click.option("--rounds", type=int, default=100, show_default=True,
+              help="rating rounds: each plays every 3 distinct players in every seat order once")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "out_file", default=None, type=click.Path(dir_okay=False), help="also write the Markdown here")
+@_executor_options
+def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, address):
+    """Sevens levels against each other, the heuristic and random: win rates with 95 % CIs and openskill ratings."""
+    import shlex
+
+    from evoplay.arena import make_executor
+    from evoplay.recipes.sevens import ladder_players, ladder_report
+
+    if n_games < 1 or rounds < 1:
+        raise SpecError(f"--games {n_games} and --rounds {rounds} must be >= 1")
+    players = ladder_players(computer)
+    command = "evoplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    with make_executor(backend, workers, address) as ex:
+        text = ladder_report(players, n_games, rounds, seed, ex, command)
+    if out_file:
+        from pathlib import Path
+
+        Path(out_file).write_text(text + "\n", encoding="utf-8")
+    click.echo(text)
 
 
 def _fmt(v: float | None) -> str:

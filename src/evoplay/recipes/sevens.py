@@ -666,15 +666,20 @@ def rating_games(players: dict, rounds: int, seed: int = 0, table_size: int = 3,
     return names, seats, places
 
 
-def openskill_ratings(names, seats, places) -> dict:
-    """Plackett-Luce ratings (openskill) from finishing orders, games in schedule order: {name: (mu, sigma)}."""
+def openskill_ratings(names, seats, places, seed: int = 0) -> dict:
+    """Plackett-Luce ratings (openskill) from finishing orders: {name: (mu, sigma)}.
+
+    The players do not change between games, so the model gets no drift between games (tau = 0; openskill's
+    default adds skill drift, which makes the last few hundred games decide the ratings) and the games are fed
+    in a seeded shuffled order rather than schedule order."""
     try:
         from openskill.models import PlackettLuce
     except ImportError:
         raise SpecError("ratings need openskill: pip install 'evoplay[ratings]'") from None
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)
     ratings = [model.rating(name=n) for n in names]
-    for table, place in zip(seats.tolist(), places.tolist()):
+    order = np.random.default_rng(seed).permutation(len(seats))
+    for table, place in zip(seats[order].tolist(), places[order].tolist()):
         teams = [[ratings[i]] for i in table]
         new = model.rate(teams, ranks=[p + 1 for p in place])
         for i, team in zip(table, new):
@@ -723,10 +728,11 @@ def ladder_report(players: dict, games: int, rounds: int, seed: int = 0, executo
                      f"| {verdict} |")
     r_names, seats, places = rating_games(players, rounds, seed, 3, executor)
     t2 = time.perf_counter()
-    ratings = openskill_ratings(r_names, seats, places)
+    ratings = openskill_ratings(r_names, seats, places, seed)
     t3 = time.perf_counter()
     lines += ["", f"### openskill (Plackett-Luce) ratings from {len(seats):,} three-player games",
-              "", "Every three distinct players in every seat order, full finishing orders; ordinal = mu - 3 sigma.",
+              "", "Every three distinct players in every seat order, full finishing orders, games in a shuffled order, "
+              "no skill drift (tau = 0); ordinal = mu - 3 sigma.",
               "", "| player | mu | sigma | ordinal | mean place |", "|---|---|---|---|---|"]
     mean_place = {n: float(places[seats == i].mean()) + 1 for i, n in enumerate(r_names)}
     for n in sorted(r_names, key=lambda n: -(ratings[n][0] - 3 * ratings[n][1])):
