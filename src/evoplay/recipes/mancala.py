@@ -275,7 +275,6 @@ class Arena:
 
     def vs_minimax(self, programs: list, program_index, seats, depths, executor) -> np.ndarray:
         """(program's store, minimax's store) for each game (program_index[g] in seat seats[g])."""
-        pool = gp.pack(programs)
         program_index = np.asarray(program_index, np.int64)
         seats = np.asarray(seats, np.int64)
         depths = np.asarray(depths, np.int64)
@@ -283,9 +282,12 @@ class Arena:
         if n == 0:
             return np.zeros((0, 2), np.int64)
         chunks = _chunks(n, self.chunk_games, getattr(executor, "workers", 1))
-        tasks = [dict(pool=pool, programs=program_index[a:b], seats=seats[a:b], depths=depths[a:b], board=self.board,
-                      policy=self.policy, pits=self.pits, empty_capture=self.empty_capture, shared=self.shared)
-                 for a, b in chunks]
+        tasks = []
+        for a, b in chunks:
+            pool, (local,) = _subpool(programs, program_index[a:b])
+            tasks.append(dict(pool=pool, programs=local, seats=seats[a:b], depths=depths[a:b], board=self.board,
+                              policy=self.policy, pits=self.pits, empty_capture=self.empty_capture,
+                              shared=self.shared))
         results = executor.map(minimax_task, tasks)
         memo = process_memo(self.pits, self.empty_capture)
         logs = [r["log"] for r in results if len(r["log"])]
@@ -297,22 +299,35 @@ class Arena:
 
     def programs(self, programs: list, first, second, executor) -> np.ndarray:
         """(seat 0's store, seat 1's store) for programs[first[g]] against programs[second[g]]."""
-        pool = gp.pack(programs)
         first = np.asarray(first, np.int64)
         second = np.asarray(second, np.int64)
         n = len(first)
         if n == 0:
             return np.zeros((0, 2), np.int64)
         chunks = _chunks(n, 4000, getattr(executor, "workers", 1))
-        tasks = [dict(pool=pool, first=first[a:b], second=second[a:b], board=self.board, pits=self.pits,
-                      policy=self.policy,
-                      empty_capture=self.empty_capture) for a, b in chunks]
+        tasks = []
+        for a, b in chunks:
+            pool, (f, s) = _subpool(programs, first[a:b], second[a:b])
+            tasks.append(dict(pool=pool, first=f, second=s, board=self.board, pits=self.pits, policy=self.policy,
+                              empty_capture=self.empty_capture))
         return np.concatenate(executor.map(programs_task, tasks))
 
     def __getstate__(self):
         d = dict(self.__dict__)
         d["shared"] = np.zeros((0, 3), np.int64)
         return d
+
+
+def _subpool(programs: list, *indices: np.ndarray):
+    """Pack only the programs a task needs (so a task of a bloated population stays small) and renumber the
+    games' program indices into that pool."""
+    used, inverse = np.unique(np.concatenate(indices), return_inverse=True)
+    pool = gp.pack([programs[int(i)] for i in used])
+    out, start = [], 0
+    for idx in indices:
+        out.append(inverse[start:start + len(idx)].astype(np.int64))
+        start += len(idx)
+    return pool, out
 
 
 def _chunks(n: int, size: int, workers: int) -> list[tuple[int, int]]:
