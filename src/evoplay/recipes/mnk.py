@@ -272,9 +272,13 @@ def breed(pop: np.ndarray, fit: np.ndarray, config: dict, rng: np.random.Generat
 
 
 def make(config: dict, **options) -> MnkGA:
+    """The evolution of a resolved config; keys a config lacks (a run folder made by an older evoplay) take
+    today's defaults, which leave the seed's algorithm as it was."""
+    from evoplay.evolve.config import load_config, merge
+
     if options.get("levels"):
         raise ConfigError("--levels is for the sevens recipe; the mnk recipe has no difficulty levels")
-    return MnkGA(config)
+    return MnkGA(merge(load_config("mnk"), config, "the mnk config"))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -427,7 +431,7 @@ def draw_genome(game, params: dict, path: Path, title: str) -> Path:
 
     m, n, k = game.m, game.n, game.k
     classes, names = position_classes(m, n)
-    fig, axes = plt.subplots(1, 3, figsize=(4.0 * 2 + 3.6, 4.4), dpi=110,
+    fig, axes = plt.subplots(1, 3, figsize=(4.0 * 2 + 3.6, 4.9), dpi=110,
                              gridspec_kw={"width_ratios": [m, m, 3.6 * m / 4]})
     for ax, mark, label in ((axes[0], "x", "X (first player)"), (axes[1], "o", "O (second player)")):
         grid = np.array([params[f"sq{names[c]}{mark}"] for c in classes]).reshape(n, m)
@@ -435,7 +439,8 @@ def draw_genome(game, params: dict, path: Path, title: str) -> Path:
         for r in range(n):
             for c in range(m):
                 v = grid[r, c]
-                ax.text(c, r + 0.22, names[classes[r * m + c]], ha="center", va="center", fontsize=8, color="#555")
+                ax.text(c, r + 0.22, names[classes[r * m + c]], ha="center", va="center", fontsize=8,
+                        color="#ddd" if v > 170 else "#555")
                 ax.text(c, r - 0.12, str(v), ha="center", va="center", fontsize=11, weight="bold",
                         color="white" if v > 170 else "black")
         ax.set_xticks(range(m), [chr(ord("a") + c) for c in range(m)])
@@ -453,7 +458,7 @@ def draw_genome(game, params: dict, path: Path, title: str) -> Path:
             ha="center", va="top", transform=ax.transAxes, fontsize=10)
     ax.set_title("streak weights (h: row/column, d: diagonal)")
     fig.suptitle(f"{m},{n},{k}-game: {title}")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.03, 1, 0.97))
     fig.savefig(path)
     plt.close(fig)
     return path
@@ -475,8 +480,9 @@ def report(folder) -> str:
                  f"{last['seconds']:.1f} s")
     if folder.file("best.json").exists():
         doc = folder.read_json("best.json")
-        lines.append(f"best genome: round {doc['round']}, fitness {doc['fitness']} "
-                     f"({doc['wins']}/{doc['draws']}/{doc['losses']} W/D/L) -> {folder.file('best.json')}")
+        wdl = f" ({doc['wins']}/{doc['draws']}/{doc['losses']} W/D/L)" if "wins" in doc else ""
+        lines.append(f"best genome: round {doc['round']}, round-robin fitness {doc['fitness']}{wdl}, chosen by "
+                     f"{doc.get('chosen_by', 'last')} -> {folder.file('best.json')}")
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in doc["params"].items()))
         if doc.get("final"):
             lines.append(f"its strength in fresh games (chosen by: {doc.get('chosen_by', 'last')}):")
