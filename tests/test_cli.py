@@ -41,7 +41,8 @@ def test_tournament_json_same_on_one_and_two_workers():
 
 def test_errors_exit_2_and_name_the_choices():
     r = run("tournament", "kalha", "random", "random")
-    assert r.exit_code == 2 and "unknown game 'kalha'" in r.output and "known: kalah" in r.output
+    assert r.exit_code == 2 and "unknown game 'kalha' (did you mean 'kalah'?)" in r.output
+    assert "known:" in r.output and "mnk" in r.output
     r = run("match", "kalah", "random", "alphabeta(dept=3)")
     assert r.exit_code == 2 and "did you mean 'depth'" in r.output
     r = run("match", "kalah", "random", "random", "--backend", "threads")
