@@ -156,10 +156,9 @@ def format_expr(expr) -> str:
     if not isinstance(left, int) and PRECEDENCE[left[0]] < p:
         ls = f"({ls})"
     rs = format_expr(right)
-    # a right operand of equal precedence keeps its brackets unless both are + or both *: "a * (b / c)" is not
-    # "a * b / c" under the rules (b / c must be exact on its own)
-    if not isinstance(right, int) and (PRECEDENCE[right[0]] < p or (PRECEDENCE[right[0]] == p and
-                                                                     not (op == right[0] and op in (ADD, MUL)))):
+    # a right operand of equal precedence keeps its brackets, even under + or *: "a * (b / c)" is not
+    # "a * b / c" under the rules (b / c must be exact on its own), nor "a + (b - c + d)" "a + b - c + d"
+    if not isinstance(right, int) and PRECEDENCE[right[0]] <= p:
         rs = f"({rs})"
     return f"{ls} {OP_SYMBOL[op]} {rs}"
 
