@@ -33,6 +33,7 @@ def test_specs_defaults_and_canonical_names():
     ("rs(iterations=-1)", "iterations"), ("rs(budget_ms=10,break_ms=10)", "break_ms"),
     ("rhea(elitism=10)", "elitism"), ("rhea(population=1)", "population"), ("rhea(tournament=11)", "tournament"),
     ("rhea(mutation=11)", "mutation"), ("mcts(k=-1)", "k="), ("rs(depht=3)", "did you mean 'depth'"),
+    ("rs(clock=gpu)", "clock"),
 ])
 def test_bad_parameters_say_what_would_be_right(spec, message):
     with pytest.raises(SpecError, match=message):
@@ -141,9 +142,11 @@ def test_controllers_pickle_for_worker_processes():
     assert agent.step(s) == clone.step(s)
 
 
-def test_a_time_budget_runs_many_rollouts_and_records_them():
+@pytest.mark.parametrize("clock", ("wall", "cpu"))
+@pytest.mark.parametrize("name", CONTROLLERS)
+def test_a_time_budget_runs_rollouts_and_records_them(name, clock):
     game = load_game("tron(w=8,h=8)")
-    agent = make_agent("rs(budget_ms=5)", game)
+    agent = make_agent(f"{name}(budget_ms=5,clock={clock})", game)
+    assert agent.clock == clock
     agent.step(game.new_initial_state())
     assert agent.last_evaluations >= 1 and agent.decisions == 1 and agent.last_seconds > 0
-    assert isinstance(agent.last_value, float) and np.isfinite(agent.last_value)

@@ -119,6 +119,8 @@ def _budget_params(depth: bool = True):
         Param("discount", float, 1.0, "value x discount^steps played (1.0 as in the framework's code)"),
         Param("iterations", int, 0, "rollouts per decision instead of the time budget (reproducible); 0: time"),
         Param("break_ms", float, 0.0, "stop when less time is left (the seed's BREAK_MS); 0: budget_ms / 4"),
+        Param("clock", str, "wall", "what budget_ms measures: elapsed time, or this thread's CPU time",
+              ("wall", "cpu")),
         Param("seed", int, 0, "seed before the arena reseeds it"),
     ]
     return params

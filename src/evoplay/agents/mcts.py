@@ -115,14 +115,14 @@ class MctsAgent(ForwardModelAgent):
 
     def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, k: float = math.sqrt(2),
                  discount: float = 1.0, iterations: int = 0, break_ms: float = 0.0, seed: int = 0,
-                 spec: str | None = None):
+                 spec: str | None = None, clock: str = "wall"):
         if not 1 <= depth <= 1000:
             raise SpecError(f"mcts: depth={depth} (rollout depth from the root) is out of range; use 1..1000")
         if not 0 <= k <= 100:
             raise SpecError(f"mcts: k={k} (UCB exploration) is out of range; use 0..100 (sqrt 2 = 1.414...)")
         self.depth, self.k = int(depth), float(k)
         self._capacity = 4096
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock)
 
     def _search(self, root, actions, seat, remaining, iterations):
         n_actions = int(self.params[P_ACTIONS])

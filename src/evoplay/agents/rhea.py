@@ -12,8 +12,6 @@ evaluations while they fit.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
@@ -87,7 +85,7 @@ class RheaAgent(ForwardModelAgent):
 
     def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, population: int = 10, elitism: int = 1,
                  tournament: int = 2, mutation: int = 1, discount: float = 1.0, iterations: int = 0,
-                 break_ms: float = 0.0, seed: int = 0, spec: str | None = None):
+                 break_ms: float = 0.0, seed: int = 0, spec: str | None = None, clock: str = "wall"):
         if not 1 <= depth <= 1000:
             raise SpecError(f"rhea: depth={depth} is out of range; use 1..1000")
         if not 2 <= population <= 10_000:
@@ -100,7 +98,7 @@ class RheaAgent(ForwardModelAgent):
             raise SpecError(f"rhea: mutation={mutation} (genes mutated per child) must be in 0..depth ({depth})")
         self.depth, self.population, self.elitism = int(depth), int(population), int(elitism)
         self.tournament, self.mutation = int(tournament), int(mutation)
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock)
 
     def _search(self, root, actions, seat, remaining, iterations):
         pop = np.empty((self.population, self.depth), np.int64)
@@ -121,8 +119,8 @@ class RheaAgent(ForwardModelAgent):
             n = run(max(iterations, self.population))
         else:
             # The first call creates the population; later calls breed whole generations.
-            t = time.perf_counter()
+            t = self._now()
             n = run(self.population)
-            n += self.timed_batches(run, remaining, 0, per_gen, done=n, spent=time.perf_counter() - t)
+            n += self.timed_batches(run, remaining, 0, per_gen, done=n, spent=self._now() - t)
         self.last_value = float(values[0])
         return int(actions[pop[0, 0]]), n

@@ -41,11 +41,12 @@ class RandomSearchAgent(ForwardModelAgent):
     kind = "rs"
 
     def __init__(self, game, budget_ms: float = 40.0, depth: int = SIMULATION_DEPTH, discount: float = 1.0,
-                 iterations: int = 0, break_ms: float = 0.0, seed: int = 0, spec: str | None = None):
+                 iterations: int = 0, break_ms: float = 0.0, seed: int = 0, spec: str | None = None,
+                 clock: str = "wall"):
         if not 1 <= depth <= 1000:
             raise SpecError(f"rs: depth={depth} is out of range; use 1..1000 (the seed's SIMULATION_DEPTH is 10)")
         self.depth = int(depth)
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock)
 
     def _search(self, root, actions, seat, remaining, iterations):
         best_seq = np.empty(self.depth, np.int64)
