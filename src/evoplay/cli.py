@@ -108,8 +108,10 @@ def agents():
                    "agent spec, default expert, one per other seat)")
 @click.option("--seat", default="first", show_default=True, help="your seat: first, second, or a seat number from 0")
 @click.option("--seed", type=int, default=0, show_default=True)
-def play(game, opponent, seat, seed):
-    """Play GAME in the terminal against an agent (type 'quit' to stop)."""
+@click.option("--tick-ms", type=float, default=150.0, show_default=True,
+              help="simultaneous games (tron, gems): milliseconds per tick; your key in a tick is your move")
+def play(game, opponent, seat, seed, tick_ms):
+    """Play GAME in the terminal against an agent (type 'quit' to stop; tron and gems run in real time)."""
     from evoplay.agents import make_agent
     from evoplay.agents.human import HumanAgent, HumanQuit
     from evoplay.arena import play_game
@@ -123,6 +125,9 @@ def play(game, opponent, seat, seed):
         you = int(seat)
     if not 0 <= you < n:
         raise SpecError(f"--seat {seat}: {g.spec} has seats 0..{n - 1}")
+    if _is_simultaneous(g):
+        _play_realtime(g, opponent, you, seed, tick_ms)
+        return
     if g.name == "sevens":
         from evoplay.agents.sevens_agents import sevens_table, sevens_verdict
 
@@ -443,6 +448,73 @@ def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, a
 
         Path(out_file).write_text(text + "\n", encoding="utf-8")
     click.echo(text)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Real-time play of simultaneous-move games (tron, gems).
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _is_simultaneous(g) -> bool:
+    from evoplay.games.base import SIMULTANEOUS
+
+    return g.new_initial_state(0).current_player() == SIMULTANEOUS
+
+
+def _play_realtime(g, opponent, you, seed, tick_ms):
+    from evoplay.agents import make_agent
+    from evoplay.agents.human import HumanQuit
+    from evoplay.agents.human_realtime import KeyReader, play_realtime
+
+    bot = make_agent(opponent or "rs(budget_ms=40,depth=10)", g)
+    if not sys.stdin.isatty():
+        raise SpecError(f"{g.spec} is played in real time and needs a terminal for its keys (stdin is not one)")
+    try:
+        with KeyReader() as keys:
+            state = play_realtime(g, bot, you, seed, tick_ms, keys.read)
+    except HumanQuit as err:
+        out.print(str(err))
+        return
+    ret, scores = state.returns(), state.scores()
+    verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot.name} wins")
+    out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot.name} {scores[1 - you]:g})", highlight=False)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The target-number game (seed 004).
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("numbers", nargs=-1, type=int, required=True)
+@click.option("--target", "-t", type=int, required=True, help="the number to reach")
+@click.option("--python", "use_python", is_flag=True, help="use the plain-Python reference solver")
+def solve(numbers, target, use_python):
+    """The best value NUMBERS reach for --target (+ - * /, each number once, all results positive integers)."""
+    from evoplay.games.target import reference_solve
+    from evoplay.games.target import solve as solve_draw
+
+    sol = (reference_solve if use_python else solve_draw)(numbers, target)
+    out.print(f"{sol.expression} = {sol.value}", highlight=False)
+    out.print("exact" if sol.exact else f"off by {sol.distance}: no expression comes closer (proven by exhaustive search)",
+              highlight=False)
+
+
+@main.command()
+@click.option("--time", "seconds", type=float, default=60.0, show_default=True, help="seconds per round")
+@click.option("--level", type=click.IntRange(1, 5), default=3, show_default=True,
+              help="CPU strength: 1 beginner, 2 casual, 3 club, 4 expert, 5 master")
+@click.option("--seed", type=int, default=None, help="fixed seed for the draws (default: random)")
+@click.option("--rounds", type=int, default=1, show_default=True, help="rounds, with a running score")
+@click.option("--mode", type=click.Choice(["mojbroj", "countdown"]), default="mojbroj", show_default=True,
+              help="Moj broj draws (the seed's) or Countdown cards")
+@click.option("--large", type=click.IntRange(0, 4), default=None, help="Countdown: how many large numbers")
+@click.option("--reveal", is_flag=True, help="show the CPU's numbers in its live status (the seed's view)")
+def target(seconds, level, seed, rounds, mode, large, reveal):
+    """Play the target-number game (Moj broj / Countdown) against the genetic CPU player."""
+    from evoplay.target_game import play
+
+    play(rounds, seconds, level, seed, mode, large, reveal)
 
 
 def _fmt(v: float | None) -> str:
