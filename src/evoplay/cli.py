@@ -480,43 +480,6 @@ def _play_realtime(g, opponent, you, seed, tick_ms):
     out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot.name} {scores[1 - you]:g})", highlight=False)
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# The target-number game (seed 004).
-# ---------------------------------------------------------------------------------------------------------------
-
-
-@main.command()
-@click.argument("numbers", nargs=-1, type=int, required=True)
-@click.option("--target", "-t", type=int, required=True, help="the number to reach")
-@click.option("--python", "use_python", is_flag=True, help="use the plain-Python reference solver")
-def solve(numbers, target, use_python):
-    """The best value NUMBERS reach for --target (+ - * /, each number once, all results positive integers)."""
-    from evoplay.games.target import reference_solve
-    from evoplay.games.target import solve as solve_draw
-
-    sol = (reference_solve if use_python else solve_draw)(numbers, target)
-    out.print(f"{sol.expression} = {sol.value}", highlight=False)
-    out.print("exact" if sol.exact else f"off by {sol.distance}: no expression comes closer (proven by exhaustive search)",
-              highlight=False)
-
-
-@main.command()
-@click.option("--time", "seconds", type=float, default=60.0, show_default=True, help="seconds per round")
-@click.option("--level", type=click.IntRange(1, 5), default=3, show_default=True,
-              help="CPU strength: 1 beginner, 2 casual, 3 club, 4 expert, 5 master")
-@click.option("--seed", type=int, default=None, help="fixed seed for the draws (default: random)")
-@click.option("--rounds", type=int, default=1, show_default=True, help="rounds, with a running score")
-@click.option("--mode", type=click.Choice(["mojbroj", "countdown"]), default="mojbroj", show_default=True,
-              help="Moj broj draws (the seed's) or Countdown cards")
-@click.option("--large", type=click.IntRange(0, 4), default=None, help="Countdown: how many large numbers")
-@click.option("--reveal", is_flag=True, help="show the CPU's numbers in its live status (the seed's view)")
-def target(seconds, level, seed, rounds, mode, large, reveal):
-    """Play the target-number game (Moj broj / Countdown) against the genetic CPU player."""
-    from evoplay.target_game import play
-
-    play(rounds, seconds, level, seed, mode, large, reveal)
-
-
 def _fmt(v: float | None) -> str:
     if v is None:
         return "-"
