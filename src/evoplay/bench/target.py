@@ -204,18 +204,24 @@ def bench_target(quick: bool = False) -> BenchResult:
     t = solver_times(sample)
     py = python_times(sample[: 30 if quick else 100])
     res.figures.append(Figure("solver mean time per draw (best of 3 per draw)", t.mean() * 1e3, "ms", "<= 1 ms",
-                              t.mean() * 1e3 <= 1.0, py.mean() * 1e3, "plain-Python subset search"))
+                              t.mean() * 1e3 <= 1.0, py.mean() * 1e3, "plain-Python subset search",
+                              higher_is_better=False))
     res.figures.append(Figure(f"solver worst time over {len(sample)} draws", t.max() * 1e3, "ms", "<= 5 ms",
-                              t.max() * 1e3 <= 5.0, py.max() * 1e3, "plain-Python worst"))
-    n, budget = (20, 0.25) if quick else (100, 1.0)
-    ga_sample = draws(n, 77)
-    for name, cfg in (("seed GA", TargetGAConfig.seed(time_limit=budget, clock="cpu")),
-                      ("improved GA", TargetGAConfig.improved(time_limit=budget, clock="cpu"))):
-        r = ga_rates(cfg, ga_sample, 77)
-        target = ">= 99.5 %" if name == "improved GA" else ""
-        met = (100 * r["rate"] >= 99.5) if name == "improved GA" else None
+                              t.max() * 1e3 <= 5.0, py.max() * 1e3, f"plain-Python worst of {len(py)}",
+                              higher_is_better=False))
+    # the improved GA usually stops within the first generations, so 1000 draws are cheap; the seed's GA
+    # spends its whole second on a third of the draws, so it gets a smaller sample here (docs/target.md has 1000)
+    budget = 0.25 if quick else 1.0
+    for name, cfg, n in (("seed GA", TargetGAConfig.seed(time_limit=budget, clock="cpu"), 20 if quick else 100),
+                         ("improved GA", TargetGAConfig.improved(time_limit=budget, clock="cpu"),
+                          200 if quick else 1000)):
+        r = ga_rates(cfg, draws(n, 2026), 2026)
+        target = ("at 1 s: >= 99.5 %" if quick else ">= 99.5 %") if name == "improved GA" else ""
+        met = (100 * r["rate"] >= 99.5) if name == "improved GA" and not quick else None
+        lo, hi = wilson(r["best_reached"], n)
         res.figures.append(Figure(f"{name}: draws at the best value, {n} draws x {budget:g} s CPU",
-                                  100 * r["rate"], "%", target, met, note=f"mean {r['mean_seconds']:.3f} s/draw"))
+                                  100 * r["rate"], "%", target, met,
+                                  note=f"95 % CI {100 * lo:.1f}-{100 * hi:.1f} %; mean {r['mean_seconds']:.3f} s/draw"))
     return res
 
 
