@@ -64,13 +64,13 @@ def bench_mnk(quick: bool = False) -> BenchResult:
     sizes = (8, 16) if quick else (8, 16, 32)
     pair = _players(game, 2, seed=2026, depth=7)
     res = BenchResult("mnk", command="evoplay bench mnk")
-    loads = [_load()]
 
     def identical(n, executor=None):
         return play_schedule(game, pair, [Pairing((0, 1), n, (0, 0, 1))], seed=1, executor=executor)
 
     identical(1)  # compile in this process first (as a run would)
     for backend in _backends(workers):
+        loads = [_load()]
         start = time.perf_counter()
         ex = make_executor(backend, workers)
         identical(2 * workers, ex)  # start the pool and its workers

@@ -487,7 +487,8 @@ def report(folder) -> str:
         if doc.get("final"):
             lines.append(f"its strength in fresh games (chosen by: {doc.get('chosen_by', 'last')}):")
             lines.append(final_markdown(doc["final"]))
-        lines.append(f"play it: evoplay play {doc['game']} --vs 'weights({folder.file('best.json')})'")
+        game = doc["game"] if "(" not in doc["game"] else f"'{doc['game']}'"
+        lines.append(f"play it: evoplay play {game} --vs 'weights({folder.file('best.json')})'")
         lines.append(f"pictures: {folder.file('best.png')}, {folder.file('fitness.png')}, "
                      f"{folder.file('draws.png')}, {folder.file('baselines.png')}")
     else:
