@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from evoplay import gp
 from evoplay.agents import make_agent
 from evoplay.agents.gp import (
-    MOVE_SCORES, load_program, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
+    MOVE_SCORES, SEARCH, load_program, reference_search, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
 )
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
@@ -52,8 +52,39 @@ def test_move_scores_kernel_matches_reference(seed, player, empty_capture):
     board[(0 if player == 0 else 7) + int(rng.integers(6))] += 1
     row, stack, work = np.empty(16), np.empty(program.size), np.empty(14, np.int8)
     got = program_choice(MOVE_SCORES, program.opcodes, program.args, program.consts, 0, program.size, board, player,
-                         6, empty_capture, row, stack, work)
+                         6, empty_capture, row, stack, work, 1, np.empty((2, 14), np.int8))
     assert got == reference_move(program, board.tolist(), player, 6, empty_capture)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1), empty_capture=st.booleans(),
+       depth=st.integers(1, 3))
+def test_search_kernel_matches_reference(seed, player, empty_capture, depth):
+    rng = np.random.default_rng(seed)
+    program = gp.grow(MOVE_PSET, rng, 5, function_probability=0.5)
+    board = rng.integers(0, 5, 14).astype(np.int8)
+    board[(0 if player == 0 else 7) + int(rng.integers(6))] += 1
+    row, stack, work = np.empty(16), np.empty(program.size), np.empty(14, np.int8)
+    got = program_choice(SEARCH, program.opcodes, program.args, program.consts, 0, program.size, board, player,
+                         6, empty_capture, row, stack, work, depth, np.empty((depth + 1, 14), np.int8))
+    assert got == reference_search(program, board.tolist(), player, 6, empty_capture, depth)
+
+
+def test_search_with_the_store_difference_plays_like_alphabeta():
+    from evoplay.agents import make_agent
+
+    # value at [(6)] - value at [(13)] is alpha-beta's own evaluation: the same search must pick the same pit
+    program = gp.parse_notation("(value at [(6)]) - (value at [(13)])", MOVE_PSET)
+    game = load_game("kalah")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    ab = make_agent("alphabeta(depth=3)", game)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        assert reference_search(program, state.board().tolist(), p, 6, True, 3) == ab.step(state)
+        state.apply_action(int(rng.choice(state.legal_actions())))
 
 
 def test_move_scores_reads_the_position_after_each_move():
@@ -99,7 +130,15 @@ def test_gp_agent_errors_say_what_is_wrong(tmp_path):
         make_agent(f"gp({path})", "mnk")
 
 
-@pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move"])
+def _choice(policy, program, board, player=0):
+    if policy == "kalah_pit":
+        return reference_pit(program, board, player, 6)
+    if policy == "kalah_move":
+        return reference_move(program, board, player, 6, True)
+    return reference_search(program, board, player, 6, True, 2)
+
+
+@pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move", "kalah_search"])
 def test_exported_python_player_chooses_the_agents_pits(policy):
     from evoplay.recipes.mancala import python_player
 
@@ -109,22 +148,21 @@ def test_exported_python_player_chooses_the_agents_pits(policy):
     for _ in range(5):
         program = gp.grow(pset, rng, 6, function_probability=0.5)
         ns: dict = {}
-        exec(python_player(program, pset, 6, policy), ns)
+        exec(python_player(program, pset, 6, policy, True, 2), ns)
         state = game.new_initial_state()
         opponent = make_agent("random", game)
         opponent.restart(3, 1)
         while not state.is_terminal():
             p = state.current_player()
             if p == 0:
-                pit = (reference_pit(program, state.board().tolist(), 0, 6) if policy == "kalah_pit" else
-                       reference_move(program, state.board().tolist(), 0, 6, True))
+                pit = _choice(policy, program, state.board().tolist())
                 assert ns["choose_pit"](state.board_from_mover().tolist()) == pit
             else:
                 pit = opponent.step(state)
             state.apply_action(pit)
 
 
-@pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move"])
+@pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move", "kalah_search"])
 def test_exported_lua_player_chooses_the_agents_pits(policy):
     lupa = pytest.importorskip("lupa")
     from evoplay.recipes.mancala import lua_player
@@ -134,10 +172,9 @@ def test_exported_lua_player_chooses_the_agents_pits(policy):
     for _ in range(5):
         program = gp.grow(pset, rng, 6, function_probability=0.5)
         lua = lupa.LuaRuntime()
-        module = lua.execute(lua_player(program, pset, 6, policy))
+        module = lua.execute(lua_player(program, pset, 6, policy, True, 2))
         for _ in range(10):
             board = rng.integers(0, 6, 14)
             board[int(rng.integers(6))] += 1
-            want = (reference_pit(program, board.tolist(), 0, 6) if policy == "kalah_pit"
-                    else reference_move(program, board.tolist(), 0, 6, True))
+            want = _choice(policy, program, board.tolist())
             assert module.choose_pit(lua.table_from(board.tolist())) == want + 1

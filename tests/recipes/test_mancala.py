@@ -27,22 +27,22 @@ MOVE_PSET = gp.PrimitiveSet("move", n_features=16).add_functions("add", "sub", "
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 3), policy=st.sampled_from(["kalah_pit", "kalah_move"]),
-       empty_capture=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 3),
+       policy=st.sampled_from(["kalah_pit", "kalah_move", "kalah_search"]), empty_capture=st.booleans())
 def test_game_kernels_match_the_python_reference(seed, depth, policy, empty_capture):
     rng = np.random.default_rng(seed)
     pset = PSET if policy == "kalah_pit" else MOVE_PSET
     programs = [gp.grow(pset, rng, 6, function_probability=0.5) for _ in range(3)]
-    arena = M.Arena(6, 4, empty_capture, policy=policy)
+    arena = M.Arena(6, 4, empty_capture, policy=policy, search_depth=2)
     ex = SerialExecutor()
     res = arena.vs_minimax(programs, [0, 0, 1, 1, 2, 2], [0, 1] * 3, [depth] * 6, ex)
     for g in range(6):
         assert tuple(res[g]) == M.reference_vs_minimax(programs[g // 2], g % 2, depth, empty_capture=empty_capture,
-                                                       policy=policy)
+                                                       policy=policy, search_depth=2)
     res = arena.programs(programs, [0, 1, 2], [1, 2, 0], ex)
     for g, (a, b) in enumerate([(0, 1), (1, 2), (2, 0)]):
         assert tuple(res[g]) == M.reference_programs(programs[a], programs[b], empty_capture=empty_capture,
-                                                     policy=policy)
+                                                     policy=policy, search_depth=2)
 
 
 def test_memo_never_changes_results_and_is_shared_between_calls():

@@ -11,6 +11,11 @@ Beyond the seed, policy ``kalah_move`` scores every legal move instead: the prog
 on the position after each legal pit, seen by the player who moved -- ``features[0..2*pits+1]`` the board after
 the sowing in the mover's view, ``features[2*pits+2]`` 1 when the move earns another turn (else 0),
 ``features[2*pits+3]`` the pit number -- and the highest value wins (the lowest pit on ties).
+
+Policy ``kalah_search`` uses the program as the evaluation of an alpha-beta search ``search_depth`` plies deep
+(every sowing is a ply): a leaf is seen from the searching player -- the board in its view, then 1 when it is
+to move (else 0), then the plies from the root -- and a finished game is worth 10**6 x the final store margin.
+Ties go to the lowest pit.
 """
 from __future__ import annotations
 
@@ -18,22 +23,26 @@ import json
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import boolean, float64, int8, int32, int64, njit
 
 from evoplay.agents.base import Agent
 from evoplay.errors import SpecError
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate, reference_wrap_index, wrap_index
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
+from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import sow
 
 FORMAT = "evoplay-gp-program/1"
-POLICIES = ("kalah_pit", "kalah_move")
-PIT_VALUE, MOVE_SCORES = 0, 1  # the policy codes the kernels take
+POLICIES = ("kalah_pit", "kalah_move", "kalah_search")
+PIT_VALUE, MOVE_SCORES, SEARCH = 0, 1, 2  # the policy codes the kernels take
+POLICY_CODES = {"kalah_pit": PIT_VALUE, "kalah_move": MOVE_SCORES, "kalah_search": SEARCH}
+WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any leaf evaluation
+INF = np.inf
 
 
 def policy_features(policy: str, pits: int) -> int:
-    """How many numbers a program of ``policy`` reads."""
+    """How many numbers a program of ``policy`` reads (``kalah_move`` and ``kalah_search``: the board and two)."""
     return 2 * pits + 2 if policy == "kalah_pit" else 2 * pits + 4
 
 
@@ -127,12 +136,153 @@ def program_move(opcodes, args, consts, start, end, board, player, pits, empty_c
     return best
 
 
+def reference_search(program: Program, board, player: int, pits: int, empty_capture: bool, depth: int) -> int:
+    """The pit policy ``kalah_search`` plays: alpha-beta ``depth`` plies deep with the program at the leaves."""
+    from evoplay.games.base import TERMINAL
+    from evoplay.games.kalah import reference_sow
+
+    root = player
+
+    def leaf(b, to_move, ply):
+        if to_move == TERMINAL:
+            own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
+            return WIN_SCALE * (b[own] - b[opp])
+        row = [float(x) for x in mover_view(b, root, pits)] + [1.0 if to_move == root else 0.0, float(ply)]
+        return reference_evaluate(program, row)
+
+    def value(b, to_move, d, ply, alpha, beta):
+        maximizing = to_move == root
+        best = -INF if maximizing else INF
+        base = 0 if to_move == 0 else pits + 1
+        for pit in range(pits):
+            if b[base + pit] == 0:
+                continue
+            child = list(b)
+            nxt = reference_sow(child, to_move, pit, pits, empty_capture)
+            v = leaf(child, nxt, ply + 1) if nxt == TERMINAL or d == 1 else value(child, nxt, d - 1, ply + 1,
+                                                                                    alpha, beta)
+            if maximizing:
+                best = max(best, v)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, v)
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        return best
+
+    best_pit, best_value = -1, -INF
+    base = 0 if player == 0 else pits + 1
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        child = [int(x) for x in board]
+        nxt = reference_sow(child, player, pit, pits, empty_capture)
+        v = leaf(child, nxt, 1) if nxt == TERMINAL or depth == 1 else value(child, nxt, depth - 1, 1, best_value, INF)
+        if best_pit < 0 or v > best_value:
+            best_pit, best_value = pit, v
+    return best_pit
+
+
 @njit(cache=True)
-def program_choice(policy, opcodes, args, consts, start, end, board, player, pits, empty_capture, row, stack, work):
-    """The pit a program plays under ``policy`` (PIT_VALUE or MOVE_SCORES)."""
+def _leaf_value(opcodes, args, consts, start, end, board, to_move, root, ply, pits, row, stack):
+    size = 2 * pits + 2
+    if to_move == TERMINAL:
+        own = pits if root == 0 else 2 * pits + 1
+        opp = 2 * pits + 1 if root == 0 else pits
+        return WIN_SCALE * (np.float64(board[own]) - np.float64(board[opp]))
+    shift = 0 if root == 0 else pits + 1
+    for i in range(size):
+        j = i + shift
+        if j >= size:
+            j -= size
+        row[i] = board[j]
+    row[size] = 1.0 if to_move == root else 0.0
+    row[size + 1] = ply
+    return evaluate_with_stack(opcodes, args, consts, start, end, row, stack)
+
+
+@njit(
+    float64(int32[::1], int32[::1], float64[::1], int64, int64, int8[:, ::1], int64, int64, int64, int64, float64,
+            float64, int64, boolean, float64[::1], float64[::1]),
+    cache=True,
+)
+def search_value(opcodes, args, consts, start, end, boards, ply, player, root, depth, alpha, beta, pits,
+                 empty_capture, row, stack):
+    """Kernel of ``reference_search``'s inner search: the value of ``boards[ply]`` with ``player`` to move;
+    deeper rows of ``boards`` are scratch; ``row`` is float64[::1] of exactly 2*pits+4."""
+    board = boards[ply]
+    child = boards[ply + 1]
+    size = 2 * pits + 2
+    maximizing = player == root
+    best = -INF if maximizing else INF
+    base = 0 if player == 0 else pits + 1
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        for i in range(size):
+            child[i] = board[i]
+        nxt = sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL or depth == 1:
+            v = _leaf_value(opcodes, args, consts, start, end, child, nxt, root, ply + 1, pits, row, stack)
+        else:
+            v = search_value(opcodes, args, consts, start, end, boards, ply + 1, nxt, root, depth - 1, alpha, beta,
+                             pits, empty_capture, row, stack)
+        if maximizing:
+            if v > best:
+                best = v
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+@njit(cache=True)
+def program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, depth, boards, row, stack):
+    """Kernel of ``reference_search``: ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch,
+    ``row`` float64[::1] of exactly 2*pits+4."""
+    size = 2 * pits + 2
+    for i in range(size):
+        boards[0, i] = board[i]
+    child = boards[1]
+    best_pit = -1
+    best_value = -INF
+    base = 0 if player == 0 else pits + 1
+    for pit in range(pits):
+        if board[base + pit] == 0:
+            continue
+        for i in range(size):
+            child[i] = board[i]
+        nxt = sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL or depth == 1:
+            v = _leaf_value(opcodes, args, consts, start, end, child, nxt, player, 1, pits, row, stack)
+        else:
+            v = search_value(opcodes, args, consts, start, end, boards, 1, nxt, player, depth - 1, best_value, INF,
+                             pits, empty_capture, row, stack)
+        if best_pit < 0 or v > best_value:
+            best_pit = pit
+            best_value = v
+    return best_pit
+
+
+@njit(cache=True)
+def program_choice(policy, opcodes, args, consts, start, end, board, player, pits, empty_capture, row, stack, work,
+                   search_depth, boards):
+    """The pit a program plays under ``policy`` (PIT_VALUE, MOVE_SCORES or SEARCH). Scratch: ``row`` float64 of
+    exactly 2*pits+4, ``stack`` float64 of the program's size, ``work`` int8 of 2*pits+2, ``boards`` int8
+    (search_depth + 1, 2*pits+2)."""
     if policy == PIT_VALUE:
         return program_pit(opcodes, args, consts, start, end, board, player, pits, row, stack)
-    return program_move(opcodes, args, consts, start, end, board, player, pits, empty_capture, row, stack, work)
+    if policy == MOVE_SCORES:
+        return program_move(opcodes, args, consts, start, end, board, player, pits, empty_capture, row, stack, work)
+    return program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, search_depth,
+                          boards, row, stack)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -175,7 +325,8 @@ def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
 class GPAgent(Agent):
     """Plays the pit its program picks (see the module docstring for the pit rule). Deterministic."""
 
-    def __init__(self, game, program: Program, pset: PrimitiveSet, spec: str = "gp", policy: str = "kalah_pit"):
+    def __init__(self, game, program: Program, pset: PrimitiveSet, spec: str = "gp", policy: str = "kalah_pit",
+                 search_depth: int = 1):
         super().__init__(game)
         from evoplay.games.kalah import KalahGame
 
@@ -192,7 +343,11 @@ class GPAgent(Agent):
         self.pset = pset
         self.spec = spec
         self.policy = policy
-        self._code = PIT_VALUE if policy == "kalah_pit" else MOVE_SCORES
+        if not 1 <= search_depth <= 20:
+            raise SpecError(f"gp: search_depth={search_depth} is out of range; use 1..20")
+        self.search_depth = int(search_depth)
+        self._code = POLICY_CODES[policy]
+        self._boards = np.empty((self.search_depth + 1, 2 * game.pits + 2), np.int8)
         self._row = np.empty(2 * game.pits + 4, np.float64)
         self._stack = np.empty(program.size, np.float64)
         self._work = np.empty(2 * game.pits + 2, np.int8)
@@ -201,7 +356,8 @@ class GPAgent(Agent):
         p = self.program
         g = self.game
         pit = program_choice(self._code, p.opcodes, p.args, p.consts, 0, p.size, state._board,
-                             state.current_player(), g.pits, g.empty_capture, self._row, self._stack, self._work)
+                             state.current_player(), g.pits, g.empty_capture, self._row, self._stack, self._work,
+                             self.search_depth, self._boards)
         return int(pit)
 
 
@@ -213,4 +369,4 @@ def make_gp_agent(game, spec: str, file: str) -> GPAgent:
         want = load_game(doc["game"])
         if want.spec != game.spec:
             raise SpecError(f"gp: {file} was evolved for {want.spec}, not {game.spec}")
-    return GPAgent(game, program, pset, spec=spec, policy=doc["policy"])
+    return GPAgent(game, program, pset, spec=spec, policy=doc["policy"], search_depth=int(doc.get("search_depth", 1)))

@@ -28,7 +28,8 @@ from numba.typed import Dict
 
 from evoplay import gp
 from evoplay.agents.gp import (
-    MOVE_SCORES, PIT_VALUE, POLICIES, policy_features, program_choice, program_document, reference_move, reference_pit,
+    POLICIES, POLICY_CODES, policy_features, program_choice, program_document, reference_move, reference_pit,
+    reference_search,
 )
 from evoplay.agents.search_kalah import reference_root_values, root_values
 from evoplay.arena import derive_seed
@@ -103,13 +104,14 @@ def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, sta
 
 
 @njit(cache=True)
-def play_vs_minimax(policy, opcodes, args, consts, starts, ends, programs, seats, depths, board0, pits, empty_capture,
-                    memo, log, log_n, stats, out):
+def play_vs_minimax(policy, search_depth, opcodes, args, consts, starts, ends, programs, seats, depths, board0, pits,
+                    empty_capture, memo, log, log_n, stats, out):
     """Game g: program ``programs[g]`` of the pool in seat ``seats[g]`` against the ``depths[g]``-ply minimax.
-    ``out[g]`` = (program's store, minimax's store) at the end. ``policy``: PIT_VALUE or MOVE_SCORES."""
+    ``out[g]`` = (program's store, minimax's store) at the end. ``policy``: a code of ``agents.gp.POLICY_CODES``."""
     size = 2 * pits + 2
     work = np.empty(size, np.int8)
     scratch = np.empty(size, np.int8)
+    tree = np.empty((search_depth + 1, size), np.int8)
     row = np.empty(size + 2, np.float64)
     longest = 1
     for k in range(starts.shape[0]):
@@ -131,7 +133,7 @@ def play_vs_minimax(policy, opcodes, args, consts, starts, ends, programs, seats
         while player != TERMINAL:
             if player == seat:
                 pit = program_choice(policy, opcodes, args, consts, starts[k], ends[k], work, player, pits,
-                                     empty_capture, row, stack, scratch)
+                                     empty_capture, row, stack, scratch, search_depth, tree)
             else:
                 pit = minimax_pit(work, player, depths[g], pits, empty_capture, memo, log, log_n, stats, values,
                                   boards)
@@ -143,12 +145,14 @@ def play_vs_minimax(policy, opcodes, args, consts, starts, ends, programs, seats
 
 
 @njit(cache=True)
-def play_programs(policy, opcodes, args, consts, starts, ends, first, second, board0, pits, empty_capture, out):
+def play_programs(policy, search_depth, opcodes, args, consts, starts, ends, first, second, board0, pits,
+                  empty_capture, out):
     """Game g: program ``first[g]`` (seat 0) against program ``second[g]`` (seat 1) of one pool;
     ``out[g]`` = (seat 0's store, seat 1's store)."""
     size = 2 * pits + 2
     work = np.empty(size, np.int8)
     scratch = np.empty(size, np.int8)
+    tree = np.empty((search_depth + 1, size), np.int8)
     row = np.empty(size + 2, np.float64)
     longest = 1
     for k in range(starts.shape[0]):
@@ -162,7 +166,7 @@ def play_programs(policy, opcodes, args, consts, starts, ends, first, second, bo
         while player != TERMINAL:
             k = first[g] if player == 0 else second[g]
             pit = program_choice(policy, opcodes, args, consts, starts[k], ends[k], work, player, pits,
-                                 empty_capture, row, stack, scratch)
+                                 empty_capture, row, stack, scratch, search_depth, tree)
             player = sow(work, player, pit, pits, empty_capture)
         out[g, 0] = work[pits]
         out[g, 1] = work[2 * pits + 1]
@@ -180,7 +184,7 @@ def merge_log(memo, entries, count):
 
 
 def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: int = 4, empty_capture: bool = True,
-                         choose=None, policy: str = "kalah_pit") -> tuple[int, int]:
+                         choose=None, policy: str = "kalah_pit", search_depth: int = 1) -> tuple[int, int]:
     """(program's store, minimax's store) of one game in pure Python. ``choose(view)`` may replace the program
     (a compiled Python function of the mover's view, as a DEAP user would write)."""
     board = ([seeds] * pits + [0]) * 2
@@ -188,7 +192,7 @@ def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: i
     while player != TERMINAL:
         if player == seat:
             if choose is None:
-                pit = _reference_choice(policy, program, board, player, pits, empty_capture)
+                pit = _reference_choice(policy, program, board, player, pits, empty_capture, search_depth)
             else:
                 view = board if player == 0 else board[pits + 1:] + board[: pits + 1]
                 pit = choose(view)
@@ -199,18 +203,20 @@ def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: i
     return board[own], board[opp]
 
 
-def _reference_choice(policy, program, board, player, pits, empty_capture):
+def _reference_choice(policy, program, board, player, pits, empty_capture, search_depth=1):
     if policy == "kalah_pit":
         return reference_pit(program, board, player, pits)
-    return reference_move(program, board, player, pits, empty_capture)
+    if policy == "kalah_move":
+        return reference_move(program, board, player, pits, empty_capture)
+    return reference_search(program, board, player, pits, empty_capture, search_depth)
 
 
 def reference_programs(a, b, pits: int = 6, seeds: int = 4, empty_capture: bool = True,
-                       policy: str = "kalah_pit") -> tuple[int, int]:
+                       policy: str = "kalah_pit", search_depth: int = 1) -> tuple[int, int]:
     board = ([seeds] * pits + [0]) * 2
     player = 0
     while player != TERMINAL:
-        pit = _reference_choice(policy, a if player == 0 else b, board, player, pits, empty_capture)
+        pit = _reference_choice(policy, a if player == 0 else b, board, player, pits, empty_capture, search_depth)
         player = reference_sow(board, player, pit, pits, empty_capture)
     return board[pits], board[2 * pits + 1]
 
@@ -242,7 +248,8 @@ def minimax_task(task: dict) -> dict:
     log_n = np.zeros(1, np.int64)
     stats = np.zeros(2, np.int64)
     ops, args, consts, starts, ends = task["pool"]
-    play_vs_minimax(task["policy"], ops, args, consts, starts, ends, task["programs"], task["seats"], task["depths"],
+    play_vs_minimax(task["policy"], task["search_depth"], ops, args, consts, starts, ends, task["programs"],
+                    task["seats"], task["depths"],
                     task["board"], task["pits"], task["empty_capture"], memo, log, log_n, stats, out)
     return {"out": out, "log": log[: log_n[0]], "hits": int(stats[0]), "searches": int(stats[1])}
 
@@ -251,7 +258,8 @@ def programs_task(task: dict) -> np.ndarray:
     n = len(task["first"])
     out = np.zeros((n, 2), np.int64)
     ops, args, consts, starts, ends = task["pool"]
-    play_programs(task["policy"], ops, args, consts, starts, ends, task["first"], task["second"], task["board"],
+    play_programs(task["policy"], task["search_depth"], ops, args, consts, starts, ends, task["first"],
+                  task["second"], task["board"],
                   task["pits"],
                   task["empty_capture"], out)
     return out
@@ -260,10 +268,12 @@ def programs_task(task: dict) -> np.ndarray:
 class Arena:
     """Plays batches of games on an executor, keeping and sharing the minimax memo."""
 
-    def __init__(self, pits: int, seeds: int, empty_capture: bool, chunk_games: int = 64, policy: str = "kalah_pit"):
+    def __init__(self, pits: int, seeds: int, empty_capture: bool, chunk_games: int = 64, policy: str = "kalah_pit",
+                 search_depth: int = 1):
         if policy not in POLICIES:
             raise ConfigError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-        self.policy = PIT_VALUE if policy == "kalah_pit" else MOVE_SCORES
+        self.policy = POLICY_CODES[policy]
+        self.search_depth = int(search_depth)
         self.pits = pits
         self.seeds = seeds
         self.empty_capture = empty_capture
@@ -286,8 +296,8 @@ class Arena:
         for a, b in chunks:
             pool, (local,) = _subpool(programs, program_index[a:b])
             tasks.append(dict(pool=pool, programs=local, seats=seats[a:b], depths=depths[a:b], board=self.board,
-                              policy=self.policy, pits=self.pits, empty_capture=self.empty_capture,
-                              shared=self.shared))
+                              policy=self.policy, search_depth=self.search_depth, pits=self.pits,
+                              empty_capture=self.empty_capture, shared=self.shared))
         results = executor.map(minimax_task, tasks)
         memo = process_memo(self.pits, self.empty_capture)
         logs = [r["log"] for r in results if len(r["log"])]
@@ -309,7 +319,7 @@ class Arena:
         for a, b in chunks:
             pool, (f, s) = _subpool(programs, first[a:b], second[a:b])
             tasks.append(dict(pool=pool, first=f, second=s, board=self.board, pits=self.pits, policy=self.policy,
-                              empty_capture=self.empty_capture))
+                              search_depth=self.search_depth, empty_capture=self.empty_capture))
         return np.concatenate(executor.map(programs_task, tasks))
 
     def __getstate__(self):
@@ -365,6 +375,7 @@ def _check(config: dict) -> None:
     need(0.0 <= p["init_function_probability"] <= 1.0,
          "program.init_function_probability must be in [0, 1] (0 = functions' share of all primitives)")
     need(p["policy"] in POLICIES, f"program.policy = {p['policy']!r}; use one of {', '.join(POLICIES)}")
+    need(1 <= p["search_depth"] <= 12, f"program.search_depth = {p['search_depth']}: use 1..12")
     need(p["max_size"] >= 0 and p["max_depth"] >= 0, "program.max_size and max_depth must be >= 0 (0: unlimited)")
     b = config["breeding"]
     need(b["selection"] in SELECTIONS,
@@ -441,7 +452,9 @@ class MancalaGP:
         self.population_size = int(config["population"])
         p = config["program"]
         self.limit = SizeDepthLimit(p["max_size"], p["max_depth"])
-        self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture, policy=self.policy)
+        self.search_depth = int(config["program"]["search_depth"])
+        self.arena = Arena(self.pits, self.game.seeds, self.game.empty_capture, policy=self.policy,
+                           search_depth=self.search_depth)
         self.executor = None  # the run's executor, remembered by step() for finish()
         # depth -> program -> its scores against that minimax (deterministic, so a pure cache)
         self._cache: dict[int, dict[bytes, tuple[int, int]]] = {}
@@ -676,15 +689,20 @@ def write_results(evo: MancalaGP, state: dict, folder) -> None:
         generation=best["generation"],
         score_first=best["first"], score_second=best["second"], minimax_depth=evo.config["fitness"]["minimax_depth"],
         simplified=gp.to_notation(simple, evo.pset), simplified_size=simple.size,
-        pit_rule=("pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise"
-                  if evo.policy == "kalah_pit" else "the legal pit whose resulting position the program values most"),
+        pit_rule={"kalah_pit": "pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise",
+                  "kalah_move": "the legal pit whose resulting position the program values most",
+                  "kalah_search": f"alpha-beta {evo.search_depth} plies deep with the program at the leaves",
+                  }[evo.policy],
+        search_depth=evo.search_depth,
     )
     folder.write_json("best.json", doc)
     folder.write_json("hall_of_fame.json", [p.to_dict() for p in state["hall_of_fame"]])
     folder.write_json("generalisation.json", gen)
     folder.write_json("heldout.json", held)
-    folder.write_text("best.py", python_player(program, evo.pset, evo.pits, evo.policy, evo.game.empty_capture))
-    folder.write_text("best.lua", lua_player(program, evo.pset, evo.pits, evo.policy, evo.game.empty_capture))
+    folder.write_text("best.py", python_player(program, evo.pset, evo.pits, evo.policy, evo.game.empty_capture,
+                                               evo.search_depth))
+    folder.write_text("best.lua", lua_player(program, evo.pset, evo.pits, evo.policy, evo.game.empty_capture,
+                                             evo.search_depth))
     log = folder.read_log()
     plot_log(folder, f"mancala ({evo.config['fitness']['kind']} fitness)")
     xs = [r["generation"] for r in log]
@@ -694,7 +712,8 @@ def write_results(evo: MancalaGP, state: dict, folder) -> None:
                 {k: [r[k] for r in log] for k in ("best", "mean", "median", "worst")}, "fitness")
 
 
-def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True) -> str:
+def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True,
+                  search_depth: int = 1) -> str:
     """The program as Python plus ``choose_pit(board_from_mover)`` applying the policy's rule."""
     head = gp.to_python(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.")
     doc = (f"    \"\"\"The pit (0..{pits - 1} from the mover's left) for a board of {2 * pits + 2} numbers seen from\n"
@@ -710,6 +729,8 @@ def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_cap
             f"        pit = (pit + 1) % {pits}\n"
             f"    raise ValueError('the mover has no seeds: the game is over')\n"
         )
+    if policy == "kalah_search":
+        return head + _PY_SEARCH.format(pits=pits, capture=bool(empty_capture), depth=search_depth, doc=doc)
     return head + (
         f"\n\nPITS = {pits}\nEMPTY_CAPTURE = {bool(empty_capture)}\n\n\n"
         f"def sow(board, pit):\n"
@@ -752,7 +773,8 @@ def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_cap
     )
 
 
-def lua_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True) -> str:
+def lua_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True,
+               search_depth: int = 1) -> str:
     """The program as Lua plus ``choose_pit(board)`` (board[1..2*pits+2] seen from the mover; returns 1..pits)."""
     src = gp.to_lua(program, pset, doc="An evolved Mancala (Kalah) player from evoplay's seed-003 recipe.")
     body = src.rsplit("return program", 1)[0]
@@ -773,6 +795,9 @@ def lua_player(program, pset, pits: int, policy: str = "kalah_pit", empty_captur
             f"return {{program = program, choose_pit = choose_pit}}\n"
         )
     capture = "true" if empty_capture else "false"
+    if policy == "kalah_search":
+        return body + _LUA_SEARCH.replace("{pits}", str(pits)).replace("{size}", str(size)).replace(
+            "{capture}", capture).replace("{depth}", str(search_depth))
     return body + (
         f"local PITS, SIZE, EMPTY_CAPTURE = {pits}, {size}, {capture}\n"
         f"-- play pit (0-based) for the mover on board[1..SIZE] in place; true when the mover moves again\n"
@@ -822,6 +847,184 @@ def lua_player(program, pset, pits: int, policy: str = "kalah_pit", empty_captur
         f"end\n"
         f"return {{program = program, choose_pit = choose_pit}}\n"
     )
+
+
+_PY_SEARCH = """
+
+PITS = {pits}
+EMPTY_CAPTURE = {capture}
+DEPTH = {depth}
+WIN_SCALE = 1e6
+
+
+def sow(board, player, pit):
+    \"\"\"Play ``pit`` for ``player`` (0: the searching player, 1: its opponent) in place; the next player to move,
+    or None when the game is over.\"\"\"
+    size = 2 * PITS + 2
+    own_store, opp_store = (PITS, size - 1) if player == 0 else (size - 1, PITS)
+    index = pit if player == 0 else PITS + 1 + pit
+    seeds = board[index]
+    board[index] = 0
+    while seeds > 0:
+        index = (index + 1) % size
+        if index == opp_store:
+            continue
+        board[index] += 1
+        seeds -= 1
+    first = 0 if player == 0 else PITS + 1
+    if first <= index < first + PITS and board[index] == 1:
+        opposite = 2 * PITS - index
+        if EMPTY_CAPTURE or board[opposite] > 0:
+            board[own_store] += board[opposite] + 1
+            board[index] = board[opposite] = 0
+    side0, side1 = sum(board[:PITS]), sum(board[PITS + 1:size - 1])
+    if side0 == 0 or side1 == 0:
+        board[PITS] += side0
+        board[size - 1] += side1
+        for i in range(PITS):
+            board[i] = board[PITS + 1 + i] = 0
+        return None
+    return player if index == own_store else 1 - player
+
+
+def leaf(board, to_move, ply):
+    if to_move is None:
+        return WIN_SCALE * (board[PITS] - board[2 * PITS + 1])
+    return program([float(x) for x in board] + [1.0 if to_move == 0 else 0.0, float(ply)])
+
+
+def value(board, to_move, depth, ply, alpha, beta):
+    maximizing = to_move == 0
+    best = -math.inf if maximizing else math.inf
+    base = 0 if to_move == 0 else PITS + 1
+    for pit in range(PITS):
+        if board[base + pit] == 0:
+            continue
+        child = list(board)
+        nxt = sow(child, to_move, pit)
+        if nxt is None or depth == 1:
+            v = leaf(child, nxt, ply + 1)
+        else:
+            v = value(child, nxt, depth - 1, ply + 1, alpha, beta)
+        if maximizing:
+            best = v if v > best else best
+            alpha = best if best > alpha else alpha
+        else:
+            best = v if v < best else best
+            beta = best if best < beta else beta
+        if alpha >= beta:
+            break
+    return best
+
+
+def choose_pit(board):
+{doc}    best, best_value = None, -math.inf
+    for pit in range(PITS):
+        if board[pit] == 0:
+            continue
+        child = [int(x) for x in board]
+        nxt = sow(child, 0, pit)
+        if nxt is None or DEPTH == 1:
+            v = leaf(child, nxt, 1)
+        else:
+            v = value(child, nxt, DEPTH - 1, 1, best_value, math.inf)
+        if best is None or v > best_value:
+            best, best_value = pit, v
+    if best is None:
+        raise ValueError("the mover has no seeds: the game is over")
+    return best
+"""
+
+_LUA_SEARCH = """local PITS, SIZE, EMPTY_CAPTURE, DEPTH, WIN_SCALE = {pits}, {size}, {capture}, {depth}, 1e6
+-- play pit (0-based) for player (0: the searching player, 1: its opponent) on board[1..SIZE] in place;
+-- returns the next player, or nil when the game is over
+local function sow(board, player, pit)
+  local own_store, opp_store = PITS, SIZE - 1
+  if player == 1 then own_store, opp_store = SIZE - 1, PITS end
+  local index = pit
+  if player == 1 then index = PITS + 1 + pit end
+  local seeds = board[index + 1]
+  board[index + 1] = 0
+  while seeds > 0 do
+    index = (index + 1) % SIZE
+    if index ~= opp_store then
+      board[index + 1] = board[index + 1] + 1
+      seeds = seeds - 1
+    end
+  end
+  local first = 0
+  if player == 1 then first = PITS + 1 end
+  if index >= first and index < first + PITS and board[index + 1] == 1 then
+    local opposite = 2 * PITS - index
+    if EMPTY_CAPTURE or board[opposite + 1] > 0 then
+      board[own_store + 1] = board[own_store + 1] + board[opposite + 1] + 1
+      board[index + 1], board[opposite + 1] = 0, 0
+    end
+  end
+  local side0, side1 = 0, 0
+  for i = 1, PITS do side0 = side0 + board[i]; side1 = side1 + board[PITS + 1 + i] end
+  if side0 == 0 or side1 == 0 then
+    board[PITS + 1] = board[PITS + 1] + side0
+    board[SIZE] = board[SIZE] + side1
+    for i = 1, PITS do board[i] = 0; board[PITS + 1 + i] = 0 end
+    return nil
+  end
+  if index == own_store then return player end
+  return 1 - player
+end
+local function copy(board)
+  local out = {}
+  for i = 1, SIZE do out[i] = board[i] end
+  return out
+end
+local function leaf(board, to_move, ply)
+  if to_move == nil then return WIN_SCALE * (board[PITS + 1] - board[SIZE]) end
+  local row = copy(board)
+  row[SIZE + 1] = (to_move == 0) and 1.0 or 0.0
+  row[SIZE + 2] = ply
+  return program(row)
+end
+local function value(board, to_move, depth, ply, alpha, beta)
+  local maximizing = to_move == 0
+  local best = maximizing and -math.huge or math.huge
+  local base = (to_move == 0) and 0 or PITS + 1
+  for pit = 0, PITS - 1 do
+    if board[base + pit + 1] > 0 then
+      local child = copy(board)
+      local nxt = sow(child, to_move, pit)
+      local v
+      if nxt == nil or depth == 1 then v = leaf(child, nxt, ply + 1)
+      else v = value(child, nxt, depth - 1, ply + 1, alpha, beta) end
+      if maximizing then
+        if v > best then best = v end
+        if best > alpha then alpha = best end
+      else
+        if v < best then best = v end
+        if best < beta then beta = best end
+      end
+      if alpha >= beta then break end
+    end
+  end
+  return best
+end
+-- board[1..SIZE] seen from the mover; returns the pit 1..PITS from the mover's left
+local function choose_pit(board)
+  local best, best_value = nil, -math.huge
+  for pit = 0, PITS - 1 do
+    if board[pit + 1] > 0 then
+      local child = copy(board)
+      local nxt = sow(child, 0, pit)
+      local v
+      if nxt == nil or DEPTH == 1 then v = leaf(child, nxt, 1)
+      else v = value(child, nxt, DEPTH - 1, 1, best_value, math.huge) end
+      if best == nil or v > best_value then best, best_value = pit, v end
+    end
+  end
+  if best == nil then error('the mover has no seeds: the game is over') end
+  return best + 1
+end
+return {program = program, choose_pit = choose_pit}
+"""
 
 
 def _fmt_row(name: str, s: dict) -> str:
@@ -881,7 +1084,7 @@ def export(folder, lang: str) -> Path:
 
     game = load_game(doc["game"])
     maker = python_player if lang == "python" else lua_player
-    text = maker(program, pset, game.pits, doc["policy"], game.empty_capture)
+    text = maker(program, pset, game.pits, doc["policy"], game.empty_capture, int(doc.get("search_depth", 1)))
     return folder.write_text("best.py" if lang == "python" else "best.lua", text)
 
 
