@@ -25,7 +25,7 @@ def test_default_config_is_the_seeds_plan():
     b = cfg["breeding"]
     assert (b["clone"], b["constant_mutation"], b["tree_mutation"], b["crossover"]) == (0.10, 0.45, 0.225, 0.225)
     assert b["mutation_depth"] == 2
-    assert cfg["fitness"] == {"games": 1000, "size_free": 20, "size_penalty": 0.0004}
+    assert cfg["fitness"] == {"games": 1000, "size_free": 20, "size_penalty": 0.0004, "heuristic_share": 0.0}
     assert cfg["levels"]["generations"] == {"easy": 0, "medium": 1, "hard": 11, "expert": 111}
     assert cfg["primitives"]["functions"] == ["add", "mul"]
     evo = R.make(cfg, levels=True)
