@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from evoplay.agents.target_ga import LEVELS, TargetGA, level_config
 from evoplay.arena import derive_seed
 from evoplay.errors import SpecError
-from evoplay.games.target import OP_SYMBOL, Draw, make_draw, solve
+from evoplay.games.target import OP_SYMBOL, Draw, leaves, make_draw, solve
 from evoplay.games.target_parser import ExpressionError, parse_expression
 
 HELP = ("type an expression with the numbers, e.g. (75 - 9) * 15 + 7; each number at most once, + - * / and "
@@ -224,7 +224,11 @@ def play_round(term: Terminal, lines: Lines, draw: Draw, round_no: int, rounds: 
                 kept = best is None or d < best.distance(draw.target)
                 if kept:
                     best = Answer(parsed.value, parsed.canonical)
-                term.say(f"  = {parsed.value} ({mark})" + ("" if kept else f"; keeping your {best.value}"))
+                left_over = list(draw.numbers)
+                for n in leaves(parsed.expr):
+                    left_over.remove(n)
+                unused = f"; unused: {' '.join(map(str, left_over))}" if left_over and d else ""
+                term.say(f"  = {parsed.value} ({mark})" + ("" if kept else f"; keeping your {best.value}") + unused)
                 if d == 0:
                     break
         term.status_and_prompt(status())
