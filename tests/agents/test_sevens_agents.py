@@ -153,3 +153,11 @@ def test_play_command_still_plays_two_player_games():
                                 input="quit\n")
     assert result.exit_code == 0, result.output
     assert "you are player 1" in result.output
+
+
+def test_the_shipped_levels_load_and_play():
+    game = load_game("sevens(players=4)")
+    agents = [make_agent(f"specimen(level={lv})", game) for lv in ("easy", "medium", "hard", "expert")]
+    assert [a.specimen.info["generation"] for a in agents] == [0, 1, 11, 111]
+    state = play_game(game, agents, 3)
+    assert state.is_terminal() and sorted(state.places()) == [0, 1, 2, 3]

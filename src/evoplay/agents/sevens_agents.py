@@ -79,7 +79,7 @@ class Specimen:
 
     @classmethod
     def from_dict(cls, d: dict, where: str = "specimen") -> "Specimen":
-        from evoplay.gp.primitives import PrimitiveSet
+        from evoplay.gp.primitives import FEATURE, PrimitiveSet
         from evoplay.gp.program import Program
 
         if not isinstance(d, dict) or d.get("kind") != "sevens-specimen":
@@ -91,7 +91,7 @@ class Specimen:
         except KeyError as err:
             raise SpecError(f"{where}: missing field {err}; a specimen has primitives, play and send") from None
         for name, prog in (("play", play), ("send", send)):
-            if len(prog.args) and int(np.max(np.where(prog.opcodes == 1, prog.args, 0))) >= pset.n_features:
+            if int(np.max(np.where(prog.opcodes == FEATURE, prog.args, 0))) >= pset.n_features:
                 raise SpecError(f"{where}: the {name} tree reads a feature beyond the {pset.n_features} of its set")
         return cls(play, send, pset, dict(d.get("info", {})))
 

@@ -103,7 +103,7 @@ def card_name(card: int) -> str:
 
 
 def parse_card(text: str) -> int:
-    """Read a card written as ``7h``, ``7H``, ``7♥``, ``10c``, ``Ts``, ``qd`` or ``ace of spades``-free short forms."""
+    """Read a card written rank then suit: ``7h``, ``7H``, ``7♥``, ``10c``, ``Ts``, ``qd``, ``As`` (or ``1s``)."""
     t = text.strip().upper().replace(" ", "")
     if len(t) >= 2:
         rank_text, suit_text = t[:-1], t[-1]
