@@ -242,3 +242,29 @@ def test_ladder_command_prints_tables_ratings_and_its_command(tmp_path):
     assert "openskill" in text and text.count("\n| ") >= 6 + 6 + 6
     bad = CliRunner().invoke(main, ["sevens-ladder", "--computer", str(tmp_path / "none.py")])
     assert bad.exit_code == 2 and "does not exist" in bad.output
+
+
+def test_top_level_heuristic_check_changes_nothing_but_the_top_level(tmp_path):
+    base = _small_config(tmp_path)
+    checked = load_config("sevens", overrides={**{k: v for k, v in _flat(base).items()},
+                                               "levels.top_heuristic_games": 40})
+    runs = []
+    for name, cfg in (("plain", base), ("checked", checked)):
+        folder = RunFolder.create(tmp_path / name, "sevens", cfg, {"levels": True})
+        run_evolution(R.make(cfg, levels=True), folder)
+        runs.append((json.loads(folder.file("levels.json").read_text()), folder.read_log()))
+    (plain, plain_log), (top, top_log) = runs
+    for level in ("easy", "medium", "hard"):
+        assert plain[level]["play"] == top[level]["play"] and plain[level]["send"] == top[level]["send"]
+    assert [r["best"] for r in plain_log] == [r["best"] for r in top_log]
+    assert "heuristic_win_ratio" in top["expert"]["info"] and "heuristic_win_ratio" not in plain["expert"]["info"]
+
+
+def _flat(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and k != "generations":
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out

@@ -112,6 +112,7 @@ def validate(config: dict, levels: bool = False) -> dict:
         _check(name.isidentifier(), f"levels.generations: level name {name!r} must be an identifier")
     _check(config["levels"]["candidates"] >= 1, "levels.candidates must be >= 1 (1: the best as ranked)")
     _check(config["levels"]["games"] >= 1, "levels.games must be >= 1")
+    _check(config["levels"]["top_heuristic_games"] >= 0, "levels.top_heuristic_games must be >= 0")
     if levels:
         last = max(lv.values())
         _check(config["generations"] >= last,
@@ -349,7 +350,13 @@ class SevensEvolution:
             places = play_on(executor, Lineup(pool), self.players, seeds, seats)
             won = places[np.arange(len(seats)), seat_of_focus] == 0
             rates = np.bincount(focus, weights=won, minlength=k) / games
-            choice = int(np.argmax(rates))
+            score = rates
+            top = generation == max(self.level_generations.values())
+            h_games = int(lv["top_heuristic_games"])
+            if top and h_games > 0:
+                h_rates = self._versus_heuristic(ranked[:k], h_games, generation, executor)
+                score = np.minimum(rates, h_rates)
+            choice = int(np.argmax(score))
             rate = float(rates[choice])
         sp = self.specimen(ranked[choice], generation, float(state["fitness"][choice]),
                            float(state["win_ratio"][choice]), name)
@@ -357,7 +364,27 @@ class SevensEvolution:
         if k > 1:
             sp.info.update(candidates=k, recheck_games=int(lv["games"]), recheck_win_ratio=rate,
                            recheck_against=f"two copies of {below_name}" if below_name else "its generation")
+            if score is not rates:
+                sp.info.update(heuristic_games=h_games, heuristic_win_ratio=float(h_rates[choice]))
         return sp
+
+    def _versus_heuristic(self, candidates, games: int, generation: int, executor) -> np.ndarray:
+        """Each candidate's win ratio alone against two heuristic players. Its games draw from their own
+        generator (derived from the run seed and the generation), so switching this check on changes no other
+        random number of the run: the populations and the lower levels stay exactly as without it."""
+        from evoplay.arena.match import derive_seed
+        from evoplay.games.sevens_kernels import Lineup
+
+        k = len(candidates)
+        rng = np.random.default_rng(derive_seed(int(self.config.get("seed", 0)), generation, 7))
+        focus = np.repeat(np.arange(k), games)
+        seat_of_focus = np.tile(np.arange(games) % self.players, k)
+        seats = np.full((k * games, self.players), k, np.int64)
+        seats[np.arange(k * games), seat_of_focus] = focus
+        seeds = rng.integers(0, 2**63, size=len(seats), dtype=np.uint64)
+        places = play_on(executor, Lineup(list(candidates) + ["heuristic"]), self.players, seeds, seats)
+        won = places[np.arange(len(seats)), seat_of_focus] == 0
+        return np.bincount(focus, weights=won, minlength=k) / games
 
     def specimen(self, trees, generation: int, fitness: float, win_ratio: float, level: str | None = None):
         from evoplay.agents.sevens_agents import Specimen
