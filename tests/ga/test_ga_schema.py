@@ -17,7 +17,7 @@ def schemas_and_records(draw):
     return schema, record
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(schemas_and_records())
 def test_encode_then_decode_gives_the_record_back(pair):
     schema, record = pair

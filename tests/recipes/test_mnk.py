@@ -166,7 +166,7 @@ def test_run_resumes_exactly_after_a_stop_and_leaves_a_playable_best(tmp_path, m
     assert r.exit_code == 0 and json.loads(r.output)["games"] == 2
 
 
-def test_convergence_stops_after_r_rounds_of_draws(tmp_path):
+def test_convergence_stops_after_r_rounds_of_draws(tmp_path, monkeypatch):
     # Tic-tac-toe between identical deep searchers is always a draw: the test holds after draw_rounds rounds.
     config = _config(generations=10, population=3, game="mnk(m=3,n=3,k=3)", **{
         "breeding.mutation_rate": 0.0, "convergence.draw_rounds": 2, "search.schedule": "none",
@@ -183,6 +183,7 @@ def test_convergence_stops_after_r_rounds_of_draws(tmp_path):
             state["population"] = np.tile(genome, (3, 1))
             return state
 
+    monkeypatch.setattr(M, "write_results", lambda evo, state, folder: None)  # no pictures needed here
     folder = RunFolder.create(tmp_path / "r", "mnk", config)
     run_evolution(Identical(config), folder)
     log = folder.read_log()
@@ -205,7 +206,8 @@ def test_round_robin_results_do_not_depend_on_the_executor():
 def test_cli_evolve_and_report(tmp_path):
     out = tmp_path / "run"
     r = CliRunner().invoke(main, ["evolve", "mnk", "--generations", "1", "--population", "3", "--out", str(out),
-                                  "--backend", "serial", "--set", "baselines.games=2"], catch_exceptions=False)
+                                  "--backend", "serial", "--set", "baselines.games=2", "--set",
+                                  "baselines.final_games=2"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(main, ["report", str(out)], catch_exceptions=False)
     assert "best genome" in r.output
