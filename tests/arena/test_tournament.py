@@ -88,3 +88,24 @@ def test_executor_errors():
         make_executor("process", 0)
     with pytest.raises(SpecError, match="--address is for the ray backend"):
         make_executor("process", 2, "127.0.0.1:6379")
+
+
+def test_round_robin_of_a_three_seat_game_plays_every_seating():
+    game = load_game("sevens(players=3)")
+    agents = _agents(game, ["random", "random", "sevens_heuristic", "random"])
+    res = round_robin(game, agents, games_per_pair=2, seed=3)
+    assert len(res.records) == 4 * 3 * 2 * 2
+    stats = res.stats()
+    assert sum(s.wins for s in stats) == len(res.records)  # one winner per game
+    assert all(set(s.by_seat) == {0, 1, 2} for s in stats)
+    with make_executor("process", 2) as ex:
+        assert round_robin(game, agents, games_per_pair=2, seed=3, executor=ex).records == res.records
+
+
+def test_two_agent_schedules_refuse_a_three_seat_game():
+    game = load_game("sevens(players=3)")
+    a, b = _agents(game, ["random", "random"])
+    with pytest.raises(SpecError, match="has 3 seats"):
+        match(game, a, b)
+    with pytest.raises(SpecError, match="at least 3 agents"):
+        round_robin(game, [a, b])

@@ -1,6 +1,7 @@
 """Matches, round robins and gauntlets: schedules of seeded games played on an executor, and their results."""
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ import numpy as np
 
 from evoplay.arena.executors import Executor, SerialExecutor
 from evoplay.arena.match import GameRecord, derive_seed, play_record
+from evoplay.errors import SpecError
 from evoplay.games.base import Game
 
 
@@ -22,14 +24,23 @@ class Pairing:
     key: tuple[int, ...]
 
 
-def round_robin_pairings(n: int, games_per_pair: int = 1, round_key: int = 0) -> list[Pairing]:
-    """Every agent meets every other in both seats: n(n-1) x games_per_pair games (seed 001's tournament)."""
-    return [
-        Pairing((i, j), games_per_pair, (round_key, i, j))
-        for i in range(n)
-        for j in range(n)
-        if i != j
-    ]
+def round_robin_pairings(n: int, games_per_pair: int = 1, round_key: int = 0, seats: int = 2) -> list[Pairing]:
+    """Every agent meets every other in both seats: n(n-1) x games_per_pair games (seed 001's tournament).
+
+    For a game of more than two seats, every ordered seating of ``seats`` distinct agents is played, so each
+    agent meets every group of others in every seat.
+    """
+    if seats == 2:
+        return [
+            Pairing((i, j), games_per_pair, (round_key, i, j))
+            for i in range(n)
+            for j in range(n)
+            if i != j
+        ]
+    if n < seats:
+        raise SpecError(f"a round robin of a {seats}-seat game needs at least {seats} agents (got {n}); "
+                        f"the same spec may be given more than once")
+    return [Pairing(order, games_per_pair, (round_key, *order)) for order in itertools.permutations(range(n), seats)]
 
 
 def match_pairings(games: int) -> list[Pairing]:
@@ -141,6 +152,14 @@ class TournamentResult:
         return json.dumps(self.to_dict(), indent=2)
 
 
+def _two_seats(game: Game, what: str) -> None:
+    if game.num_players != 2:
+        raise SpecError(
+            f"{what} seats two agents, but {game.spec} has {game.num_players} seats; play a round robin "
+            f"(evoplay tournament {game.spec} A B C ...), which seats every ordering of distinct agents"
+        )
+
+
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson score interval of a proportion (draws may count as half successes)."""
     if n == 0:
@@ -222,19 +241,22 @@ def play_schedule(
 
 
 def round_robin(game, agents, games_per_pair: int = 1, seed: int = 0, executor=None, progress=None, round_key=0):
-    """Each agent against every other in both seats, ``games_per_pair`` games per ordered pair."""
-    return play_schedule(game, agents, round_robin_pairings(len(agents), games_per_pair, round_key), seed,
-                         executor, progress)
+    """Each agent against every other in both seats, ``games_per_pair`` games per ordered pair (per ordered
+    seating of distinct agents in a game of more than two seats)."""
+    pairings = round_robin_pairings(len(agents), games_per_pair, round_key, game.num_players)
+    return play_schedule(game, agents, pairings, seed, executor, progress)
 
 
 def match(game, agent_a, agent_b, games: int = 2, seed: int = 0, executor=None, progress=None):
     """``games`` games between two agents, seats alternating by halves."""
+    _two_seats(game, "a match")
     return play_schedule(game, [agent_a, agent_b], match_pairings(games), seed, executor, progress)
 
 
 def gauntlet(game, candidates, pool, games_per_pair: int = 1, seed: int = 0, executor=None, progress=None,
              round_key=0):
     """Each candidate against each member of a fixed pool, in both seats; pool members never meet."""
+    _two_seats(game, "a gauntlet")
     agents = list(candidates) + list(pool)
     pairings = gauntlet_pairings(len(candidates), len(pool), games_per_pair, round_key)
     return play_schedule(game, agents, pairings, seed, executor, progress)
