@@ -599,9 +599,13 @@ class MancalaGP:
 
 
 def make(config: dict, **options) -> MancalaGP:
+    """The evolution for a config; keys the config lacks (a run folder from an older evoplay) take the defaults."""
+    from evoplay.evolve.config import default_config_text, merge, parse_toml
+
     if options:
         raise ConfigError(f"the mancala recipe takes no options ({', '.join(options)} given)")
-    return MancalaGP(config)
+    defaults = parse_toml(default_config_text("mancala"), "the mancala default config")
+    return MancalaGP(merge(defaults, config, "the run's config"))
 
 
 # --------------------------------------------------------------------------------------------------------------
