@@ -34,6 +34,25 @@ def _load() -> str:
         return "load unknown"
 
 
+def _cpu_seconds(pids) -> float:
+    """User + system CPU seconds used so far by the processes ``pids`` (Linux /proc; 0 where unreadable)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _worker_pids(executor) -> list[int]:
+    pool = getattr(executor, "_pool", None)
+    return list(getattr(pool, "_processes", {}) or {}) if pool is not None else []
+
+
 def _backends(workers: int) -> list[str]:
     out = ["process"]
     try:
@@ -77,24 +96,34 @@ def bench_mnk(quick: bool = False) -> BenchResult:
         pool_start = time.perf_counter() - start
         try:
             for n in sizes:
-                serial_t, parallel_t = [], []
+                serial_t, parallel_t, serial_cores, parallel_cores = [], [], [], []
                 for _ in range(repeats):
+                    c = time.process_time()
                     t = time.perf_counter()
                     r1 = identical(n)
                     serial_t.append(time.perf_counter() - t)
+                    serial_cores.append((time.process_time() - c) / serial_t[-1])
+                    pids = _worker_pids(ex)
+                    c = _cpu_seconds(pids) + time.process_time()
                     t = time.perf_counter()
                     r2 = identical(n, ex)
                     parallel_t.append(time.perf_counter() - t)
+                    parallel_cores.append((_cpu_seconds(pids) + time.process_time() - c) / parallel_t[-1])
                     if r1.records != r2.records:
                         raise AssertionError(f"{backend} executor changed the results of the identical games")
                 s, p = statistics.median(serial_t), statistics.median(parallel_t)
                 seed_p, seed_s = SEED_TABLE[n]
                 target = "<= 0.55" if n == 32 else ""
+                # On a shared machine the ratio depends on how much CPU the workers were given: report the cores
+                # each side actually got (CPU seconds / wall seconds; the parent's and, for a process pool, the
+                # workers' from /proc).
+                cores = (f"; cores used: serial {statistics.median(serial_cores):.2f}, parallel "
+                         f"{statistics.median(parallel_cores):.2f}" if _worker_pids(ex) else "")
                 res.figures.append(Figure(
                     f"n = {n} identical games, {backend} ({workers} workers) / serial", p / s, "ratio", target,
                     (p / s <= 0.55) if n == 32 else None,
                     note=f"serial {s:.3f} s, parallel {p:.3f} s; seed (8 procs): {seed_p / seed_s:.2f} "
-                         f"({seed_s:.2f} s / {seed_p:.2f} s)",
+                         f"({seed_s:.2f} s / {seed_p:.2f} s){cores}",
                 ))
             loads.append(_load())
 
