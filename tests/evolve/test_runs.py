@@ -110,3 +110,13 @@ def test_selection_operators():
     wins = tournament([1, 5, 3, 9], 200, 4, rng)
     assert np.bincount(wins, minlength=4)[3] > 100
     assert elite([3, 9, 9, 1], 3).tolist() == [1, 2, 0]
+
+
+def test_config_names_a_shipped_variant():
+    from evoplay.evolve.config import load_config, shipped_variants
+
+    assert "run1" in shipped_variants("mancala")
+    run1 = load_config("mancala", "run1")
+    assert run1 == load_config("mancala", "mancala_run1.toml") and run1["fitness"]["parsimony"] == "none"
+    with pytest.raises(ConfigError, match="configs shipped with mancala: .*run1"):
+        load_config("mancala", "run3")

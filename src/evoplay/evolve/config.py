@@ -20,6 +20,16 @@ def default_config_text(recipe: str, variant: str | None = None) -> str:
         raise ConfigError(f"no config '{name}' for recipe '{recipe}'; configs shipped: {', '.join(known)}") from None
 
 
+def shipped_variants(recipe: str) -> list[str]:
+    """The names of the configs shipped beside a recipe's default: ``run1`` for ``<recipe>_run1.toml``."""
+    prefix = f"{recipe}_"
+    return sorted(
+        p.name[len(prefix) : -len(".toml")]
+        for p in resources.files("evoplay.recipes").iterdir()
+        if p.name.startswith(prefix) and p.name.endswith(".toml")
+    )
+
+
 def parse_toml(text: str, where: str) -> dict:
     try:
         return tomllib.loads(text)
@@ -38,7 +48,16 @@ def load_config(recipe: str, path: str | Path | None = None, overrides: dict[str
     if path is not None:
         p = Path(path)
         if not p.is_file():
-            raise ConfigError(f"config file {str(p)!r} does not exist")
+            shipped = shipped_variants(recipe)
+            name = p.name.removesuffix(".toml").removeprefix(f"{recipe}_")
+            if p.parent == Path(".") and name in shipped:
+                # ``--config run1`` names a config shipped with the recipe.
+                return load_config(recipe, None, overrides,
+                                   parse_toml(default_config_text(recipe, name), f"the {recipe}_{name} config"))
+            raise ConfigError(
+                f"config file {str(p)!r} does not exist; give a TOML file, or one of the configs shipped with "
+                f"{recipe}: {', '.join(shipped) or '(none)'}"
+            )
         user = parse_toml(p.read_text(encoding="utf-8"), f"config file {str(p)!r}")
         variant = user.pop("base", None)
         if variant is not None:
