@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL
+from evoplay.games.base import SIMULTANEOUS, TERMINAL, State
 
 # The header of ``buf``.
 PHASE, WINNER, SCORE, TICK, RNG = 0, 1, 2, 4, 5
@@ -312,3 +312,85 @@ def game_params(game) -> np.ndarray:
 
 def is_simultaneous(state) -> bool:
     return state.current_player() == SIMULTANEOUS
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The state of a two-player grid duel (tron, gems): what the common Game/State API adds to the buffer.
+# --------------------------------------------------------------------------------------------------------------
+
+UP, DOWN, LEFT, RIGHT, NIL = 0, 1, 2, 3, 4
+GRID_ACTIONS = ("up", "down", "left", "right", "nil")
+GRID_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, "l": LEFT, "a": LEFT,
+                "left": LEFT, "r": RIGHT, "right": RIGHT, "n": NIL, "nil": NIL, "stay": NIL, ".": NIL, "": NIL}
+
+
+class GridDuelState(State):
+    """A simultaneous-move position on a grid: both players pick one of up, down, left, right, nil each tick.
+
+    Subclasses set ``step`` (the game's Numba kernel ``step(params, buf, a0, a1)``) and render ``rows()``.
+    """
+
+    __slots__ = ("game", "buf", "history")
+    step = None  # set by the subclass: the game's kernel
+
+    def __init__(self, game, buf: np.ndarray):
+        self.game = game
+        self.buf = buf
+        self.history: list[tuple[int, int]] = []
+
+    def current_player(self) -> int:
+        return int(self.buf[PHASE])
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self.is_terminal() or (player is not None and player not in (0, 1)):
+            return []
+        return list(range(len(GRID_ACTIONS)))  # the same five actions for both players, NIL last
+
+    def _legal_actions(self) -> list[int]:
+        return list(range(len(GRID_ACTIONS)))
+
+    def apply_action(self, action: int) -> None:
+        raise IllegalActionError(f"{self.game.name} is a simultaneous game: use apply_actions([first, second])")
+
+    def apply_actions(self, actions) -> None:
+        name = self.game.name
+        if self.is_terminal():
+            raise IllegalActionError(f"the game is over; no action can be applied ({name})")
+        if len(actions) != 2 or any(int(a) not in range(len(GRID_ACTIONS)) for a in actions):
+            raise IllegalActionError(f"{name} needs one action per player, each 0..4 (up, down, left, right, nil); "
+                                     f"got {list(actions)!r}")
+        type(self).step(self.game.params_array, self.buf, int(actions[0]), int(actions[1]))
+        self.history.append((int(actions[0]), int(actions[1])))
+
+    def _action_to_string(self, action: int) -> str:
+        return GRID_ACTIONS[action]
+
+    def _string_to_action(self, text: str) -> int:
+        key = text.lower()
+        if key in GRID_ALIASES:
+            return GRID_ALIASES[key]
+        raise IllegalActionError(
+            f"{text!r} is not a {self.game.name} action; type up, down, left, right or nil (or w a s d)"
+        )
+
+    def returns(self) -> list[float]:
+        w = int(self.buf[WINNER])
+        if self.current_player() != TERMINAL or w == DRAW:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
+
+    def scores(self) -> list[float]:
+        return [float(self.buf[SCORE]), float(self.buf[SCORE + 1])]
+
+    def clone(self):
+        s = type(self)(self.game, self.buf.copy())
+        s.history = list(self.history)
+        return s
+
+    def forward_model(self) -> ForwardModel:
+        return ForwardModel(self.game.params_array, self.buf.copy(), type(self).step, GRID_ACTIONS)
+
+    def positions(self) -> tuple[int, int]:
+        """The two players' cells (the cycles' heads in tron)."""
+        cells = self.game.width * self.game.height
+        return int(self.buf[BODY + cells]), int(self.buf[BODY + cells + 1])

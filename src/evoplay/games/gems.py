@@ -17,17 +17,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.errors import SpecError
+from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
-    BODY, DRAW, KIND_GEMS, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE, RNG, SCORE, TICK, WINNER,
-    ForwardModel, new_buffer, seed_word, xorshift32,
+    BODY, DRAW, GRID_ACTIONS, KIND_GEMS, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE,
+    RNG, SCORE, TICK, WINNER, GridDuelState, new_buffer, seed_word, xorshift32,
 )
+from evoplay.games.forward import DOWN, LEFT, NIL, RIGHT, UP  # noqa: F401 - this game's actions
 
-UP, DOWN, LEFT, RIGHT, NIL = 0, 1, 2, 3, 4
-ACTION_NAMES = ("up", "down", "left", "right", "nil")
-_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, "l": LEFT, "a": LEFT, "left": LEFT,
-            "r": RIGHT, "right": RIGHT, "n": NIL, "nil": NIL, "stay": NIL, ".": NIL, "": NIL}
+ACTION_NAMES = GRID_ACTIONS
 EMPTY, WALL, GEM = 0, 1, 2
 P_W, P_H, P_TICKS, P_GEMS = P_GAME, P_GAME + 1, P_GAME + 2, P_GAME + 3
 
@@ -221,68 +219,10 @@ class GemsGame(Game):
         return GemsState(self, buf)
 
 
-class GemsState(State):
-    __slots__ = ("game", "buf", "history")
+class GemsState(GridDuelState):
+    """A gems position; the shared simultaneous-move API lives in ``GridDuelState``."""
 
-    def __init__(self, game: GemsGame, buf: np.ndarray):
-        self.game = game
-        self.buf = buf
-        self.history: list[tuple[int, int]] = []
-
-    def current_player(self) -> int:
-        return int(self.buf[PHASE])
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.is_terminal():
-            return []
-        if player is not None and player not in (0, 1):
-            return []
-        return list(range(len(ACTION_NAMES)))  # the same five actions for both players, NIL last
-
-    def _legal_actions(self) -> list[int]:
-        return list(range(len(ACTION_NAMES)))
-
-    def apply_action(self, action: int) -> None:
-        raise IllegalActionError("gems is a simultaneous game: use apply_actions([first, second])")
-
-    def apply_actions(self, actions) -> None:
-        if self.is_terminal():
-            raise IllegalActionError("the game is over; no action can be applied (gems)")
-        if len(actions) != 2 or any(int(a) not in range(len(ACTION_NAMES)) for a in actions):
-            raise IllegalActionError(f"gems needs one action per player, each 0..4 (up, down, left, right, nil); "
-                                     f"got {list(actions)!r}")
-        step(self.game.params_array, self.buf, int(actions[0]), int(actions[1]))
-        self.history.append((int(actions[0]), int(actions[1])))
-
-    def _action_to_string(self, action: int) -> str:
-        return ACTION_NAMES[action]
-
-    def _string_to_action(self, text: str) -> int:
-        key = text.lower()
-        if key in _ALIASES:
-            return _ALIASES[key]
-        raise IllegalActionError(f"{text!r} is not a gems action; type up, down, left, right or nil (or w a s d)")
-
-    def returns(self) -> list[float]:
-        w = int(self.buf[WINNER])
-        if self.current_player() != TERMINAL or w == DRAW:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
-
-    def scores(self) -> list[float]:
-        return [float(self.buf[SCORE]), float(self.buf[SCORE + 1])]
-
-    def clone(self) -> "GemsState":
-        s = GemsState(self.game, self.buf.copy())
-        s.history = list(self.history)
-        return s
-
-    def forward_model(self) -> ForwardModel:
-        return ForwardModel(self.game.params_array, self.buf.copy(), step, ACTION_NAMES)
-
-    def positions(self) -> tuple[int, int]:
-        cells = self.game.width * self.game.height
-        return int(self.buf[BODY + cells]), int(self.buf[BODY + cells + 1])
+    step = staticmethod(step)
 
     def rows(self) -> list[str]:
         """The board as text: '#' wall or pillar, '.' empty, '*' gem, 'A'/'B' the players."""

@@ -15,17 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.errors import SpecError
+from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
-    BODY, DRAW, KIND_TRON, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE, SCORE, TICK, WINNER, ForwardModel,
-    new_buffer,
+    BODY, DRAW, GRID_ACTIONS, KIND_TRON, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE,
+    SCORE, TICK, WINNER, GridDuelState, new_buffer,
 )
+from evoplay.games.forward import DOWN, LEFT, NIL, RIGHT, UP  # noqa: F401 - this game's actions
 
-UP, DOWN, LEFT, RIGHT, NIL = 0, 1, 2, 3, 4
-ACTION_NAMES = ("up", "down", "left", "right", "nil")
-_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, "l": LEFT, "a": LEFT, "left": LEFT,
-            "r": RIGHT, "right": RIGHT, "n": NIL, "nil": NIL, ".": NIL, "": NIL}
+ACTION_NAMES = GRID_ACTIONS
 EMPTY, WALL, TRAIL0, TRAIL1 = 0, 1, 2, 3
 P_W, P_H = P_GAME, P_GAME + 1  # board width and height including the border
 
@@ -160,68 +158,14 @@ class TronGame(Game):
         return TronState(self, buf)
 
 
-class TronState(State):
-    __slots__ = ("game", "buf", "history")
+class TronState(GridDuelState):
+    """A tron position; the shared simultaneous-move API lives in ``GridDuelState``."""
 
-    def __init__(self, game: TronGame, buf: np.ndarray):
-        self.game = game
-        self.buf = buf
-        self.history: list[tuple[int, int]] = []
-
-    def current_player(self) -> int:
-        return int(self.buf[PHASE])
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        if self.is_terminal():
-            return []
-        if player is not None and player not in (0, 1):
-            return []
-        return list(range(len(ACTION_NAMES)))  # the same five actions for both players, NIL last
-
-    def _legal_actions(self) -> list[int]:
-        return list(range(len(ACTION_NAMES)))
-
-    def apply_action(self, action: int) -> None:
-        raise IllegalActionError("tron is a simultaneous game: use apply_actions([first, second])")
-
-    def apply_actions(self, actions) -> None:
-        if self.is_terminal():
-            raise IllegalActionError("the game is over; no action can be applied (tron)")
-        if len(actions) != 2 or any(int(a) not in range(len(ACTION_NAMES)) for a in actions):
-            raise IllegalActionError(f"tron needs one action per player, each 0..4 (up, down, left, right, nil); "
-                                     f"got {list(actions)!r}")
-        step(self.game.params_array, self.buf, int(actions[0]), int(actions[1]))
-        self.history.append((int(actions[0]), int(actions[1])))
-
-    def _action_to_string(self, action: int) -> str:
-        return ACTION_NAMES[action]
-
-    def _string_to_action(self, text: str) -> int:
-        key = text.lower()
-        if key in _ALIASES:
-            return _ALIASES[key]
-        raise IllegalActionError(f"{text!r} is not a tron action; type up, down, left, right or nil (or w a s d)")
-
-    def returns(self) -> list[float]:
-        w = int(self.buf[WINNER])
-        if self.current_player() != TERMINAL or w == DRAW:
-            return [0.0, 0.0]
-        return [1.0, -1.0] if w == 0 else [-1.0, 1.0]
-
-    def scores(self) -> list[float]:
-        return [float(self.buf[SCORE]), float(self.buf[SCORE + 1])]
-
-    def clone(self) -> "TronState":
-        s = TronState(self.game, self.buf.copy())
-        s.history = list(self.history)
-        return s
-
-    def forward_model(self) -> ForwardModel:
-        return ForwardModel(self.game.params_array, self.buf.copy(), step, ACTION_NAMES)
+    step = staticmethod(step)
 
     def heads(self) -> tuple[int, int]:
-        cells = self.game.width * self.game.height
-        return int(self.buf[BODY + cells]), int(self.buf[BODY + cells + 1])
+        """The cells of the two cycles' heads."""
+        return self.positions()
 
     def rows(self) -> list[str]:
         """The board as text: '#' wall, '.' empty, 'a'/'b' trails, 'A'/'B' the cycles."""
@@ -229,7 +173,7 @@ class TronState(State):
         cells = g.width * g.height
         marks = ".#ab"
         chars = [marks[int(v)] for v in self.buf[BODY : BODY + cells]]
-        h0, h1 = self.heads()
+        h0, h1 = self.positions()
         chars[h0], chars[h1] = "A", "B"
         return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
 
