@@ -2,7 +2,6 @@
 the seed-001 depth schedule, and strength sanity checks."""
 import io
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +10,6 @@ from evoplay import load_game, make_agent
 from evoplay.agents import search_kalah, search_mnk
 from evoplay.agents.human import HumanAgent, HumanQuit
 from evoplay.errors import SpecError
-from evoplay.games.base import TERMINAL
 
 
 def _random_kalah_position(rng_choices, empty_capture=True):

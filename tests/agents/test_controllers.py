@@ -1,7 +1,6 @@
 """The forward-model controllers: seed 002's rs, rhea, mcts and one-step lookahead on all four games."""
 import pickle
 
-import numpy as np
 import pytest
 
 from evoplay import load_game

@@ -6,9 +6,9 @@ from hypothesis import strategies as st
 
 from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL
+from evoplay.games.base import SIMULTANEOUS
 from evoplay.games.forward import BODY, DRAW, PHASE, SCORE, WINNER
-from evoplay.games.tron import DOWN, LEFT, NIL, RIGHT, UP, reference_step, step
+from evoplay.games.tron import DOWN, LEFT, NIL, RIGHT, UP, reference_step
 
 
 def _play_both(spec, seed, joint_actions):

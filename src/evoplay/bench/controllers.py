@@ -135,7 +135,7 @@ def bench_controllers(quick: bool = False) -> BenchResult:
         if hog.is_alive():  # pragma: no cover
             hog.terminate()
     p99_l = _p99(times_l)
-    res.figures.append(Figure(f"  the same, a busy process sharing the core: p99 decision time", p99_l, "ms",
+    res.figures.append(Figure("  the same, a busy process sharing the core: p99 decision time", p99_l, "ms",
                               "<= 45 ms", p99_l <= 45, note=f"median {statistics.median(times_l) * 1000:.1f} ms, "
                                                            f"max {max(times_l) * 1000:.1f} ms"))
     seqs_l = statistics.median(evals_l)

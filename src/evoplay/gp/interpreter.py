@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.gp.primitives import (
-    ABS, ADD, CONST, DIV, DIV_EPSILON, FEATURE, IF_LT, INDEX_LIMIT, MAX, MIN, MUL, NEG, RANDOM, SUB, VALUE_AT,
+    ABS, ADD, CONST, DIV, DIV_EPSILON, FEATURE, IF_LT, INDEX_LIMIT, MIN, MUL, NEG, RANDOM, SUB, VALUE_AT,
 )
 
 
