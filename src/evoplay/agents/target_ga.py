@@ -31,6 +31,7 @@ from evoplay.errors import ConfigError
 from evoplay.games.target import ADD, DIV, MUL, SUB, evaluate, format_expr
 
 OPS = (ADD, SUB, MUL, DIV)
+FITNESS_KINDS = ("inverse", "relative", "ratio")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -48,7 +49,7 @@ class TargetGAConfig:
     crossover_rate: float = 0.8
     mutation_rate: float = 0.3
     mutation_improve_only: bool = True  # keep a mutation only when it improves the fitness
-    selection: str = "roulette"  # roulette | tournament
+    selection: str = "roulette"  # roulette | gal_roulette (Genetic Algorithm Library's wheel) | tournament
     tournament_size: int = 3
     restart_after: int = 0  # generations without progress before the population is re-seeded (0: never)
     local_search: bool = False  # try every single-node change of each new best (a 1-step hill climb)
@@ -60,6 +61,13 @@ class TargetGAConfig:
     time_limit: float = 1.0  # seconds of search
     max_generations: int = 0  # also stop after this many generations (0: no limit); with it a run is reproducible
     clock: str = "wall"  # wall | cpu (thread CPU time: immune to a loaded machine)
+    fitness: str = "inverse"  # inverse: 1/(1+d)^p | relative: 1 - d/t (clipped above 0) | ratio: t/(t+d)
+    fitness_power: float = 1.0  # p of the inverse fitness
+    initial_numbers: str = "subset"  # initial trees over a random subset of the numbers, or "all" six
+    reduction: str = "neutral"  # neutral: invalid divisions and neutral operands | subexpression: any
+    #   operation whose value equals one of its sub-expressions' is replaced by it (the article's wording)
+    mutation_accept_equal: bool = False  # with mutation_improve_only, also keep a mutation that leaves the
+    #   fitness unchanged (Genetic Algorithm Library rejects only a mutation that makes it worse)
 
     def __post_init__(self):
         problems = []
@@ -72,8 +80,8 @@ class TargetGAConfig:
         for name in ("crossover_rate", "mutation_rate", "semantic_rate"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 problems.append(f"{name}={getattr(self, name)} (0..1)")
-        if self.selection not in ("roulette", "tournament"):
-            problems.append(f"selection={self.selection!r} (roulette or tournament)")
+        if self.selection not in ("roulette", "gal_roulette", "tournament"):
+            problems.append(f"selection={self.selection!r} (roulette, gal_roulette or tournament)")
         if self.tournament_size < 1:
             problems.append(f"tournament_size={self.tournament_size} (at least 1)")
         if not 0 <= self.library_size <= 4:
@@ -84,6 +92,14 @@ class TargetGAConfig:
             problems.append(f"restart_after={self.restart_after} (0 or more)")
         if not self.time_limit > 0:
             problems.append(f"time_limit={self.time_limit} (seconds, > 0)")
+        if self.fitness not in FITNESS_KINDS:
+            problems.append(f"fitness={self.fitness!r} ({', '.join(FITNESS_KINDS)})")
+        if not self.fitness_power > 0:
+            problems.append(f"fitness_power={self.fitness_power} (> 0)")
+        if self.initial_numbers not in ("subset", "all"):
+            problems.append(f"initial_numbers={self.initial_numbers!r} (subset or all)")
+        if self.reduction not in ("neutral", "subexpression"):
+            problems.append(f"reduction={self.reduction!r} (neutral or subexpression)")
         if self.clock not in ("wall", "cpu"):
             problems.append(f"clock={self.clock!r} (wall or cpu)")
         if problems:
@@ -91,7 +107,7 @@ class TargetGAConfig:
 
     @classmethod
     def seed(cls, **changes) -> "TargetGAConfig":
-        return replace(cls(), **changes)
+        return replace(load_recipe("target_seed"), **changes)
 
     @classmethod
     def improved(cls, **changes) -> "TargetGAConfig":
@@ -160,13 +176,21 @@ def _chain(tree, op, values, out):
         out.append(tree)
 
 
-def tidy(tree, numbers):
-    """Reduce and normalise ``tree`` bottom-up; return (tree, value). The value is unchanged."""
+def tidy(tree, numbers, deep: bool = False):
+    """Reduce and normalise ``tree`` bottom-up; return (tree, value). The value is unchanged.
+
+    With ``deep`` the reduction is the article's in full: an operation whose value equals that of any of its
+    sub-expressions (not only a neutral operand: ``(a + b) - b``, ``(a * b) / b``) is replaced by that
+    sub-expression (searched breadth-first, right operand first)."""
     if type(tree) is int:
         return tree, numbers[tree]
     op = tree[0]
-    left, a = tidy(tree[1], numbers)
-    right, b = tidy(tree[2], numbers)
+    left, a = tidy(tree[1], numbers, deep)
+    right, b = tidy(tree[2], numbers, deep)
+    if deep:
+        same = _subexpression_with((right, left), lenient(op, a, b), numbers)
+        if same is not None:
+            return same, lenient(op, a, b)
     if op == DIV:
         if b == 0 or a % b or b == 1:
             return left, a
@@ -196,6 +220,21 @@ def tidy(tree, numbers):
     for _, _, t in keyed[1:]:
         out = (op, out, t)
     return out, value
+
+
+def _subexpression_with(roots, value, numbers):
+    """The first subtree, breadth-first from ``roots``, whose value is ``value``; None when there is none."""
+    level = list(roots)
+    while level:
+        nxt = []
+        for t in level:
+            if tree_value(t, numbers) == value:
+                return t
+            if type(t) is not int:
+                nxt.append(t[2])
+                nxt.append(t[1])
+        level = nxt
+    return None
 
 
 def leaf_indices(tree, out=None) -> list[int]:
@@ -286,9 +325,9 @@ def _get_at(tree, path):
     return tree
 
 
-def random_tree(rng: np.random.Generator, n: int):
-    """A random expression over a random non-empty subset of the n numbers."""
-    k = int(rng.integers(1, n + 1))
+def random_tree(rng: np.random.Generator, n: int, all_numbers: bool = False):
+    """A random expression over a random non-empty subset of the n numbers (or over all of them)."""
+    k = n if all_numbers else int(rng.integers(1, n + 1))
     leaves = [int(i) for i in rng.permutation(n)[:k]]
     return _build(rng, leaves)
 
@@ -561,9 +600,15 @@ def _by_fitness(c: Chromosome) -> float:
     return -c.fitness
 
 
-def fitness_of(value: int, target: int) -> float:
-    """The seed's fitness: 1 / (1 + |target - value|), in (0, 1]."""
-    return 1.0 / (1.0 + abs(target - value))
+def fitness_of(value: int, target: int, kind: str = "inverse", power: float = 1.0) -> float:
+    """The fitness, in (0, 1], 1 for an exact hit: ``inverse`` 1 / (1 + |t - n|)^p, ``relative`` 1 - |t - n| / t
+    (clipped at 1e-6 above 0), ``ratio`` t / (t + |t - n|)."""
+    d = abs(target - value)
+    if kind == "inverse":
+        return 1.0 / (1.0 + d) ** power
+    if kind == "relative":
+        return max(1.0 - d / target, 1e-6)
+    return target / (target + d)
 
 
 class TargetGA:
@@ -579,8 +624,19 @@ class TargetGA:
         if known is None:
             if len(self._memo) > 200_000:
                 self._memo.clear()
-            known = self._memo[tree] = tidy(tree, numbers)
-        return Chromosome(known[0], known[1], fitness_of(known[1], target))
+            known = self._memo[tree] = self._tidy(tree, numbers)
+        cfg = self.config
+        return Chromosome(known[0], known[1], fitness_of(known[1], target, cfg.fitness, cfg.fitness_power))
+
+    def _tidy(self, tree, numbers):
+        if self.config.reduction == "neutral":
+            return tidy(tree, numbers)
+        # a normalised chain can expose a new reduction ((a + b) + c) - c: repeat to the fixed point
+        while True:
+            out = tidy(tree, numbers, True)
+            if out[0] == tree:
+                return out
+            tree = out[0]
 
     def solve(self, numbers, target: int, seed: int = 0, observer: Observer | None = None) -> GAResult:
         cfg = self.config
@@ -600,7 +656,7 @@ class TargetGA:
             tries = 0
             while len(pop) < cfg.population and tries < 50 * cfg.population:
                 tries += 1
-                c = self._make(random_tree(rng, n), numbers, target)
+                c = self._make(random_tree(rng, n, cfg.initial_numbers == "all"), numbers, target)
                 evaluations += 1
                 if c.tree not in keys:
                     keys.add(c.tree)
@@ -636,7 +692,8 @@ class TargetGA:
                 if rng.random() < cfg.mutation_rate:
                     mutant = self._make(mutate(rng, child.tree, n, child.subtrees()), numbers, target)
                     evaluations += 1
-                    if not cfg.mutation_improve_only or mutant.fitness > child.fitness:
+                    if (not cfg.mutation_improve_only or mutant.fitness > child.fitness
+                            or cfg.mutation_accept_equal and mutant.fitness == child.fitness):
                         child = mutant
                 if cfg.semantic_rate > 0.0 and rng.random() < cfg.semantic_rate:
                     if cfg.semantic_all_nodes:
@@ -733,6 +790,8 @@ class TargetGA:
                 idx = rng.integers(len(pop), size=cfg.tournament_size)
                 out.append(pop[int(idx.min())])  # the population is sorted best first
             return out
+        if cfg.selection == "gal_roulette":
+            return [pop[i] for i in gal_roulette([c.fitness for c in pop], cfg.parents, rng)]
         # roulette wheel without duplicates (GaSelectDuplicatesParams(false, 8))
         # by successive draws proportional to fitness (Efraimidis & Spirakis's keys u^(1/w): the same law as
         # spinning the wheel again after each pick, in one vector operation)
@@ -751,6 +810,39 @@ class TargetGA:
                 return expr, c.value
         m = max(numbers)
         return m, m
+
+
+def gal_roulette(fitness, k: int, rng: np.random.Generator) -> list[int]:
+    """k distinct indices by Genetic Algorithm Library 1.x's roulette wheel (GaSelectRouletteWheel) over a
+    population sorted best first: each spin draws r uniformly in [0, total - 1) (so while the total fitness is
+    below 1 the wheel always stops at the top), walks the cumulative fitness from the best until it reaches r,
+    and takes the chromosome after the one it stopped on; a chromosome already taken is replaced by the nearest
+    one not yet taken (above first, then below). The chosen indices come back best first, so simple coupling
+    pairs the best two parents, then the next two (the library's selection group is sorted)."""
+    size = len(fitness)
+    cum = np.cumsum(fitness)
+    span = float(cum[-1]) - 1.0
+    taken: list[int] = []
+    seen = set()
+    for _ in range(min(k, size)):
+        r = rng.random() * span
+        i = 0 if r <= 0 else min(int(np.searchsorted(cum, r)) + 1, size - 1)
+        if i in seen:
+            lo, hi = i - 1, i + 1
+            while True:
+                if lo >= 0:
+                    if lo not in seen:
+                        i = lo
+                        break
+                    lo -= 1
+                if hi < size:
+                    if hi not in seen:
+                        i = hi
+                        break
+                    hi += 1
+        seen.add(i)
+        taken.append(i)
+    return sorted(taken)  # the library keeps the selected parents as a group sorted by fitness
 
 
 def solve_ga(numbers, target: int, config: TargetGAConfig | None = None, seed: int = 0,
