@@ -3,11 +3,12 @@
 A chromosome is an expression tree whose leaves index the six drawn numbers (each index at most once); a node is
 an int (a leaf: the number's position) or a tuple ``(op, left, right)``. Its value uses the seed's lenient
 division: a division by zero or a division that is not exact returns its left operand, as if not performed
-(``TngDiv``). After every change a tree is *reduced* (invalid divisions and operations with a neutral operand --
-``x*1``, ``1*x``, ``x/1``, ``x+0``, ``0+x``, ``x-0`` -- are replaced by the subtree that gives the same value) and
-*normalised* (the operands of a chain of ``+`` or of ``*`` are sorted by value into one left-deep chain), so
-different encodings of the same expression collapse into one (``TngReduceTree``, ``TngNormalizeTree``).
-Fitness is ``1 / (1 + |target - value|)``, in (0, 1], 1 for an exact hit.
+(``TngDiv``). After every change a tree is *reduced* (an operation whose value equals that of one of its
+sub-expressions is replaced by it: invalid divisions, neutral operands ``x*1``, ``x+0``, ..., and deeper ones such as
+``(a+b)-b``; the narrower neutral-operand reading is an option) and *normalised* (the operands of a chain of
+``+`` or of ``*`` are sorted by value into one left-deep chain), so different encodings of the same expression collapse into one (``TngReduceTree``, ``TngNormalizeTree``).
+Fitness is ``1 / (1 + |target - value|)``, in (0, 1], 1 for an exact hit (the article example's
+``TngFitnessOperation``; other readings are options).
 
 The seed's algorithm (``CpuPlayer``): population 32; each generation roulette-wheel selects 8 distinct parents,
 simple coupling makes 8 offspring (pairs in order, crossover 80 %, otherwise a copy), each offspring is mutated
@@ -66,6 +67,8 @@ class TargetGAConfig:
     initial_numbers: str = "subset"  # initial trees over a random subset of the numbers, or "all" six
     reduction: str = "neutral"  # neutral: invalid divisions and neutral operands | subexpression: any
     #   operation whose value equals one of its sub-expressions' is replaced by it (the article's wording)
+    duplicates: str = "indices"  # offspring already in the population: the same tree of number positions
+    #   ("indices") or the same expression over the numbers' values ("values": equal numbers are one)
     mutation_accept_equal: bool = False  # with mutation_improve_only, also keep a mutation that leaves the
     #   fitness unchanged (Genetic Algorithm Library rejects only a mutation that makes it worse)
 
@@ -98,6 +101,8 @@ class TargetGAConfig:
             problems.append(f"fitness_power={self.fitness_power} (> 0)")
         if self.initial_numbers not in ("subset", "all"):
             problems.append(f"initial_numbers={self.initial_numbers!r} (subset or all)")
+        if self.duplicates not in ("indices", "values"):
+            problems.append(f"duplicates={self.duplicates!r} (indices or values)")
         if self.reduction not in ("neutral", "subexpression"):
             problems.append(f"reduction={self.reduction!r} (neutral or subexpression)")
         if self.clock not in ("wall", "cpu"):
@@ -235,6 +240,14 @@ def _subexpression_with(roots, value, numbers):
                 nxt.append(t[1])
         level = nxt
     return None
+
+
+def value_tree(tree, numbers):
+    """The tree with each leaf's index replaced by its number: two chromosomes are the same expression when
+    these are equal (a draw with two 5s gives 5 + 7 whichever 5 it uses)."""
+    if type(tree) is int:
+        return -numbers[tree]  # leaves negative, so a leaf never equals an operation code
+    return (tree[0], value_tree(tree[1], numbers), value_tree(tree[2], numbers))
 
 
 def leaf_indices(tree, out=None) -> list[int]:
@@ -565,6 +578,11 @@ class Chromosome:
     fitness: float
     parts: list | None = None  # (value, leaf mask, subtree) of its subtrees, for the semantic mutation
     nodes: list | None = None  # its _subtrees, kept while it lives in the population
+    key: object = None  # what the population's duplicate check compares (the tree, or its values)
+
+    def __post_init__(self):
+        if self.key is None:
+            self.key = self.tree
 
     def subtrees(self) -> list:
         if self.nodes is None:
@@ -624,9 +642,12 @@ class TargetGA:
         if known is None:
             if len(self._memo) > 200_000:
                 self._memo.clear()
-            known = self._memo[tree] = self._tidy(tree, numbers)
+            out = self._tidy(tree, numbers)
+            key = value_tree(out[0], numbers) if self.config.duplicates == "values" else out[0]
+            known = self._memo[tree] = (out[0], out[1], key)
         cfg = self.config
-        return Chromosome(known[0], known[1], fitness_of(known[1], target, cfg.fitness, cfg.fitness_power))
+        return Chromosome(known[0], known[1], fitness_of(known[1], target, cfg.fitness, cfg.fitness_power),
+                          key=known[2])
 
     def _tidy(self, tree, numbers):
         if self.config.reduction == "neutral":
@@ -652,14 +673,14 @@ class TargetGA:
         def fresh_population(keep=()):
             nonlocal evaluations
             pop = list(keep)
-            keys = {c.tree for c in pop}
+            keys = {c.key for c in pop}
             tries = 0
             while len(pop) < cfg.population and tries < 50 * cfg.population:
                 tries += 1
                 c = self._make(random_tree(rng, n, cfg.initial_numbers == "all"), numbers, target)
                 evaluations += 1
-                if c.tree not in keys:
-                    keys.add(c.tree)
+                if c.key not in keys:
+                    keys.add(c.key)
                     pop.append(c)
             pop.sort(key=lambda c: -c.fitness)
             return pop, keys
@@ -714,13 +735,13 @@ class TargetGA:
                 children.append(child)
             fresh = []
             for child in children:
-                if child.tree not in keys:
-                    keys.add(child.tree)
+                if child.key not in keys:
+                    keys.add(child.key)
                     fresh.append(child)
             if fresh:
                 # the offspring replace the worst chromosomes (the population is sorted best first)
                 for worst in pop[len(pop) - len(fresh):]:
-                    keys.discard(worst.tree)
+                    keys.discard(worst.key)
                 del pop[len(pop) - len(fresh):]
                 pop.extend(fresh)
                 pop.sort(key=_by_fitness)
@@ -761,10 +782,10 @@ class TargetGA:
             if step is None:
                 break
             current = step
-        if current is not best and current.tree not in keys:
-            keys.add(current.tree)
+        if current is not best and current.key not in keys:
+            keys.add(current.key)
             worst = pop.pop()
-            keys.discard(worst.tree)
+            keys.discard(worst.key)
             pop.append(current)
             pop.sort(key=lambda c: -c.fitness)
         return current
