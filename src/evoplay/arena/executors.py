@@ -30,6 +30,11 @@ class Executor:
     name = "serial"
     workers = 1
 
+    @property
+    def needs_warmup(self) -> bool:
+        """True while the workers have not started: code compiled in this process now reaches them (fork)."""
+        return False
+
     def map(self, fn: Callable[[Any], Any], items: Sequence[Any], on_done: Callable[[int, Any], None] | None = None):
         results = []
         for i, item in enumerate(items):
@@ -72,6 +77,10 @@ class ProcessExecutor(Executor):
             raise SpecError(f"workers={self.workers}: use at least 1")
         self.context = context or ("fork" if sys.platform.startswith("linux") else "spawn")
         self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def needs_warmup(self) -> bool:
+        return self._pool is None
 
     def _ensure(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -130,9 +139,16 @@ class RayExecutor(Executor):
             self._started_here = True
         self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
         self._remote = ray.remote(_call_pickled)
+        self._warm = False
+
+    @property
+    def needs_warmup(self) -> bool:
+        # Ray's workers load Numba's on-disk cache; compiling here first, once, writes it.
+        return not self._warm
 
     def map(self, fn, items, on_done=None):
         ray = self._ray
+        self._warm = True
         # Tasks travel as pickled bytes: Ray would hand NumPy arrays over read-only (zero-copy), and kernels
         # with explicit signatures take writable arrays.
         refs = [self._remote.remote(pickle.dumps((fn, item), protocol=pickle.HIGHEST_PROTOCOL)) for item in items]

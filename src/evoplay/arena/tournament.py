@@ -203,8 +203,8 @@ def play_schedule(
     """Play every game of ``pairings`` and return the records in schedule order.
 
     The games are cut into contiguous tasks, about ``tasks_per_worker`` per worker, so each task carries
-    enough games (tens of milliseconds or more) to pay for its dispatch. With a parallel executor the first
-    game is played here first: that compiles (warms) the Numba code the forked workers then inherit.
+    enough games (tens of milliseconds or more) to pay for its dispatch. Before a parallel executor's workers
+    start, the first game is played here: that compiles (warms) the Numba code the forked workers inherit.
     """
     executor = executor or SerialExecutor()
     agents = list(agents)
@@ -217,7 +217,7 @@ def play_schedule(
     if not games:
         return TournamentResult([a.name for a in agents], [], seed)
     parallel = not isinstance(executor, SerialExecutor) and total > 1
-    if parallel:
+    if parallel and executor.needs_warmup:
         records.append(_run_task(_Task(game, agents, games[:1]))[0])
         done = 1
         if progress:

@@ -31,6 +31,12 @@ class Figure:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["ratio"] = self.ratio
+        # Benchmarks compute with NumPy; JSON wants plain numbers and booleans.
+        for key in ("value", "reference", "ratio"):
+            if d[key] is not None:
+                d[key] = float(d[key])
+        if d["met"] is not None:
+            d["met"] = bool(d["met"])
         return d
 
 
