@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
-from evoplay.agents import search_kalah_weights, search_mnk
+from evoplay.agents import search_kalah, search_kalah_weights, search_mnk
 from evoplay.agents.weights import WeightsAgent, mnk_schema, mnk_search_params, weights_document
 from evoplay.arena import match
 from evoplay.cli import main
@@ -243,8 +243,8 @@ def test_kalah_weights_kernel_matches_reference(choices, depth, ties, weights):
     out = np.empty(5, np.int64)
     search_kalah_weights.side_features(board, player, 6, out)
     assert out.tolist() == search_kalah_weights.reference_features(board.tolist(), player, 6)
-    values, best, nodes = search_kalah_weights.search(board, player, depth, 6, True, w, ties)
-    ref = search_kalah_weights.reference_root_values(board.tolist(), player, depth, 6, True, w, ties)
+    values, best, nodes = search_kalah.search(board, player, depth, 6, True, ties, w)
+    ref = search_kalah.reference_root_values(board.tolist(), player, depth, 6, True, ties, w)
     assert (values.tolist(), best, nodes) == (ref[0], ref[1], ref[2])
 
 

@@ -1,28 +1,39 @@
 """Alpha-beta search for Kalah: a Numba kernel and the plain-Python reference it must match node for node.
 
-Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. The value of
-a position is the root player's store minus the opponent's: at a terminal position that is the true final
-margin, at the depth horizon the current store difference. Children are visited in pit order and only a
-strictly better value replaces the best, so ties go to the lowest pit.
+Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. Without
+weights (an empty array, the default) the value of a position is the root player's store minus the opponent's:
+at a terminal position that is the true final margin, at the depth horizon the current store difference. With
+weights it is ``search_kalah_weights``' evaluation: the weighted feature differences at the horizon, and
+``WIN`` plus the margin at a finished game. Children are visited in pit order and only a strictly better value
+replaces the best, so ties go to the lowest pit.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import boolean, int8, int64, njit, types
 
+from evoplay.agents.search_kalah_weights import evaluate, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import reference_sow, sow
 
 INF = 1 << 40
+NO_WEIGHTS = np.zeros(0, np.int64)
 
 # --------------------------------------------------------------------------------------------------------------
 # Reference.
 # --------------------------------------------------------------------------------------------------------------
 
 
+def reference_leaf(board, root: int, pits: int, weights, terminal: bool) -> int:
+    """The value of a finished position or one at the depth horizon (see the module docstring)."""
+    if len(weights) == 0:
+        return _margin(board, root, pits)
+    return reference_terminal(board, root, pits) if terminal else reference_evaluate(board, root, pits, weights)
+
+
 def reference_value(
     board: list[int], player: int, root: int, depth: int, alpha: int, beta: int, pits: int, empty_capture: bool,
-    nodes: list[int],
+    nodes: list[int], weights=(),
 ) -> int:
     """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``."""
     nodes[0] += 1
@@ -36,9 +47,9 @@ def reference_value(
         nxt = reference_sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = _margin(child, root, pits)
+            value = reference_leaf(child, root, pits, weights, nxt == TERMINAL)
         else:
-            value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes)
+            value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes, weights)
         if maximizing:
             best = max(best, value)
             alpha = max(alpha, best)
@@ -51,7 +62,7 @@ def reference_value(
 
 
 def reference_root_values(
-    board: list[int], player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool
+    board: list[int], player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool, weights=()
 ) -> tuple[list[int], int, int]:
     """Values of the legal pits at the root (exact for the best and, with ``exact_ties``, for every pit tied
     with it; upper bounds for the others), the first best pit and the node count."""
@@ -66,10 +77,10 @@ def reference_root_values(
         nxt = reference_sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = _margin(child, player, pits)
+            value = reference_leaf(child, player, pits, weights, nxt == TERMINAL)
         else:
             low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = reference_value(child, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes)
+            value = reference_value(child, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes, weights)
         values[pit] = value
         if value > alpha:
             alpha, best_pit = value, pit
@@ -93,11 +104,21 @@ def margin(board, root, pits):
     return np.int64(board[2 * pits + 1]) - np.int64(board[pits])
 
 
+@njit(cache=True, inline="always")
+def leaf(board, root, pits, weights, terminal):
+    """Kernel of ``reference_leaf``."""
+    if len(weights) == 0:
+        return margin(board, root, pits)
+    if terminal:
+        return terminal_value(board, root, pits)
+    return evaluate(board, root, pits, weights)
+
+
 @njit(
-    int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1]),
+    int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1], int64[::1]),
     cache=True,
 )
-def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes):
+def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights):
     """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space."""
     nodes[0] += 1
     board = boards[ply]
@@ -114,9 +135,10 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
         nxt = sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = margin(child, root, pits)
+            value = leaf(child, root, pits, weights, nxt == TERMINAL)
         else:
-            value = search_value(boards, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes)
+            value = search_value(boards, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes,
+                                 weights)
         if maximizing:
             if value > best:
                 best = value
@@ -133,10 +155,12 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
 
 
 @njit(
-    types.Tuple((int64, int64))(int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1]),
+    types.Tuple((int64, int64))(
+        int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1], int64[::1]
+    ),
     cache=True,
 )
-def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards):
+def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
     """Kernel of ``reference_root_values``: fills ``values`` per pit; returns (first best pit, nodes)."""
     nodes = np.zeros(1, np.int64)
     nodes[0] = 1
@@ -155,10 +179,10 @@ def root_values(board, player, depth, pits, empty_capture, exact_ties, values, b
         nxt = sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = margin(child, player, pits)
+            value = leaf(child, player, pits, weights, nxt == TERMINAL)
         else:
             low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = search_value(boards, 1, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes)
+            value = search_value(boards, 1, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes, weights)
         values[pit] = value
         if value > alpha:
             alpha = value
@@ -166,11 +190,13 @@ def root_values(board, player, depth, pits, empty_capture, exact_ties, values, b
     return best_pit, nodes[0]
 
 
-def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False):
+def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
+           weights=None):
     """Run the kernel from a position: returns (values per pit, first best pit, nodes searched)."""
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
+    w = NO_WEIGHTS if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
     best, nodes = root_values(
-        np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values, boards
+        np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values, boards, w
     )
     return values, int(best), int(nodes)

@@ -1,6 +1,6 @@
-"""Alpha-beta for Kalah with a weighted evaluation of board features, for Kalah genomes of the GA.
+"""A weighted evaluation of Kalah board features, the one the GA's Kalah genomes tune (Python and Numba).
 
-The evaluation at the depth horizon is the sum of ``weight[f] * feature[f]``, each feature the root player's
+``search_kalah`` searches with it when given weights. The evaluation at the depth horizon is the sum of ``weight[f] * feature[f]``, each feature the root player's
 count minus the opponent's:
 
 - ``store``: seeds in the store;
@@ -16,12 +16,8 @@ A genome's schema names the features it weighs (fields named as above, others ig
 from __future__ import annotations
 
 import numpy as np
-from numba import boolean, int8, int64, njit, types
+from numba import njit
 
-from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import reference_sow, sow
-
-INF = 1 << 40
 WIN = 1 << 30
 FEATURES = ("store", "seeds", "empty", "extra", "capture")
 
@@ -65,65 +61,11 @@ def reference_evaluate(board, root: int, pits: int, weights) -> int:
     return sum(int(w) * (a - b) for w, a, b in zip(weights, mine, theirs))
 
 
-def _terminal(board, root: int, pits: int) -> int:
+def reference_terminal(board, root: int, pits: int) -> int:
+    """A finished game: ``WIN`` plus the root player's final margin (minus for a loss), 0 for a draw."""
     own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
     margin = int(board[own]) - int(board[opp])
     return 0 if margin == 0 else (WIN + margin if margin > 0 else -WIN + margin)
-
-
-def reference_value(board, player, root, depth, alpha, beta, pits, empty_capture, weights, nodes) -> int:
-    nodes[0] += 1
-    maximizing = player == root
-    best = -INF if maximizing else INF
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        child = list(board)
-        nxt = reference_sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = _terminal(child, root, pits)
-        elif depth == 1:
-            nodes[0] += 1
-            value = reference_evaluate(child, root, pits, weights)
-        else:
-            value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, weights, nodes)
-        if maximizing:
-            best = max(best, value)
-            alpha = max(alpha, best)
-        else:
-            best = min(best, value)
-            beta = min(beta, best)
-        if alpha >= beta:
-            break
-    return best
-
-
-def reference_root_values(board, player, depth, pits, empty_capture, weights, exact_ties):
-    """Values per pit (exact for the best and, with ``exact_ties``, its ties), the first best pit, nodes."""
-    nodes = [1]
-    values = [-INF] * pits
-    alpha, best_pit = -INF, -1
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        child = list(board)
-        nxt = reference_sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = _terminal(child, player, pits)
-        elif depth == 1:
-            nodes[0] += 1
-            value = reference_evaluate(child, player, pits, weights)
-        else:
-            low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = reference_value(child, nxt, player, depth - 1, low, INF, pits, empty_capture, weights, nodes)
-        values[pit] = value
-        if value > alpha:
-            alpha, best_pit = value, pit
-    return values, best_pit, nodes[0]
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -185,96 +127,3 @@ def terminal_value(board, root, pits):
     if margin > 0:
         return WIN + margin
     return -WIN + margin
-
-
-@njit(
-    int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1], int64[::1]),
-    cache=True,
-)
-def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, weights, nodes):
-    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space."""
-    nodes[0] += 1
-    board = boards[ply]
-    child = boards[ply + 1]
-    size = 2 * pits + 2
-    maximizing = player == root
-    best = -INF if maximizing else INF
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = terminal_value(child, root, pits)
-        elif depth == 1:
-            nodes[0] += 1
-            value = evaluate(child, root, pits, weights)
-        else:
-            value = search_value(boards, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture, weights,
-                                 nodes)
-        if maximizing:
-            if value > best:
-                best = value
-            if best > alpha:
-                alpha = best
-        else:
-            if value < best:
-                best = value
-            if best < beta:
-                beta = best
-        if alpha >= beta:
-            break
-    return best
-
-
-@njit(
-    types.Tuple((int64, int64))(
-        int8[::1], int64, int64, int64, boolean, int64[::1], boolean, int64[::1], int8[:, ::1]
-    ),
-    cache=True,
-)
-def root_values(board, player, depth, pits, empty_capture, weights, exact_ties, values, boards):
-    """Kernel of ``reference_root_values``: fills ``values`` per pit; returns (first best pit, nodes)."""
-    nodes = np.zeros(1, np.int64)
-    nodes[0] = 1
-    size = 2 * pits + 2
-    for i in range(pits):
-        values[i] = -INF
-    alpha = -INF
-    best_pit = -1
-    base = 0 if player == 0 else pits + 1
-    child = boards[1]
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = terminal_value(child, player, pits)
-        elif depth == 1:
-            nodes[0] += 1
-            value = evaluate(child, player, pits, weights)
-        else:
-            low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = search_value(boards, 1, nxt, player, depth - 1, low, INF, pits, empty_capture, weights, nodes)
-        values[pit] = value
-        if value > alpha:
-            alpha = value
-            best_pit = pit
-    return best_pit, nodes[0]
-
-
-def search(board, player: int, depth: int, pits: int, empty_capture: bool, weights, exact_ties: bool = False):
-    """Run the kernel from a position: returns (values per pit, first best pit, nodes searched)."""
-    values = np.empty(pits, np.int64)
-    boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
-    best, nodes = root_values(
-        np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture,
-        np.ascontiguousarray(weights, dtype=np.int64), exact_ties, values, boards,
-    )
-    return values, int(best), int(nodes)

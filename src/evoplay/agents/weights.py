@@ -177,10 +177,10 @@ class WeightsAgent(Agent):
         depth = self.depth_for(state)
         player = state.current_player()
         if self._kalah:
-            from evoplay.agents import search_kalah_weights
+            from evoplay.agents import search_kalah
 
-            values, best, nodes = search_kalah_weights.search(
-                state._board, player, depth, g.pits, g.empty_capture, self._params, self.random_ties
+            values, best, nodes = search_kalah.search(
+                state._board, player, depth, g.pits, g.empty_capture, self.random_ties, self._params
             )
         else:
             values, best, nodes = search_mnk.search(
