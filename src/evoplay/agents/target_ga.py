@@ -221,9 +221,15 @@ def tidy(tree, numbers, deep: bool = False):
     _chain(right, op, None, operands)
     # operands of one chain use disjoint numbers, so (value, numbers used) orders them totally
     keyed = sorted((tree_value(t, numbers), _leaf_mask(t), t) for t in operands)
-    out = keyed[0][2]
-    for _, _, t in keyed[1:]:
-        out = (op, out, t)
+    neutral = 0 if op == ADD else 1
+    out, partial = keyed[0][2], keyed[0][0]
+    for v, _, t in keyed[1:]:
+        # Sorting can bring a neutral partial result together (with lenient negatives, -7 + 7): the reduction
+        # drops it, as it would on the next pass, so a tidy tree stays as it is when tidied again.
+        if partial == neutral:
+            out, partial = t, v
+        else:
+            out, partial = (op, out, t), lenient(op, partial, v)
     return out, value
 
 
