@@ -1,7 +1,7 @@
 """Alpha-beta search for Kalah: a Numba kernel and the plain-Python reference it must match node for node.
 
 Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. Without
-weights (an empty array, the default) the value of a position is the root player's store minus the opponent's:
+weights (None, the default) the value of a position is the root player's store minus the opponent's:
 at a terminal position that is the true final margin, at the depth horizon the current store difference. With
 weights it is ``search_kalah_weights``' evaluation: the weighted feature differences at the horizon, and
 ``WIN`` plus the margin at a finished game. Children are visited in pit order and only a strictly better value
@@ -17,7 +17,6 @@ from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import reference_sow, sow
 
 INF = 1 << 40
-NO_WEIGHTS = np.zeros(0, np.int64)
 
 # --------------------------------------------------------------------------------------------------------------
 # Reference.
@@ -26,14 +25,14 @@ NO_WEIGHTS = np.zeros(0, np.int64)
 
 def reference_leaf(board, root: int, pits: int, weights, terminal: bool) -> int:
     """The value of a finished position or one at the depth horizon (see the module docstring)."""
-    if len(weights) == 0:
+    if weights is None:
         return _margin(board, root, pits)
     return reference_terminal(board, root, pits) if terminal else reference_evaluate(board, root, pits, weights)
 
 
 def reference_value(
     board: list[int], player: int, root: int, depth: int, alpha: int, beta: int, pits: int, empty_capture: bool,
-    nodes: list[int], weights=(),
+    nodes: list[int], weights=None,
 ) -> int:
     """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``."""
     nodes[0] += 1
@@ -62,7 +61,7 @@ def reference_value(
 
 
 def reference_root_values(
-    board: list[int], player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool, weights=()
+    board: list[int], player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool, weights=None
 ) -> tuple[list[int], int, int]:
     """Values of the legal pits at the root (exact for the best and, with ``exact_ties``, for every pit tied
     with it; upper bounds for the others), the first best pit and the node count."""
@@ -106,18 +105,19 @@ def margin(board, root, pits):
 
 @njit(cache=True, inline="always")
 def leaf(board, root, pits, weights, terminal):
-    """Kernel of ``reference_leaf``."""
-    if len(weights) == 0:
+    """Kernel of ``reference_leaf``. ``weights`` None compiles to the plain store difference (Numba prunes the
+    other branch), so the unweighted search pays nothing for the weighted one."""
+    if weights is None:
         return margin(board, root, pits)
     if terminal:
         return terminal_value(board, root, pits)
     return evaluate(board, root, pits, weights)
 
 
-@njit(
-    int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1], int64[::1]),
-    cache=True,
-)
+_VALUE_ARGS = (int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1])
+
+
+@njit([int64(*_VALUE_ARGS, types.none), int64(*_VALUE_ARGS, int64[::1])], cache=True)
 def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights):
     """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space."""
     nodes[0] += 1
@@ -154,10 +154,11 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
     return best
 
 
+_ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
+
+
 @njit(
-    types.Tuple((int64, int64))(
-        int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1], int64[::1]
-    ),
+    [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none), types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1])],
     cache=True,
 )
 def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
@@ -195,7 +196,7 @@ def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture:
     """Run the kernel from a position: returns (values per pit, first best pit, nodes searched)."""
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
-    w = NO_WEIGHTS if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
+    w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
     best, nodes = root_values(
         np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values, boards, w
     )

@@ -87,8 +87,8 @@ def bench_engines(quick: bool = False) -> BenchResult:
     depth = 10
     values = np.empty(6, np.int64)
     boards = np.empty((depth + 2, 14), np.int8)
-    nodes = search_kalah.root_values(board, 0, depth, 6, True, False, values, boards, search_kalah.NO_WEIGHTS)[1]
-    t = median_time(lambda: search_kalah.root_values(board, 0, depth, 6, True, False, values, boards, search_kalah.NO_WEIGHTS), reps)
+    nodes = search_kalah.root_values(board, 0, depth, 6, True, False, values, boards, None)[1]
+    t = median_time(lambda: search_kalah.root_values(board, 0, depth, 6, True, False, values, boards, None), reps)
     ref_nodes = [0]
 
     def python_search():
@@ -99,7 +99,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
                               ">= 20 M", nodes / t >= 20e6, ref_nodes[0] / tp, "Python reference (depth 6)"))
 
     boards8 = np.empty((10, 14), np.int8)
-    t = median_time(lambda: search_kalah.root_values(board, 0, 8, 6, True, False, values, boards8, search_kalah.NO_WEIGHTS), 21)
+    t = median_time(lambda: search_kalah.root_values(board, 0, 8, 6, True, False, values, boards8, None), 21)
     tp = median_time(lambda: search_kalah.reference_root_values(list(board), 0, 8, 6, True, False), 3)
     res.figures.append(Figure("Kalah depth-8 move from the initial position", t * 1e3, "ms", "<= 2 ms",
                               t * 1e3 <= 2.0, tp * 1e3, "ms Python reference", higher_is_better=False))
@@ -112,7 +112,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
         t = median_time(lambda: kalah_mod.random_playouts(kalah_std, 0, 6, False, n, 1), reps)
         res.figures.append(Figure("standard Kalah random playouts per second, against OpenSpiel mancala",
                                   n / t, "/s", "", None, os_playouts, "/s OpenSpiel from Python"))
-        t = median_time(lambda: search_kalah.root_values(kalah_std, 0, 8, 6, False, False, values, boards8, search_kalah.NO_WEIGHTS), 21)
+        t = median_time(lambda: search_kalah.root_values(kalah_std, 0, 8, 6, False, False, values, boards8, None), 21)
         res.figures.append(Figure("standard Kalah depth-8 move, against OpenSpiel's Python alpha-beta", t * 1e3, "ms",
                                   "", None, os_depth8 * 1e3, "ms OpenSpiel alpha_beta_search",
                                   higher_is_better=False))

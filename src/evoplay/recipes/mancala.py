@@ -92,8 +92,7 @@ def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, sta
         stats[0] += 1
         return memo[key]
     stats[1] += 1
-    pit, nodes = root_values(board, player, depth, pits, empty_capture, False, values, boards,
-                              np.zeros(0, np.int64))
+    pit, nodes = root_values(board, player, depth, pits, empty_capture, False, values, boards, None)
     memo[key] = pit
     n = log_n[0]
     if n < log.shape[0]:
