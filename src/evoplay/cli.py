@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -26,11 +27,16 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except (SpecError, ConfigError) as err:
-            console.print(f"[bold red]error:[/] {err}", highlight=False)
+            print_error(err)
             sys.exit(2)
         except EvoplayError as err:
-            console.print(f"[bold red]error:[/] {err}", highlight=False)
+            print_error(err)
             sys.exit(1)
+
+
+def print_error(err: BaseException) -> None:
+    """One line on stderr; the message is escaped so text in [brackets] (an extra, a range) prints whole."""
+    console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

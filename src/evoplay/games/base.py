@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from evoplay.errors import IllegalActionError
+import numpy as np
+
+from evoplay.errors import IllegalActionError, SpecError
 
 # OpenSpiel's special player ids.
 CHANCE = -1
@@ -21,6 +23,9 @@ class Game:
     name: str = "game"
     num_players: int = 2
     params: dict[str, Any]
+    # False when a state holds what some player may not see (cards in other hands): searches then play on
+    # ``State.resample(player, rng)`` instead of the true state.
+    perfect_information: bool = True
 
     def __init__(self, spec: str, params: dict[str, Any]):
         self.spec = spec
@@ -31,6 +36,18 @@ class Game:
 
     def num_distinct_actions(self) -> int:
         raise NotImplementedError
+
+    def feature_names(self) -> list[str]:
+        """The names of the numbers ``State.features(player)`` gives, in order: what a GP program or a weight
+        vector reads. A game without features cannot be evolved for; the error says how to add them."""
+        raise SpecError(
+            f"game {self.spec!r} defines no features, so programs and weights cannot read it; give its Game a "
+            f"feature_names() method returning a list of names and its State a features(player) method returning "
+            f"that many numbers seen from player's side (see evoplay.games.base)"
+        )
+
+    def num_features(self) -> int:
+        return len(self.feature_names())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and other.spec == self.spec
@@ -78,9 +95,31 @@ class State:
     def clone(self) -> "State":
         raise NotImplementedError
 
+    def features(self, player: int) -> np.ndarray:
+        """``game.feature_names()``'s numbers (float64) as ``player`` sees this state: never more than it can see."""
+        self.game.feature_names()  # raises the how-to error for a game without features
+        raise NotImplementedError(f"{type(self).__name__}.features(player) is missing")
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node (``current_player() == CHANCE``): the outcomes as (action, probability) pairs."""
+        raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
+
+    def resample(self, player: int, rng: np.random.Generator) -> "State":
+        """A state ``player`` cannot tell from this one, with what it cannot see drawn at random (determinised
+        search). Perfect-information games return a clone."""
+        if self.game.perfect_information:
+            return self.clone()
+        raise NotImplementedError(f"{type(self).__name__}.resample(player, rng) is missing for hidden information")
+
     # --- shared behaviour ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == SIMULTANEOUS
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         if self.is_terminal():
@@ -122,3 +161,12 @@ class State:
         best = max(r)
         top = [p for p, v in enumerate(r) if v == best]
         return top[0] if len(top) == 1 else None
+
+
+def sample_chance(state: State, rng: np.random.Generator) -> int:
+    """Draw a chance node's outcome with its probability (the arena passes a generator seeded from the game's
+    seed, so a game's chance events are the same on every executor)."""
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    probs = np.array([p for _, p in outcomes], dtype=np.float64)
+    return int(actions[int(rng.choice(len(actions), p=probs / probs.sum()))])

@@ -18,44 +18,44 @@ from evoplay.gp.program import Program, to_tree
 LANGUAGES = ("python", "lua")
 
 
-def to_python(program: Program, pset: PrimitiveSet, name: str = "program", doc: str = "") -> str:
-    """Python source of ``def <name>(features) -> float``."""
+# How each function is written in each language; {0}, {1}... are the children's expressions.
+_PYTHON_OPS = {
+    ADD: "({0} + {1})", SUB: "({0} - {1})", MUL: "({0} * {1})", DIV: "_div({0}, {1})", MIN: "_min({0}, {1})",
+    MAX: "_max({0}, {1})", NEG: "(-{0})", ABS: "abs({0})", IF_LT: "_if_lt({0}, {1}, {2}, {3})",
+    VALUE_AT: "features[_wrap({0})]",
+}
+_LUA_OPS = {
+    ADD: "({0} + {1})", SUB: "({0} - {1})", MUL: "({0} * {1})", DIV: "div({0}, {1})", MIN: "min2({0}, {1})",
+    MAX: "max2({0}, {1})", NEG: "(-{0})", ABS: "math.abs({0})", IF_LT: "if_lt({0}, {1}, {2}, {3})",
+    VALUE_AT: "features[wrap({0}) + 1]",
+}
+
+
+def _expression(program: Program, ops: dict, first_index: int, random_call: str) -> str:
+    """The program as one expression over ``features`` (indexed from ``first_index``); ``ops`` writes the
+    functions."""
     _deep(program.size)
-    used = set(program.opcodes.tolist())
-    n = pset.n_features
 
     def ex(node) -> str:
         op, arg, c, kids = node
         if op == CONST:
-            return _py_number(c)
+            return _number(c)
         if op == FEATURE:
-            return f"features[{arg}]"
+            return f"features[{arg + first_index}]"
         if op == RANDOM:
-            return "random.random()"
-        k = [ex(x) for x in kids]
-        if op == ADD:
-            return f"({k[0]} + {k[1]})"
-        if op == SUB:
-            return f"({k[0]} - {k[1]})"
-        if op == MUL:
-            return f"({k[0]} * {k[1]})"
-        if op == DIV:
-            return f"_div({k[0]}, {k[1]})"
-        if op == MIN:
-            return f"_min({k[0]}, {k[1]})"
-        if op == MAX:
-            return f"_max({k[0]}, {k[1]})"
-        if op == NEG:
-            return f"(-{k[0]})"
-        if op == ABS:
-            return f"abs({k[0]})"
-        if op == IF_LT:
-            return f"_if_lt({k[0]}, {k[1]}, {k[2]}, {k[3]})"
-        if op == VALUE_AT:
-            return f"features[_wrap({k[0]})]"
-        raise SpecError(f"cannot export opcode {op}")
+            return random_call
+        if op not in ops:
+            raise SpecError(f"cannot export opcode {op}")
+        return ops[op].format(*(ex(x) for x in kids))
 
-    body = ex(to_tree(program))
+    return ex(to_tree(program))
+
+
+def to_python(program: Program, pset: PrimitiveSet, name: str = "program", doc: str = "") -> str:
+    """Python source of ``def <name>(features) -> float``."""
+    used = set(program.opcodes.tolist())
+    n = pset.n_features
+    body = _expression(program, _PYTHON_OPS, 0, "random.random()")
     lines = [f'"""{doc or "An evolved evoplay program."}"""', "import math", "import random", ""]
     if DIV in used:
         lines += ["", "def _div(a, b):", f"    return a / b if abs(b) >= {DIV_EPSILON!r} else 1.0", ""]
@@ -75,42 +75,9 @@ def to_python(program: Program, pset: PrimitiveSet, name: str = "program", doc: 
 
 def to_lua(program: Program, pset: PrimitiveSet, name: str = "program", doc: str = "") -> str:
     """Lua source of ``local function <name>(features)`` (features is a 1-based table), returned by the chunk."""
-    _deep(program.size)
     used = set(program.opcodes.tolist())
     n = pset.n_features
-
-    def ex(node) -> str:
-        op, arg, c, kids = node
-        if op == CONST:
-            return _lua_number(c)
-        if op == FEATURE:
-            return f"features[{arg + 1}]"
-        if op == RANDOM:
-            return "math.random()"
-        k = [ex(x) for x in kids]
-        if op == ADD:
-            return f"({k[0]} + {k[1]})"
-        if op == SUB:
-            return f"({k[0]} - {k[1]})"
-        if op == MUL:
-            return f"({k[0]} * {k[1]})"
-        if op == DIV:
-            return f"div({k[0]}, {k[1]})"
-        if op == MIN:
-            return f"min2({k[0]}, {k[1]})"
-        if op == MAX:
-            return f"max2({k[0]}, {k[1]})"
-        if op == NEG:
-            return f"(-{k[0]})"
-        if op == ABS:
-            return f"math.abs({k[0]})"
-        if op == IF_LT:
-            return f"if_lt({k[0]}, {k[1]}, {k[2]}, {k[3]})"
-        if op == VALUE_AT:
-            return f"features[wrap({k[0]}) + 1]"
-        raise SpecError(f"cannot export opcode {op}")
-
-    body = ex(to_tree(program))
+    body = _expression(program, _LUA_OPS, 1, "math.random()")
     lines = [f"-- {doc or 'An evolved evoplay program.'}"]
     if DIV in used:
         lines += ["local function div(a, b)", f"  if math.abs(b) >= {DIV_EPSILON!r} then return a / b end",
@@ -137,14 +104,8 @@ def export(program: Program, pset: PrimitiveSet, lang: str, name: str = "program
     raise SpecError(f"unknown export language '{lang}'; known: {', '.join(LANGUAGES)}")
 
 
-def _py_number(c: float) -> str:
-    text = format_number(c)
-    if "." not in text and "e" not in text:
-        text += ".0"
-    return f"({text})" if text.startswith("-") else text
-
-
-def _lua_number(c: float) -> str:
+def _number(c: float) -> str:
+    """A constant as a float literal both languages read the same way (negative ones in brackets)."""
     text = format_number(c)
     if "." not in text and "e" not in text:
         text += ".0"
