@@ -1,0 +1,234 @@
+"""Depth-limited alpha-beta through the game API alone, for any game, with a pluggable leaf evaluation.
+
+``search(state, player, depth, evaluate, rng)`` returns the legal actions of ``player`` at ``state`` and the value
+of each from ``player``'s side. How it treats each kind of node:
+
+- **terminal**: the true result, ``returns()[player] * (TERMINAL_SCALE + plies left)``: it outweighs any leaf
+  evaluation (those are clipped to +-``EVAL_LIMIT``), and a win sooner (a loss later) is worth more.
+- **depth 0, not terminal**: ``evaluate``, from ``player``'s side; a chance node there is evaluated as it stands
+  (an after-state, before the dice fall).
+- **chance**: the expectation over ``chance_outcomes()``; chance nodes take no ply of the depth.
+- **turn-based**: ``player`` maximises, every other player minimises ``player``'s value (paranoid search, which is
+  plain minimax for two players).
+- **simultaneous**: ``player`` maximises over its own actions against one joint action of the others per node,
+  drawn uniformly from their legal actions with ``rng``, or without ``rng`` the no-op: the game's
+  ``noop_action`` when it names one, else each opponent's last legal action (NIL in evoplay's grid games). A
+  node where ``player`` does not move is a single branch of sampled (or no-op) actions.
+- **hidden information**: when ``game.perfect_information`` is false the search runs on
+  ``state.resample(player, rng)``, a state ``player`` cannot tell from the true one (a determinisation).
+
+The root's values are exact for the best action and every action tied with it; a worse action's value is an
+upper bound that is still below the best (alpha-beta with the window opened just below the best so far), so the
+caller can break ties itself.
+
+``evaluate(state, player) -> float`` scores one leaf. Wrapped with :func:`batched`, it is instead called with a
+list of states, ``evaluate(states, player) -> array``, once for all the leaf children of a node at depth 1 (those
+children are then all generated, giving up pruning at the last ply for one interpreter call).
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from evoplay.errors import SpecError
+from evoplay.games.base import State
+
+TERMINAL_SCALE = 1e9
+EVAL_LIMIT = 1e8
+MAX_DEPTH = 40
+
+
+def batched(evaluate: Callable) -> Callable:
+    """Mark ``evaluate(states: list, player) -> np.ndarray`` as taking many leaf states at once."""
+    evaluate.batched = True
+    return evaluate
+
+
+def _apply(state: State, action: int) -> None:
+    # The search only applies actions the state listed as legal: skip the base class's legality check (a second
+    # legal_actions() call per move) unless the state brings its own apply_action.
+    if type(state).apply_action is State.apply_action:
+        state._apply_action(int(action))
+    else:
+        state.apply_action(int(action))
+
+
+def _clip(value: float) -> float:
+    if value != value:  # NaN: a program's value that means nothing scores as neutral
+        return 0.0
+    return min(EVAL_LIMIT, max(-EVAL_LIMIT, float(value)))
+
+
+class _Search:
+    def __init__(self, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None):
+        self.player = player
+        self.depth = depth
+        self.evaluate = evaluate
+        self.batched = bool(getattr(evaluate, "batched", False))
+        self.rng = rng
+        self.nodes = 0
+
+    # --- leaves ------------------------------------------------------------------------------------------
+    def terminal(self, state: State, depth: int) -> float:
+        r = float(state.returns()[self.player])
+        return r * (TERMINAL_SCALE + depth)
+
+    def leaf(self, state: State) -> float:
+        if self.batched:
+            return _clip(np.asarray(self.evaluate([state], self.player), dtype=np.float64)[0])
+        return _clip(self.evaluate(state, self.player))
+
+    # --- moves -------------------------------------------------------------------------------------------
+    def opponent_actions(self, state: State) -> list[int]:
+        """One joint action at a simultaneous node with ``player``'s own entry left to fill."""
+        game = state.game
+        joint = []
+        noop = getattr(game, "noop_action", None)
+        for q in range(game.num_players):
+            legal = state.legal_actions(q)
+            if not legal or q == self.player:
+                joint.append(legal[0] if legal else 0)
+            elif self.rng is not None:
+                joint.append(int(legal[int(self.rng.integers(len(legal)))]))
+            elif noop is not None and noop in legal:
+                joint.append(int(noop))
+            else:
+                joint.append(int(legal[-1]))
+        return joint
+
+    def branches(self, state: State) -> tuple[bool, list[int], Callable[[int], State]]:
+        """(maximising, branch labels, child maker) at a decision node."""
+        if state.is_simultaneous_node():
+            joint = self.opponent_actions(state)
+            own = state.legal_actions(self.player)
+            if not own:
+                def child_of(_):
+                    child = state.clone()
+                    child.apply_actions(joint)
+                    return child
+                return True, [joint[self.player]], child_of
+
+            def child(a):
+                c = state.clone()
+                j = list(joint)
+                j[self.player] = int(a)
+                c.apply_actions(j)
+                return c
+            return True, own, child
+        mover = state.current_player()
+
+        def step(a):
+            c = state.clone()
+            _apply(c, a)
+            return c
+        return mover == self.player, state.legal_actions(), step
+
+    # --- the search ----------------------------------------------------------------------------------------
+    def value(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if state.is_terminal():
+            return self.terminal(state, depth)
+        if depth <= 0:
+            return self.leaf(state)
+        if state.is_chance_node():
+            total = 0.0
+            outcomes = state.chance_outcomes()
+            mass = sum(p for _, p in outcomes)
+            for action, p in outcomes:
+                child = state.clone()
+                _apply(child, action)
+                total += p * self.value(child, depth, -math.inf, math.inf)
+            return total / mass
+        maximise, actions, make = self.branches(state)
+        if depth == 1 and self.batched:
+            return self.frontier(maximise, [make(a) for a in actions])
+        best = -math.inf if maximise else math.inf
+        for a in actions:
+            v = self.value(make(a), depth - 1, alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                if best > alpha:
+                    alpha = best
+            else:
+                if v < best:
+                    best = v
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def frontier(self, maximise: bool, children: list[State]) -> float:
+        """All the leaf children of a depth-1 node, the non-terminal ones scored in one ``evaluate`` call."""
+        self.nodes += len(children)
+        values = np.empty(len(children), dtype=np.float64)
+        pending = []
+        for i, c in enumerate(children):
+            if c.is_terminal():
+                values[i] = self.terminal(c, 0)
+            else:
+                pending.append(i)
+        if pending:
+            scored = np.asarray(self.evaluate([children[i] for i in pending], self.player), dtype=np.float64)
+            scored = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
+                             -EVAL_LIMIT, EVAL_LIMIT)
+            values[pending] = scored
+        return float(values.max() if maximise else values.min())
+
+    def root(self, state: State) -> tuple[list[int], np.ndarray]:
+        if state.is_simultaneous_node():
+            actions = state.legal_actions(self.player)
+        else:
+            actions = state.legal_actions()
+        if not actions:
+            return [], np.empty(0, dtype=np.float64)
+        _, _, make = self.branches(state)
+        children = [make(a) for a in actions]
+        values = np.empty(len(actions), dtype=np.float64)
+        if self.depth == 1 and self.batched:
+            self.nodes += len(children)
+            pending = []
+            for i, c in enumerate(children):
+                if c.is_terminal():
+                    values[i] = self.terminal(c, 0)
+                else:
+                    pending.append(i)
+            if pending:
+                scored = np.asarray(self.evaluate([children[i] for i in pending], self.player), dtype=np.float64)
+                values[pending] = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
+                                          -EVAL_LIMIT, EVAL_LIMIT)
+            return list(actions), values
+        best = -math.inf
+        for i, c in enumerate(children):
+            # Open the window just below the best so far: a tie comes back exact, a worse move as a bound below it.
+            alpha = float(np.nextafter(best, -math.inf)) if best > -math.inf else -math.inf
+            v = self.value(c, self.depth - 1, alpha, math.inf)
+            values[i] = v
+            if v > best:
+                best = v
+        return list(actions), values
+
+
+def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None = None,
+           stats: dict | None = None) -> tuple[list[int], np.ndarray]:
+    """The legal actions of ``player`` at ``state`` and their values from ``player``'s side after ``depth`` plies
+    (see the module's docstring). ``state`` must be ``player``'s turn or a simultaneous node where it moves; it is
+    not changed. ``stats``, when given, receives the number of nodes visited under ``"nodes"``."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise SpecError(f"search depth {depth} is out of range; use 1..{MAX_DEPTH}")
+    if state.is_terminal():
+        raise SpecError("search: the game is over; there is no move to search")
+    if state.is_chance_node():
+        raise SpecError("search: the state is a chance node; sample its outcome before asking a player to move")
+    if not state.is_simultaneous_node() and state.current_player() != player:
+        raise SpecError(f"search: it is player {state.current_player()}'s turn, not player {player}'s")
+    if not state.game.perfect_information:
+        state = state.resample(player, rng if rng is not None else np.random.default_rng(0))
+    s = _Search(player, depth, evaluate, rng)
+    actions, values = s.root(state)
+    if stats is not None:
+        stats["nodes"] = stats.get("nodes", 0) + s.nodes
+    return actions, values
