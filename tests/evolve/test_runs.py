@@ -53,13 +53,19 @@ def test_resume_after_stop_is_identical(tmp_path):
 
 
 def test_corrupt_checkpoint_and_folder_errors(tmp_path):
+    from evoplay.evolve import checkpoint as ckpt
+
     folder = RunFolder.create(tmp_path / "r", "onemax", {"seed": 1})
-    folder.file("checkpoint.pkl").write_bytes(b"not a pickle")
+    folder.file("checkpoint.npz").write_bytes(b"PK not an archive")
     with pytest.raises(CheckpointError, match="corrupt"):
         folder.load_checkpoint()
-    folder.file("checkpoint.pkl").write_bytes(pickle.dumps({"format": 1, "recipe": "other", "generation": 0,
-                                                            "state": 1}))
+    folder.file("checkpoint.npz").write_bytes(ckpt.dumps({"recipe": "other", "generation": 0}, 1))
     with pytest.raises(CheckpointError, match="belongs to recipe 'other'"):
+        folder.load_checkpoint()
+    folder.file("checkpoint.npz").unlink()
+    folder.file("checkpoint.pkl").write_bytes(pickle.dumps({"format": 1, "recipe": "onemax", "generation": 0,
+                                                            "state": 1}))
+    with pytest.raises(CheckpointError, match="pickle checkpoint of an older evoplay; it is not loaded"):
         folder.load_checkpoint()
     with pytest.raises(CheckpointError, match="not a run folder"):
         RunFolder.open(tmp_path / "missing")
@@ -78,7 +84,7 @@ def test_atomic_write_leaves_no_temp_files(tmp_path):
     for i in range(5):
         folder.save_checkpoint(i, {"i": i})
     assert folder.load_checkpoint() == (4, {"i": 4})
-    assert not [n for n in os.listdir(folder.path) if n.startswith(".")]
+    assert not [n for n in os.listdir(folder.path) if n.startswith(".") and n != ".lock"]
 
 
 def test_toml_round_trip_and_merge_errors():

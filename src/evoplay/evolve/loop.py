@@ -18,7 +18,8 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from evoplay.arena.executors import Executor, SerialExecutor
-from evoplay.evolve.runs import RunFolder
+from evoplay.errors import CheckpointError
+from evoplay.evolve.runs import CHECKPOINT, FINISHED, LOG, RunFolder
 
 
 class Evolution(Protocol):
@@ -43,38 +44,100 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
                   progress: Progress | None = None, stop_after: int | None = None) -> Any:
     """Run (or resume) ``evo`` in ``folder``. Returns the final state.
 
-    After each generation the log line is appended and then the checkpoint replaced atomically; a run killed
-    between the two rewrites that generation's line on resume. ``stop_after`` ends the call after that many
-    generations without finishing the run (to test resuming).
+    The folder is locked for the whole call (a second process resuming it is refused). After each generation the
+    log line is appended and then the checkpoint replaced atomically; a run killed between the two rewrites that
+    generation's line on resume. On resume the checkpoint and the log must agree: a checkpoint at generation g
+    needs log records 0..g-1. ``stop_after`` ends the call after that many generations without finishing the
+    run (to test resuming).
     """
     executor = executor or SerialExecutor()
+    with folder.locked():
+        total = evo.generations
+        loaded = folder.load_checkpoint()
+        if loaded is None:
+            if folder.read_log():
+                raise CheckpointError(
+                    f"{folder.file(CHECKPOINT)} is missing but {folder.file(LOG)} holds generation records; "
+                    "the run cannot continue without its checkpoint (start a new run)"
+                )
+            generation = 0
+            state = evo.start(np.random.default_rng(run_seed(folder.config)))
+            folder.save_checkpoint(0, state)
+            folder.truncate_log(-1)
+        else:
+            generation, state = loaded
+            _check_generation(folder, generation, total)
+            folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})")
+            folder.truncate_log(generation - 1)
+        if progress:
+            last = folder.read_log()
+            progress(generation, total, last[-1] if last else None)
+        ran = 0
+        done = getattr(evo, "done", None)
+        while generation < total and not (done and generation > 0 and done(state)):
+            if stop_after is not None and ran >= stop_after:
+                return state
+            start = time.perf_counter()
+            state, record = evo.step(state, generation, executor)
+            record = {"generation": generation, **record, "seconds": round(time.perf_counter() - start, 4)}
+            folder.log(record)
+            generation += 1
+            folder.save_checkpoint(generation, state)
+            ran += 1
+            if progress:
+                progress(generation, total, record)
+        evo.finish(state, folder)
+        folder.write_json(FINISHED, {"generations": generation, "finished": time.time()})
+    return state
+
+
+def rewrite_outputs(evo: Evolution, folder: RunFolder, executor: Executor | None = None) -> Any:
+    """Write a finished run's outputs (best agent, exports, plots) again from its last checkpoint: for a run
+    whose outputs were deleted. The log and the checkpoint must agree, as on resume."""
+    with folder.locked():
+        if not folder.finished:
+            raise CheckpointError(f"{folder.path} has not finished; 'evoplay resume {folder.path}' finishes it")
+        loaded = folder.load_checkpoint()
+        if loaded is None:
+            raise CheckpointError(f"{folder.file(CHECKPOINT)} is missing; the outputs cannot be rewritten without it")
+        generation, state = loaded
+        _check_generation(folder, generation, evo.generations)
+        finished = folder.read_json(FINISHED)
+        if not isinstance(finished, dict) or finished.get("generations") != generation:
+            raise CheckpointError(
+                f"{folder.file(FINISHED)} says {finished.get('generations') if isinstance(finished, dict) else '?'} "
+                f"generations but {folder.file(CHECKPOINT)} is at generation {generation}; they disagree"
+            )
+        records = folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})")
+        if len(folder.read_log()) != len(records):
+            folder.truncate_log(generation - 1)
+        if hasattr(evo, "executor"):
+            evo.executor = executor or SerialExecutor()
+        evo.finish(state, folder)
+    return state
+
+
+def verify_folder(folder: RunFolder, generations: int) -> None:
+    """Check a run folder's log, checkpoint and finish mark against each other (for report): raises
+    CheckpointError saying what is inconsistent."""
     loaded = folder.load_checkpoint()
     if loaded is None:
-        generation = 0
-        state = evo.start(np.random.default_rng(run_seed(folder.config)))
-        folder.save_checkpoint(0, state)
-        folder.truncate_log(-1)
-    else:
-        generation, state = loaded
-        folder.truncate_log(generation - 1)
-    total = evo.generations
-    if progress:
-        last = folder.read_log()
-        progress(generation, total, last[-1] if last else None)
-    ran = 0
-    done = getattr(evo, "done", None)
-    while generation < total and not (done and generation > 0 and done(state)):
-        if stop_after is not None and ran >= stop_after:
-            return state
-        start = time.perf_counter()
-        state, record = evo.step(state, generation, executor)
-        record = {"generation": generation, **record, "seconds": round(time.perf_counter() - start, 4)}
-        folder.log(record)
-        generation += 1
-        folder.save_checkpoint(generation, state)
-        ran += 1
-        if progress:
-            progress(generation, total, record)
-    evo.finish(state, folder)
-    folder.write_json("finished.json", {"generations": generation, "finished": time.time()})
-    return state
+        if folder.read_log():
+            raise CheckpointError(f"{folder.file(CHECKPOINT)} is missing but {folder.file(LOG)} holds records")
+        return
+    generation, _ = loaded
+    _check_generation(folder, generation, generations)
+    folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})")
+    if folder.finished:
+        finished = folder.read_json(FINISHED)
+        if not isinstance(finished, dict) or finished.get("generations") != generation:
+            raise CheckpointError(f"{folder.file(FINISHED)} and {folder.file(CHECKPOINT)} (generation {generation}) "
+                                  "disagree on how many generations ran")
+
+
+def _check_generation(folder: RunFolder, generation: int, total: int) -> None:
+    if not 0 <= generation <= total:
+        raise CheckpointError(
+            f"{folder.file(CHECKPOINT)} says generation {generation}, outside 0..{total} of this run's config "
+            f"(generations = {total}); the checkpoint does not belong to this run"
+        )
