@@ -174,7 +174,7 @@ def _decisions(count, seed=0):
         while not state.is_terminal() and len(out) < count:
             legal = state.legal_actions()
             if len(legal) > 1:
-                out.append((state.phase(), state.features(legal)))
+                out.append((state.phase(), state.card_features(legal)))
             state.apply_action(legal[int(rng.integers(len(legal)))])
     return out
 
@@ -237,7 +237,7 @@ def test_ladder_command_prints_tables_ratings_and_its_command(tmp_path):
                                        "--workers", "1", "--out", str(out_file)])
     assert result.exit_code == 0, result.output
     text = out_file.read_text()
-    assert "Made by `evoplay sevens-ladder" in text or "Made by `evoplay" in text
+    assert "Made by `evoplay sevens-ladder" in text
     assert "| **expert** |" in text and "| expert vs heuristic |" in text and "| medium vs easy |" in text
     assert "openskill" in text and text.count("\n| ") >= 6 + 6 + 6
     bad = CliRunner().invoke(main, ["sevens-ladder", "--computer", str(tmp_path / "none.py")])

@@ -159,7 +159,7 @@ class SevensHeuristicAgent(Agent):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        rows = state.features(legal)
+        rows = state.card_features(legal)
         return legal[int(heuristic_choice(rows, len(legal), state.phase() == "send"))]
 
     def explain(self, state, card: int) -> str:
@@ -187,7 +187,7 @@ class SevensSpecimenAgent(Agent):
         from evoplay.gp.interpreter import evaluate_rows
 
         tree = self.specimen.send if state.phase() == "send" else self.specimen.play
-        rows = state.features(cards)
+        rows = state.card_features(cards)
         out = np.empty(len(cards), np.float64)
         evaluate_rows(tree.opcodes, tree.args, tree.consts, 0, tree.size, rows, out)
         return out
@@ -199,7 +199,7 @@ class SevensSpecimenAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         tree = self.specimen.send if state.phase() == "send" else self.specimen.play
-        rows = state.features(legal)
+        rows = state.card_features(legal)
         return legal[int(best_row(tree.opcodes, tree.args, tree.consts, 0, tree.size, rows, self._stack))]
 
     def explain(self, state, card: int) -> str:
@@ -210,7 +210,7 @@ def _explain(state, card: int) -> str:
     """One line on why a card was sent, from the features the sender saw (call before applying the send)."""
     from evoplay.games.sevens import FEATURES, card_name
 
-    row = state.features([card])[0]
+    row = state.card_features([card])[0]
     f = dict(zip(FEATURES, row))
     reasons = []
     if f["gap"] == 0:

@@ -1,26 +1,80 @@
-"""The built-in games and ``load_game``, which builds one from a spec string such as ``kalah(pits=6)``."""
+"""The game registry and ``load_game``, which builds a game from a spec: ``kalah(pits=6)``, ``file.py:MyGame``, ``openspiel:NAME``."""
 from __future__ import annotations
 
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
-from evoplay.spec import Param, Registry, canonical_spec
+from evoplay.errors import SpecError
+from evoplay.spec import Param, Registry, canonical_spec, parse_spec
 
 GAMES = Registry("game")
 
 
-def register_game(name: str, cls, params=(), help: str = "") -> None:
-    """Add a game class (a ``Game`` subclass taking ``(spec, params)``) under ``name``."""
-    params = tuple(params)
+def register_game(name: str, cls, params=None, help: str = "") -> None:
+    """Add a game under ``name`` so ``load_game("name(param=value)")`` and the command line build it.
+
+    ``cls`` is a ``Game`` subclass whose constructor takes ``(spec, params)`` (the base class's: a plain subclass
+    needs no ``__init__`` and reads ``self.params``). ``params`` is a tuple of ``evoplay.spec.Param``; without it,
+    the class attribute ``parameters`` (none if absent). ``help`` defaults to the first line of the docstring::
+
+        class Nim(Game):
+            parameters = (Param("heaps", int, 3, "heaps at the start"),)
+            ...
+        register_game("nim", Nim)
+        load_game("nim(heaps=4)")
+    """
+    from evoplay.games.sources import build_game, game_parameters
+
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise SpecError(f"register_game({name!r}, ...): {cls!r} is not a Game subclass")
+    if not name or not all(c.isalnum() or c in "_-" for c in name) or not name.isascii():
+        raise SpecError(f"register_game: {name!r} is not a game name (letters, digits, '_' and '-')")
+    params = game_parameters(cls) if params is None else tuple(params)
+    if not help:
+        help = ((cls.__doc__ or "").strip().splitlines() or [""])[0]
 
     def factory(**values):
-        return cls(canonical_spec(name, values, params), values)
+        return build_game(cls, canonical_spec(name, values, params), values)
 
     GAMES.register(name, factory, params, help)
 
 
 def load_game(spec: str) -> Game:
-    """Build a game from its spec string: ``kalah``, ``kalah(pits=6,seeds=4,empty_capture=false)``, ``mnk(m=3,n=3,k=3)``."""
-    entry, values = GAMES.resolve(spec)
+    """Build a game from its spec string, from any source:
+
+    * a built-in or registered game: ``kalah``, ``kalah(pits=6,seeds=4,empty_capture=false)``, ``mnk(m=3,n=3,k=3)``;
+    * a class in a Python file: ``path/to/file.py:ClassName`` or ``path/to/file.py:ClassName(param=1)``;
+    * a game of an installed package (an ``evoplay.games`` entry point), by its name;
+    * OpenSpiel: ``openspiel:connect_four``, ``openspiel:goofspiel(num_cards=4)`` (the ``openspiel`` extra).
+    """
+    from evoplay.games import sources
+
+    if not isinstance(spec, str):
+        raise SpecError(f"a game spec must be a string such as 'kalah' or 'file.py:MyGame', got {spec!r}")
+    text = spec.strip()
+    if text.startswith(sources.OPENSPIEL_PREFIX):
+        from evoplay.games.openspiel import load_openspiel
+
+        return load_openspiel(text)
+    if sources.is_file_spec(text):
+        return sources.load_file_game(text)
+    if text.endswith(".py"):
+        raise SpecError(f"game {text!r} names a file but no class; add ':ClassName', e.g. {text}:MyGame")
+    parsed = parse_spec(text, "game")
+    if parsed.name not in GAMES:
+        sources.register_entry_point(parsed.name)
+    entry, values = GAMES.resolve(parsed)
     return entry.factory(**values)
+
+
+def load_installed_games() -> list[str]:
+    """Register every game that installed packages offer (``evoplay.games`` entry points); return their names."""
+    from evoplay.games import sources
+
+    names = []
+    for name in sorted(sources.entry_point_games()):
+        if name not in GAMES:
+            sources.register_entry_point(name)
+        names.append(name)
+    return names
 
 
 def _register_builtins() -> None:
@@ -84,4 +138,6 @@ def _register_builtins() -> None:
 
 _register_builtins()
 
-__all__ = ["CHANCE", "GAMES", "SIMULTANEOUS", "TERMINAL", "Game", "State", "load_game", "register_game"]
+__all__ = [
+    "CHANCE", "GAMES", "SIMULTANEOUS", "TERMINAL", "Game", "State", "load_game", "load_installed_games", "register_game",
+]

@@ -197,6 +197,15 @@ class GemsGame(Game):
     def num_distinct_actions(self) -> int:
         return len(ACTION_NAMES)
 
+    def feature_names(self) -> list[str]:
+        """What a player sees, turned so both seats see alike (player 1's view is the board rotated 180 degrees):
+        each inner cell (``cell_r_c``, row r and column c from the top left: 1 gem, -1 pillar, 0 empty), then its
+        own row, column and distance (steps, ignoring pillars) to the nearest gem, the same for the opponent,
+        both scores and the ticks left."""
+        cells = [f"cell_{r}_{c}" for r in range(self.h) for c in range(self.w)]
+        return cells + ["my_row", "my_col", "my_gem_distance", "opp_row", "opp_col", "opp_gem_distance",
+                        "my_score", "opp_score", "ticks_left"]
+
     def new_initial_state(self, seed: int | None = None) -> "GemsState":
         width, height = self.width, self.height
         cells = width * height
@@ -223,6 +232,34 @@ class GemsState(GridDuelState):
     """A gems position; the shared simultaneous-move API lives in ``GridDuelState``."""
 
     step = staticmethod(step)
+
+    def features(self, player: int) -> np.ndarray:
+        """``GemsGame.feature_names`` from ``player``'s side (the whole board is public; future gems are not)."""
+        if player not in (0, 1):
+            raise SpecError(f"gems has players 0 and 1, not {player}")
+        g = self.game
+        width, height = g.width, g.height
+        cells = width * height
+        grid = self.buf[BODY : BODY + cells].reshape(height, width)[1:-1, 1:-1]
+        if player == 1:
+            grid = grid[::-1, ::-1]
+        view = np.where(grid == GEM, 1.0, np.where(grid == WALL, -1.0, 0.0))
+        gem_rows, gem_cols = np.nonzero(grid == GEM)
+        out = np.empty(g.w * g.h + 9, np.float64)
+        out[: g.w * g.h] = view.reshape(-1)
+        k = g.w * g.h
+        for who in (player, 1 - player):
+            row, col = divmod(int(self.buf[BODY + cells + who]), width)
+            row, col = row - 1, col - 1
+            if player == 1:
+                row, col = g.h - 1 - row, g.w - 1 - col
+            dist = int((np.abs(gem_rows - row) + np.abs(gem_cols - col)).min()) if len(gem_rows) else g.w + g.h
+            out[k : k + 3] = row, col, dist
+            k += 3
+        out[k] = self.buf[SCORE + player]
+        out[k + 1] = self.buf[SCORE + 1 - player]
+        out[k + 2] = g.ticks - int(self.buf[TICK])
+        return out
 
     def rows(self) -> list[str]:
         """The board as text: '#' wall or pillar, '.' empty, '*' gem, 'A'/'B' the players."""

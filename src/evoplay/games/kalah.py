@@ -185,6 +185,13 @@ class KalahGame(Game):
     def new_initial_state(self, seed: int | None = None) -> "KalahState":
         return KalahState(self, self.initial_board(), 0)
 
+    def feature_names(self) -> list[str]:
+        """The board from one player's side: its pits from its left, its store, the opponent's pits in sowing
+        order, the opponent's store (the mover's view the ``gp`` agent's Kalah programs read)."""
+        pits = self.pits
+        return ([f"my_pit_{i + 1}" for i in range(pits)] + ["my_store"]
+                + [f"opp_pit_{i + 1}" for i in range(pits)] + ["opp_store"])
+
     def state_from_board(self, board, player: int) -> "KalahState":
         """A state from 2*pits+2 numbers and the player to move (TERMINAL is derived from the board)."""
         b = np.asarray(board, dtype=np.int8).copy()
@@ -220,6 +227,16 @@ class KalahState(State):
         if self._player == 1:
             return np.concatenate([self._board[g.pits + 1 :], self._board[: g.pits + 1]])
         return self._board.copy()
+
+    def features(self, player: int) -> np.ndarray:
+        """The board turned to ``player``'s side (``KalahGame.feature_names``); the whole board is public."""
+        g = self.game
+        b = self._board.astype(np.float64)
+        if player == 1:
+            return np.concatenate([b[g.pits + 1 :], b[: g.pits + 1]])
+        if player != 0:
+            raise SpecError(f"kalah has players 0 and 1, not {player}")
+        return b
 
     def _legal_actions(self) -> list[int]:
         g = self.game

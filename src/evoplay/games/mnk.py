@@ -14,6 +14,8 @@ from evoplay.games.base import TERMINAL, Game, State
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # (d_row, d_col): row, column, diagonal, anti-diagonal
 _MARKS = ".XO"
+# Cell code (0 empty, 1 X, 2 O) -> feature value from each player's side.
+_VIEW = (np.array([0.0, 1.0, -1.0]), np.array([0.0, -1.0, 1.0]))
 
 # --------------------------------------------------------------------------------------------------------------
 # Plain-Python reference.
@@ -166,6 +168,10 @@ class MnkGame(Game):
         p = TERMINAL if winner >= 0 or (b != 0).all() else player
         return MnkState(self, b, p, winner)
 
+    def feature_names(self) -> list[str]:
+        """One number per cell, named like the moves (``a1``, ``b1``, ...): +1 own stone, -1 opponent's, 0 empty."""
+        return [self.cell_name(c) for c in range(self.m * self.n)]
+
     def cell_name(self, cell: int) -> str:
         row, col = divmod(cell, self.m)
         return f"{chr(ord('a') + col)}{row + 1}"
@@ -190,6 +196,12 @@ class MnkState(State):
 
     def empties(self) -> int:
         return self._empties
+
+    def features(self, player: int) -> np.ndarray:
+        """The cells from ``player``'s side (``MnkGame.feature_names``): +1 own stone, -1 opponent's, 0 empty."""
+        if player not in (0, 1):
+            raise SpecError(f"mnk has players 0 and 1, not {player}")
+        return _VIEW[player][self._board]
 
     def _legal_actions(self) -> list[int]:
         return [int(c) for c in np.flatnonzero(self._board == 0)]

@@ -594,6 +594,7 @@ class SevensObservation:
 
 class SevensGame(Game):
     name = "sevens"
+    perfect_information = False  # the other hands are hidden
 
     def __init__(self, spec: str, params: dict):
         super().__init__(spec, params)
@@ -607,6 +608,18 @@ class SevensGame(Game):
 
     def num_distinct_actions(self) -> int:
         return CARDS
+
+    def feature_names(self) -> list[str]:
+        """What one player sees, seats counted from it (``seat_0`` is itself, ``seat_1`` the next to its left):
+        ``hand_<card>`` 1 for each card in its hand, the ends of each suit's row (``low_<suit>``, ``high_<suit>``,
+        0 while the suit has no row), each seat's hand size and finishing place (0 while playing, else 1 for
+        first...), who is to move, whether it is a send and who receives it (as seat offsets, -1 for none), and
+        the completed rounds. Never another player's cards."""
+        names = [f"hand_{RANK_NAMES[card_rank(c) - 1]}{SUIT_LETTERS[card_suit(c)]}" for c in range(CARDS)]
+        names += [f"{end}_{SUIT_NAMES[k]}" for k in range(SUITS) for end in ("low", "high")]
+        names += [f"hand_size_seat_{q}" for q in range(self.players)]
+        names += [f"place_seat_{q}" for q in range(self.players)]
+        return names + ["to_move_seat", "send", "receiver_seat", "rounds"]
 
     def new_initial_state(self, seed: int | None = None) -> "SevensState":
         s = np.empty(STATE_SIZE, np.int16)
@@ -710,12 +723,66 @@ class SevensState(State):
             history=history,
         )
 
-    def features(self, cards) -> np.ndarray:
-        """Feature rows (``FEATURES``) of the mover's candidate ``cards``: what the trees see."""
+    def card_features(self, cards) -> np.ndarray:
+        """Feature rows (``FEATURES``) of the mover's candidate ``cards``: what the seed's trees see."""
         cards = np.asarray(cards, np.int64)
         rows = np.empty((len(cards), NUM_FEATURES), np.float64)
         features(self._s, cards, len(cards), rows)
         return rows
+
+    def features(self, player: int) -> np.ndarray:
+        """``SevensGame.feature_names`` as ``player`` sees this state: its own hand, never another's."""
+        n = self.game.players
+        if not 0 <= player < n:
+            raise SpecError(f"sevens: no player {player} in a {n}-player game")
+        s = self._s
+        out = np.zeros(CARDS + 2 * SUITS + 2 * n + 4, np.float64)
+        out[:CARDS] = s[OWNER : OWNER + CARDS] == player
+        k = CARDS
+        for suit in range(SUITS):
+            out[k], out[k + 1] = s[LOW + suit], s[HIGH + suit]
+            k += 2
+        for q in range(n):
+            seat = (player + q) % n
+            out[k + q] = s[HAND + seat]
+            out[k + n + q] = 0 if s[PLACE + seat] < 0 else s[PLACE + seat] + 1
+        k += 2 * n
+        to_move = int(s[TO_MOVE])
+        out[k] = -1 if to_move == TERMINAL else (to_move - player) % n
+        out[k + 1] = 1.0 if to_move != TERMINAL and s[PHASE] == SEND else 0.0
+        out[k + 2] = -1 if s[RECEIVER] < 0 or to_move == TERMINAL else (int(s[RECEIVER]) - player) % n
+        out[k + 3] = int(s[TURNS]) // n
+        return out
+
+    def resample(self, player: int, rng: np.random.Generator) -> "SevensState":
+        """A state ``player`` cannot tell from this one: the cards it cannot see dealt at random over the other
+        hands, each keeping its size. A card ``player`` sent stays with its receiver until the receiver sends a
+        card (which could be that one); the card of a send ``player`` did not take part in is hidden (-1) in the
+        copy's history."""
+        n = self.game.players
+        if not 0 <= player < n:
+            raise SpecError(f"sevens: no player {player} in a {n}-player game")
+        pinned: dict[int, int] = {}
+        for kind, actor, target, card in self.history:
+            if kind == "play":
+                pinned.pop(card, None)
+            elif actor == player:
+                pinned[card] = target
+            else:
+                pinned = {c: q for c, q in pinned.items() if q != actor}
+        owners = self._s[OWNER : OWNER + CARDS]
+        hidden = [c for c in range(CARDS) if owners[c] >= 0 and owners[c] != player and c not in pinned]
+        slots = [int(owners[c]) for c in hidden]  # each hidden card's seat, in card order: the hand sizes kept
+        drawn = rng.permutation(len(hidden))
+        s = self._s.copy()
+        for c, j in zip(hidden, drawn):
+            s[OWNER + c] = slots[j]
+        copy = SevensState(self.game, s)
+        copy.history = [
+            (kind, actor, target, card if kind == "play" or player in (actor, target) else -1)
+            for kind, actor, target, card in self.history
+        ]
+        return copy
 
     def render(self, viewer: int | None = None) -> str:
         """The table, the hand sizes and ``viewer``'s hand (never another player's)."""

@@ -130,6 +130,15 @@ class TronGame(Game):
     def num_distinct_actions(self) -> int:
         return len(ACTION_NAMES)
 
+    def feature_names(self) -> list[str]:
+        """What a player sees, turned so both seats see alike (player 1's view is the board rotated 180 degrees):
+        each inner cell (``cell_r_c``, row r and column c from the top left, 1 wall or trail, 0 free), then its
+        own head (row, column, heading 0 up 1 down 2 left 3 right) and free neighbours, the same for the
+        opponent, both trail lengths and the tick."""
+        cells = [f"cell_{r}_{c}" for r in range(self.h) for c in range(self.w)]
+        return cells + ["my_row", "my_col", "my_heading", "my_free", "opp_row", "opp_col", "opp_heading", "opp_free",
+                        "my_length", "opp_length", "tick"]
+
     def start_cells(self) -> tuple[int, int]:
         row = (self.height - 1) // 2
         first = row * self.width + 1 + (self.w - 1) // 4
@@ -162,6 +171,35 @@ class TronState(GridDuelState):
     """A tron position; the shared simultaneous-move API lives in ``GridDuelState``."""
 
     step = staticmethod(step)
+
+    def features(self, player: int) -> np.ndarray:
+        """``TronGame.feature_names`` from ``player``'s side (the whole board is public)."""
+        if player not in (0, 1):
+            raise SpecError(f"tron has players 0 and 1, not {player}")
+        g = self.game
+        width, height = g.width, g.height
+        cells = width * height
+        board = self.buf[BODY : BODY + cells]
+        blocked = (board != EMPTY).astype(np.float64).reshape(height, width)[1:-1, 1:-1]
+        if player == 1:
+            blocked = blocked[::-1, ::-1]
+        out = np.empty(g.w * g.h + 11, np.float64)
+        out[: g.w * g.h] = blocked.reshape(-1)
+        k = g.w * g.h
+        for who in (player, 1 - player):
+            cell = int(self.buf[BODY + cells + who])
+            heading = int(self.buf[BODY + cells + 2 + who])
+            row, col = divmod(cell, width)
+            row, col = row - 1, col - 1
+            if player == 1:
+                row, col, heading = g.h - 1 - row, g.w - 1 - col, heading ^ 1
+            free = sum(1 for d in (-width, width, -1, 1) if board[cell + d] == EMPTY)
+            out[k : k + 4] = row, col, heading, free
+            k += 4
+        out[k] = self.buf[SCORE + player]
+        out[k + 1] = self.buf[SCORE + 1 - player]
+        out[k + 2] = self.buf[TICK]
+        return out
 
     def heads(self) -> tuple[int, int]:
         """The cells of the two cycles' heads."""

@@ -1,0 +1,186 @@
+"""Where games come from besides the built-ins: a user's Python file, an installed package, or OpenSpiel.
+
+* ``path/to/file.py:ClassName`` or ``path/to/file.py:ClassName(param=1)``: a ``Game`` subclass in a plain Python
+  file, imported by path. Its parameters are the class attribute ``parameters`` (a tuple of ``evoplay.spec.Param``;
+  none if absent). The canonical spec holds the file's absolute path, so a worker process rebuilds the game from
+  the spec alone (``Game.__reduce__`` pickles a game as ``load_game(spec)``).
+* An ``evoplay.games`` entry point of an installed package: the entry point's name is the game's name, its value
+  a ``Game`` subclass (``"mypkg.games:MyGame"``); loaded the first time that name is asked for.
+* ``openspiel:NAME`` or ``openspiel:NAME(param=value,...)``: any pyspiel game (``evoplay.games.openspiel``).
+
+A file is imported once per process under a module name that encodes its path (``evoplay.games.file_<hex>``), so
+its classes pickle by reference and a spawned worker imports the same file when it unpickles one.
+"""
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+from evoplay.errors import SpecError
+from evoplay.games.base import Game
+from evoplay.spec import Param, canonical_spec, parse_spec
+
+OPENSPIEL_PREFIX = "openspiel:"
+ENTRY_POINT_GROUP = "evoplay.games"
+MODULE_PREFIX = "evoplay.games.file_"
+
+_FILE_SPEC = re.compile(r"^(?P<path>.+?\.py):(?P<rest>[^:]*)$")
+
+
+def is_file_spec(spec: str) -> bool:
+    """Does ``spec`` name a class in a Python file (``path/file.py:Class``)?"""
+    return bool(_FILE_SPEC.match(spec.strip()))
+
+
+def module_name(path: Path) -> str:
+    """The module name a game file is imported under: its absolute path, hex-encoded (one module per file)."""
+    return MODULE_PREFIX + str(path).encode("utf-8").hex()
+
+
+def path_of_module(name: str) -> Path:
+    return Path(bytes.fromhex(name[len(MODULE_PREFIX):]).decode("utf-8"))
+
+
+class _GameFileFinder(importlib.abc.MetaPathFinder):
+    """Finds ``evoplay.games.file_<hex>`` modules: the game file at the encoded path (for unpickling anywhere)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith(MODULE_PREFIX):
+            return None
+        try:
+            file = path_of_module(fullname)
+        except ValueError:
+            return None
+        if not file.is_file():
+            return None
+        return importlib.util.spec_from_file_location(fullname, file)
+
+
+def install_finder() -> None:
+    if not any(isinstance(f, _GameFileFinder) for f in sys.meta_path):
+        sys.meta_path.append(_GameFileFinder())
+
+
+def import_game_file(path: Path):
+    """Import the Python file at ``path`` (absolute) once per process and return the module."""
+    name = module_name(path)
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise SpecError(f"game file {str(path)!r} cannot be imported as Python; name a .py file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SpecError:
+        del sys.modules[name]
+        raise
+    except BaseException as err:
+        del sys.modules[name]
+        raise SpecError(
+            f"game file {str(path)!r} failed to import: {type(err).__name__}: {err}; fix the file so that "
+            f"'python {path}' runs"
+        ) from err
+    return module
+
+
+def game_parameters(cls) -> tuple[Param, ...]:
+    """A Game class's parameters: its ``parameters`` attribute (a tuple of ``Param``), or none."""
+    params = getattr(cls, "parameters", ())
+    if not isinstance(params, (tuple, list)) or not all(isinstance(p, Param) for p in params):
+        raise SpecError(
+            f"{cls.__name__}.parameters must be a tuple of evoplay.spec.Param, e.g. "
+            f"(Param('size', int, 6, 'board size'),); got {params!r}"
+        )
+    return tuple(params)
+
+
+def load_file_game(spec: str) -> Game:
+    """Build a game from ``path/file.py:ClassName`` or ``path/file.py:ClassName(param=value,...)``."""
+    m = _FILE_SPEC.match(spec.strip())
+    if not m:
+        raise SpecError(f"game {spec!r}: write a file game as path/to/file.py:ClassName or path/file.py:ClassName(param=1)")
+    raw_path, rest = m.group("path"), m.group("rest").strip()
+    path = Path(raw_path).expanduser()
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    path = path.resolve()
+    if not path.is_file():
+        where = f" (resolved to {path})" if str(path) != raw_path else ""
+        raise SpecError(f"game file {raw_path!r} does not exist{where}; give the path of a .py file, e.g. "
+                        f"examples/othello6.py:Othello")
+    if not rest:
+        raise SpecError(f"game {spec!r} names no class; add ':ClassName' after the file, e.g. {raw_path}:MyGame")
+    parsed = parse_spec(rest, "game class")
+    module = import_game_file(path)
+    cls = getattr(module, parsed.name, None)
+    if cls is None:
+        found = sorted(n for n, v in vars(module).items() if isinstance(v, type) and issubclass(v, Game) and v is not Game)
+        hint = f"; its Game classes: {', '.join(found)}" if found else "; it defines no Game subclass"
+        raise SpecError(f"game file {str(path)!r} has no class {parsed.name!r}{hint}")
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise SpecError(
+            f"{parsed.name} in {str(path)!r} is not a Game: subclass evoplay.games.Game (with a State subclass of "
+            f"evoplay.games.State), as in examples/othello6.py"
+        )
+    name = f"{path}:{parsed.name}"
+    from evoplay.spec import Registry
+
+    registry = Registry("game")
+    params = game_parameters(cls)
+    registry.register(parsed.name, lambda **values: values, params)
+    _, values = registry.resolve(parsed)
+    return build_game(cls, canonical_spec(name, values, params), values)
+
+
+def build_game(cls, spec: str, values: dict) -> Game:
+    """``cls(spec, values)``, with a clear error when the class's constructor does not take them."""
+    try:
+        game = cls(spec, values)
+    except SpecError:
+        raise
+    except TypeError as err:
+        raise SpecError(
+            f"{cls.__name__}(spec, params) failed: {err}; a Game's __init__ takes (spec, params) and calls "
+            f"super().__init__(spec, params) (or defines no __init__ and reads self.params)"
+        ) from err
+    if not isinstance(getattr(game, "spec", None), str):
+        raise SpecError(f"{cls.__name__}.__init__ must call super().__init__(spec, params)")
+    return game
+
+
+def entry_point_games() -> dict:
+    """The ``evoplay.games`` entry points of installed packages, by name (not loaded)."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def register_entry_point(name: str) -> bool:
+    """Load and register the installed game ``name`` from its entry point; False if no package provides it."""
+    ep = entry_point_games().get(name)
+    if ep is None:
+        return False
+    try:
+        cls = ep.load()
+    except Exception as err:
+        raise SpecError(
+            f"game {name!r} from the entry point {ep.value!r} ({ENTRY_POINT_GROUP}) failed to load: "
+            f"{type(err).__name__}: {err}"
+        ) from err
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise SpecError(
+            f"entry point {name} = {ep.value!r} ({ENTRY_POINT_GROUP}) is not a Game subclass; point it at the "
+            f"game's class, e.g. {name} = \"mypackage.games:MyGame\""
+        )
+    from evoplay.games import register_game
+
+    register_game(name, cls)
+    return True
+
+
+install_finder()
