@@ -18,5 +18,6 @@ class RandomAgent(Agent):
         self._rng = np.random.default_rng(seed)
 
     def step(self, state) -> int:
-        legal = state.legal_actions()
+        # At a simultaneous move every player has its own legal actions.
+        legal = state.legal_actions(self.seat) if state.is_simultaneous_node() else state.legal_actions()
         return int(legal[int(self._rng.integers(len(legal)))])

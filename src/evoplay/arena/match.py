@@ -5,8 +5,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from evoplay.errors import IllegalActionError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
 
 
 def derive_seed(*keys: int) -> int:
@@ -37,11 +37,16 @@ class GameRecord:
 def play_game(game: Game, agents, seed: int, max_moves: int = 100_000):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
-    Returns the final state. An agent that answers with an illegal action raises IllegalActionError naming it.
+    Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
+    so a game's chance events are the same on every executor. Returns the final state. An agent that answers
+    with an illegal action raises IllegalActionError naming it.
     """
+    if len(agents) != game.num_players:
+        raise SpecError(f"{game.spec} is for {game.num_players} players; got {len(agents)} agents")
     state = game.new_initial_state(seed)
     for seat, agent in enumerate(agents):
         agent.restart(derive_seed(seed, seat + 1), seat)
+    chance_rng = None
     moves = 0
     while True:
         player = state.current_player()
@@ -49,9 +54,17 @@ def play_game(game: Game, agents, seed: int, max_moves: int = 100_000):
             return state
         if moves >= max_moves:
             raise RuntimeError(f"game {game.spec} did not end within {max_moves} moves")
-        if player == SIMULTANEOUS:
+        if player == CHANCE:
+            if chance_rng is None:
+                chance_rng = np.random.default_rng(derive_seed(seed, 0))
+            state.apply_action(sample_chance(state, chance_rng))
+        elif player == SIMULTANEOUS:
             joint = [agent.step(state) for agent in agents]
-            state.apply_actions(joint)
+            try:
+                state.apply_actions(joint)
+            except IllegalActionError as err:
+                names = ", ".join(f"seat {p}: {a.name}" for p, a in enumerate(agents))
+                raise IllegalActionError(f"agents ({names}): {err}") from None
         else:
             action = agents[player].step(state)
             try:

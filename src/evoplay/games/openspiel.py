@@ -1,0 +1,274 @@
+"""Any OpenSpiel game as an evoplay game: ``openspiel:NAME`` or ``openspiel:NAME(param=value,...)``.
+
+The wrapped ``pyspiel`` objects stay reachable (``OpenSpielGame.pyspiel_game``, ``OpenSpielState.pyspiel_state``)
+for agents that call OpenSpiel's own bots. Turn-based and simultaneous games of any number of players are
+played through evoplay's API; chance nodes are exposed as ``CHANCE`` with ``chance_outcomes()`` and sampled by
+the arena from the game's seed; a player's features are its observation tensor (the information-state tensor
+for games that only have that), so imperfect information stays hidden. OpenSpiel accepts some illegal actions
+silently; this adapter checks every action against the legal ones first.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.spec import _format_value, parse_spec, suggest
+
+PREFIX = "openspiel:"
+INSTALL = "pip install 'evoplay[openspiel]'"
+
+
+def _pyspiel():
+    try:
+        import pyspiel
+    except ImportError:
+        raise SpecError(f"OpenSpiel games need the open_spiel package: {INSTALL} (or pip install open_spiel)") from None
+    return pyspiel
+
+
+def _coerce(game: str, key: str, raw: str, default: Any) -> Any:
+    """A spec's text value as the type of the OpenSpiel parameter's default."""
+    text = raw.strip()
+    if isinstance(default, bool):
+        low = text.lower()
+        if low in ("true", "1", "yes", "on"):
+            return True
+        if low in ("false", "0", "no", "off"):
+            return False
+        raise SpecError(f"openspiel:{game}: parameter {key}={raw!r} is not true or false")
+    if isinstance(default, int):
+        body = text[1:] if text[:1] in "+-" else text
+        if body.isascii() and body.isdigit():
+            return int(text)
+        raise SpecError(f"openspiel:{game}: parameter {key}={raw!r} is not an integer")
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise SpecError(f"openspiel:{game}: parameter {key}={raw!r} is not a number") from None
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return text
+
+
+def load_openspiel(spec: str) -> "OpenSpielGame":
+    """Build ``openspiel:NAME(param=value,...)``; parameters are typed by OpenSpiel's defaults."""
+    pyspiel = _pyspiel()
+    body = spec.strip()[len(PREFIX):]
+    parsed = parse_spec(body, "OpenSpiel game")
+    if parsed.args:
+        raise SpecError(f"openspiel:{parsed.name}: give parameters by name, e.g. openspiel:goofspiel(num_cards=4)")
+    types = {t.short_name: t for t in pyspiel.registered_games()}
+    game_type = types.get(parsed.name)
+    if game_type is None:
+        raise SpecError(
+            f"unknown OpenSpiel game '{parsed.name}'{suggest(parsed.name, types)}; see the names with "
+            f"python -c \"import pyspiel; print(pyspiel.registered_names())\""
+        )
+    if game_type.dynamics not in (pyspiel.GameType.Dynamics.SEQUENTIAL, pyspiel.GameType.Dynamics.SIMULTANEOUS):
+        raise SpecError(f"openspiel:{parsed.name} has {game_type.dynamics.name.lower()} dynamics; evoplay plays "
+                        f"sequential and simultaneous games")
+    defaults = dict(game_type.parameter_specification)
+    values = {}
+    for key, raw in parsed.kwargs.items():
+        if key not in defaults:
+            known = ", ".join(sorted(defaults)) or "(none)"
+            raise SpecError(f"openspiel:{parsed.name} has no parameter '{key}'{suggest(key, defaults)}; its "
+                            f"parameters: {known}")
+        values[key] = _coerce(parsed.name, key, raw, defaults[key])
+    try:
+        pyspiel_game = pyspiel.load_game(parsed.name, values)
+    except pyspiel.SpielError as err:
+        raise SpecError(f"openspiel:{parsed.name}: OpenSpiel refused the parameters {values}: {err}") from None
+    changed = {k: v for k, v in sorted(values.items()) if v != defaults[k]}
+    canonical = PREFIX + parsed.name
+    if changed:
+        canonical += "(" + ",".join(f"{k}={_format_value(v)}" for k, v in changed.items()) + ")"
+    return OpenSpielGame(canonical, changed, pyspiel_game)
+
+
+class OpenSpielGame(Game):
+    """A pyspiel game behind evoplay's Game API; ``pyspiel_game`` is the wrapped game."""
+
+    def __init__(self, spec: str, params: dict, pyspiel_game):
+        super().__init__(spec, params)
+        pyspiel = _pyspiel()
+        self.pyspiel_game = pyspiel_game
+        game_type = pyspiel_game.get_type()
+        self.name = PREFIX + game_type.short_name
+        self.num_players = pyspiel_game.num_players()
+        self.perfect_information = game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        self.simultaneous = game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        if game_type.provides_observation_tensor:
+            self._tensor, self._shape = "observation", tuple(pyspiel_game.observation_tensor_shape())
+        elif game_type.provides_information_state_tensor:
+            self._tensor, self._shape = "infostate", tuple(pyspiel_game.information_state_tensor_shape())
+        else:
+            self._tensor, self._shape = None, ()
+
+    def new_initial_state(self, seed: int | None = None) -> "OpenSpielState":
+        """The start of a play; ``seed`` is not used here: the arena samples chance nodes from the game's seed."""
+        return OpenSpielState(self, self.pyspiel_game.new_initial_state())
+
+    def num_distinct_actions(self) -> int:
+        return self.pyspiel_game.num_distinct_actions()
+
+    def feature_names(self) -> list[str]:
+        """The player's observation tensor (``obs[i,j,...]`` by its shape), or its information-state tensor
+        (``info[...]``) for games that only have that."""
+        if self._tensor is None:
+            raise SpecError(
+                f"{self.spec} provides neither an observation nor an information-state tensor, so programs and "
+                f"weights have nothing to read; choose a game that has one"
+            )
+        prefix = "obs" if self._tensor == "observation" else "info"
+        return [f"{prefix}[{','.join(map(str, idx))}]" for idx in np.ndindex(*self._shape)]
+
+    def num_features(self) -> int:
+        return int(np.prod(self._shape)) if self._tensor is not None else len(self.feature_names())
+
+
+class OpenSpielState(State):
+    """A pyspiel state behind evoplay's State API; ``pyspiel_state`` is the wrapped state."""
+
+    __slots__ = ("game", "pyspiel_state")
+
+    def __init__(self, game: OpenSpielGame, pyspiel_state):
+        self.game = game
+        self.pyspiel_state = pyspiel_state
+
+    def current_player(self) -> int:
+        p = self.pyspiel_state.current_player()
+        return TERMINAL if self.pyspiel_state.is_terminal() else p
+
+    def is_terminal(self) -> bool:
+        return self.pyspiel_state.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return self.pyspiel_state.is_chance_node()
+
+    def is_simultaneous_node(self) -> bool:
+        return self.pyspiel_state.is_simultaneous_node()
+
+    @property
+    def history(self) -> list[int]:
+        """Every action so far, chance outcomes included (a simultaneous move adds one per player)."""
+        return self.pyspiel_state.history()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        s = self.pyspiel_state
+        if s.is_terminal():
+            return []
+        if s.is_simultaneous_node():
+            if player is None:
+                raise IllegalActionError(
+                    f"{self.game.spec}: every player moves at once here; ask legal_actions(player) for each player"
+                )
+            return s.legal_actions(player) if 0 <= player < self.game.num_players else []
+        if player is not None and player != s.current_player():
+            return []
+        return s.legal_actions()
+
+    def _legal_actions(self) -> list[int]:
+        return self.pyspiel_state.legal_actions()
+
+    def _apply_action(self, action: int) -> None:
+        self.pyspiel_state.apply_action(action)
+
+    def apply_action(self, action: int) -> None:
+        s = self.pyspiel_state
+        if s.is_simultaneous_node():
+            raise IllegalActionError(
+                f"{self.game.spec} is at a simultaneous move: use apply_actions([one action per player])"
+            )
+        super().apply_action(action)
+
+    def apply_actions(self, actions: Sequence[int]) -> None:
+        s = self.pyspiel_state
+        if not s.is_simultaneous_node():
+            super().apply_actions(actions)
+            return
+        n = self.game.num_players
+        if len(actions) != n:
+            raise IllegalActionError(f"{self.game.spec} needs one action per player ({n}), got {list(actions)!r}")
+        joint = [int(a) for a in actions]
+        for p, a in enumerate(joint):
+            legal = s.legal_actions(p)
+            if a not in legal:
+                shown = ", ".join(f"{b} ({s.action_to_string(p, b)})" for b in legal)
+                raise IllegalActionError(f"action {a!r} is not legal for player {p}; legal: {shown}")
+        s.apply_actions(joint)
+
+    def _viewer(self, player: int | None) -> int:
+        if player is not None:
+            return player
+        p = self.pyspiel_state.current_player()
+        return p if p >= 0 or p == CHANCE else 0
+
+    def _action_to_string(self, action: int) -> str:
+        return self.pyspiel_state.action_to_string(self._viewer(None), action)
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return self.pyspiel_state.action_to_string(self._viewer(player), int(action))
+
+    def string_to_action(self, text: str, player: int | None = None) -> int:
+        """An action written as ``action_to_string`` writes it, or its number."""
+        text = text.strip()
+        viewer = self._viewer(player)
+        legal = self.legal_actions(viewer if self.is_simultaneous_node() else None)
+        for a in legal:
+            if self.pyspiel_state.action_to_string(viewer, a) == text:
+                return a
+        lowered = [a for a in legal if self.pyspiel_state.action_to_string(viewer, a).lower() == text.lower()]
+        if len(lowered) == 1:
+            return lowered[0]
+        if text.isascii() and text.lstrip("-").isdigit():
+            return int(text)
+        shown = ", ".join(self.pyspiel_state.action_to_string(viewer, a) for a in legal)
+        raise IllegalActionError(f"{text!r} is not an action here; type one of: {shown} (or its number)")
+
+    def returns(self) -> list[float]:
+        return list(self.pyspiel_state.returns())
+
+    def scores(self) -> list[float]:
+        """OpenSpiel has no separate score: the returns."""
+        return list(self.pyspiel_state.returns())
+
+    def clone(self) -> "OpenSpielState":
+        return OpenSpielState(self.game, self.pyspiel_state.clone())
+
+    def features(self, player: int) -> np.ndarray:
+        """``player``'s observation tensor (or information-state tensor): what OpenSpiel lets it see."""
+        g = self.game
+        if g._tensor is None:
+            g.feature_names()
+        if not 0 <= player < g.num_players:
+            raise SpecError(f"{g.spec} has players 0..{g.num_players - 1}, not {player}")
+        if g._tensor == "observation":
+            return np.asarray(self.pyspiel_state.observation_tensor(player), dtype=np.float64)
+        return np.asarray(self.pyspiel_state.information_state_tensor(player), dtype=np.float64)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.pyspiel_state.is_chance_node():
+            raise IllegalActionError(f"{self.game.spec}: chance_outcomes() is for chance nodes only")
+        return [(int(a), float(p)) for a, p in self.pyspiel_state.chance_outcomes()]
+
+    def resample(self, player: int, rng: np.random.Generator) -> "OpenSpielState":
+        """A state ``player`` cannot tell from this one (OpenSpiel's ``resample_from_infostate``)."""
+        if self.game.perfect_information:
+            return self.clone()
+        pyspiel = _pyspiel()
+        try:
+            resampled = self.pyspiel_state.resample_from_infostate(int(player), lambda: float(rng.random()))
+        except pyspiel.SpielError as err:
+            raise SpecError(
+                f"{self.game.spec} cannot resample a hidden state in OpenSpiel ({err}); searches that determinise "
+                f"hidden information cannot play it, choose an agent that plays from the observation"
+            ) from None
+        return OpenSpielState(self.game, resampled)
+
+    def __str__(self) -> str:
+        return str(self.pyspiel_state)
