@@ -446,7 +446,10 @@ def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, a
     if n_games < 1 or rounds < 1:
         raise SpecError(f"--games {n_games} and --rounds {rounds} must be >= 1")
     players = ladder_players(computer)
-    command = "evoplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    # The command that reproduces the tables, from the options themselves (not argv: it may be a test runner's).
+    command = f"evoplay sevens-ladder --games {n_games} --rounds {rounds} --seed {seed}"
+    if computer:
+        command += f" --computer {shlex.quote(computer)}"
     with make_executor(backend, workers, address) as ex:
         text = ladder_report(players, n_games, rounds, seed, ex, command)
     if out_file:

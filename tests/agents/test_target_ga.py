@@ -215,3 +215,9 @@ def test_the_library_holds_every_small_expression():
     assert (75 * 15, (1 << 5) | (1 << 4)) in pairs and (75 // 15, (1 << 5) | (1 << 4)) in pairs
     for v, m, tree in entries:
         assert G.tree_value(tree, NUMBERS) == v and G._leaf_mask(tree) == m
+
+
+def test_the_config_defaults_are_the_articles_and_improved_differs_where_it_says():
+    assert G.TargetGAConfig() == G.TargetGAConfig.seed()
+    improved = G.TargetGAConfig.improved()
+    assert (improved.population, improved.reduction, improved.semantic_rate) == (64, "neutral", 1.0)

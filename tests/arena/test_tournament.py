@@ -71,7 +71,10 @@ def test_progress_reports_every_game():
 
 
 def test_seeds_are_derived_not_sequential():
-    assert derive_seed(1, 0, 0, 1, 0) == derive_seed(1, 0, 0, 1, 0)
+    # Pinned: SeedSequence(1, spawn_key=(0, 0, 1, 0)) gives the same 32 bits on every machine and numpy version.
+    assert derive_seed(1, 0, 0, 1, 0) == 2879778565
+    assert derive_seed(1, 0, 1, 0, 0) == 3854554478  # the keys' order matters
+    assert derive_seed(2, 0, 0, 1, 0) == 3983210090
     assert len({derive_seed(1, 0, i, j, g) for i in range(5) for j in range(5) for g in range(5)}) == 125
 
 

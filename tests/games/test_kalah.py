@@ -133,3 +133,14 @@ def test_bad_specs_name_what_is_right():
         load_game("kalah(pits=0)")
     with pytest.raises(SpecError, match="true or false"):
         load_game("kalah(empty_capture=maybe)")
+
+
+@pytest.mark.parametrize("board, words", [
+    ([10] * 6 + [0] + [10] * 6 + [14], "134 seeds.*at most 127"),  # a store would wrap to -128
+    ([4] * 5 + [-1, 0] + [4] * 6 + [0], "negative count"),
+    ([4] * 13, "must have 14 numbers"),
+    ([4.5] + [4] * 13, "whole numbers"),
+])
+def test_state_from_board_refuses_boards_the_engine_cannot_hold(board, words):
+    with pytest.raises(SpecError, match=words):
+        load_game("kalah").state_from_board(board, 0)

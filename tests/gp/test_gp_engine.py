@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from evoplay import gp
 from evoplay.errors import SpecError
 from evoplay.gp import interpreter as gpi
-from evoplay.gp.primitives import ARITY, CONST, EPHEMERAL
+from evoplay.gp.primitives import ARITY, CONST, EPHEMERAL, FEATURE
 
 SEED003_RUN1 = (
     "((value at [(if (9) < (value at [(value at [((8) - ((2) - (6)))])]) do (10) else do (value at [(if (3) < (4) do "
@@ -176,9 +176,10 @@ def test_constant_mutation_factor_is_log_uniform():
 
 
 def test_split_counts_and_split_breed():
-    assert gp.split_counts(100, gp.SEED000_SPLITS) == {"clone": 10, "constant": 45, "subtree": 22, "crossover": 23} \
-        or sum(gp.split_counts(100, gp.SEED000_SPLITS).values()) == 100
-    assert sum(gp.split_counts(37, gp.SEED000_SPLITS).values()) == 37
+    # 22.5 + 22.5 leave one offspring to the largest remainders; the tie goes to the operation named first.
+    assert gp.split_counts(100, gp.SEED000_SPLITS) == {"clone": 10, "constant": 45, "subtree": 23, "crossover": 22}
+    # 3.7 / 16.65 / 8.325 / 8.325: floors 3 + 16 + 8 + 8 = 35, the two largest remainders (0.7, 0.65) get one.
+    assert gp.split_counts(37, gp.SEED000_SPLITS) == {"clone": 4, "constant": 17, "subtree": 8, "crossover": 8}
     with pytest.raises(SpecError, match="add up to 1"):
         gp.split_counts(10, {"clone": 0.5})
     pset = PSETS["all"]
@@ -241,3 +242,18 @@ def test_interpreter_is_callable_from_another_numba_kernel():
     pool = gp.pack(programs)
     assert choose(*pool, 0, rows) == (1, 4.0)
     assert choose(*pool, 1, rows) == (2, 8.0)
+
+
+@pytest.mark.parametrize("rows, want", [
+    ([[np.nan], [1.0], [0.5]], 1),  # a NaN first row loses to any number
+    ([[1.0], [np.nan], [2.0]], 2),  # as does a NaN anywhere else
+    ([[np.nan], [np.nan]], 0),  # all NaN: the first row
+    ([[-np.inf], [np.nan], [-np.inf]], 0),  # NaN ties with -inf, and ties go to the first row
+    ([[3.0], [3.0], [np.nan]], 0),
+])
+def test_best_row_ranks_nan_as_minus_infinity_in_every_row(rows, want):
+    program = gp.Program([FEATURE], [0], [0.0])
+    rows = np.array(rows, dtype=np.float64)
+    stack = np.empty(4, np.float64)
+    assert gpi.reference_best_row(program, rows) == want
+    assert gpi.best_row(program.opcodes, program.args, program.consts, 0, program.size, rows, stack) == want

@@ -89,6 +89,8 @@ def choose(level, context, envs):
     best, best_value = 0, None
     for k, env in enumerate(envs):
         v = fn(env)
+        if v != v:  # NaN ranks below every number
+            v = float("-inf")
         if k == 0 or v > best_value:
             best, best_value = k, v
     return best

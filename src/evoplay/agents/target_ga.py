@@ -42,7 +42,8 @@ FITNESS_KINDS = ("inverse", "relative", "ratio")
 
 @dataclass(frozen=True)
 class TargetGAConfig:
-    """The GA's parameters; ``seed()`` is the article's, ``improved()`` the configuration measured in docs/target.md."""
+    """The GA's parameters. The field defaults are the article's setting (``TargetGAConfig() == seed()``, read
+    from target_seed.toml); ``improved()`` is the configuration measured in docs/target.md (target_improved.toml)."""
 
     population: int = 32
     parents: int = 8  # selected per generation (distinct)
@@ -65,7 +66,7 @@ class TargetGAConfig:
     fitness: str = "inverse"  # inverse: 1/(1+d)^p | relative: 1 - d/t (clipped above 0) | ratio: t/(t+d)
     fitness_power: float = 1.0  # p of the inverse fitness
     initial_numbers: str = "subset"  # initial trees over a random subset of the numbers, or "all" six
-    reduction: str = "neutral"  # neutral: invalid divisions and neutral operands | subexpression: any
+    reduction: str = "subexpression"  # neutral: invalid divisions and neutral operands | subexpression: any
     #   operation whose value equals one of its sub-expressions' is replaced by it (the article's wording)
     duplicates: str = "indices"  # offspring already in the population: the same tree of number positions
     #   ("indices") or the same expression over the numbers' values ("values": equal numbers are one)

@@ -194,9 +194,20 @@ class KalahGame(Game):
 
     def state_from_board(self, board, player: int) -> "KalahState":
         """A state from 2*pits+2 numbers and the player to move (TERMINAL is derived from the board)."""
-        b = np.asarray(board, dtype=np.int8).copy()
-        if b.shape != (2 * self.pits + 2,):
-            raise SpecError(f"kalah board must have {2 * self.pits + 2} numbers, got {b.shape}")
+        raw = np.asarray(board)
+        if raw.shape != (2 * self.pits + 2,):
+            raise SpecError(f"kalah board must have {2 * self.pits + 2} numbers, got {raw.shape}")
+        if not np.issubdtype(raw.dtype, np.integer) and not np.array_equal(raw, np.round(raw)):
+            raise SpecError(f"kalah board must hold whole numbers of seeds, got {raw.tolist()}")
+        counts = [int(x) for x in raw]
+        if min(counts) < 0:
+            raise SpecError(f"kalah board has a negative count ({min(counts)}); pits and stores hold 0 or more seeds")
+        if sum(counts) > 127:
+            raise SpecError(
+                f"kalah board holds {sum(counts)} seeds; the engine's int8 board fits at most 127 in all "
+                f"(any store could collect them all)"
+            )
+        b = np.array(counts, dtype=np.int8)
         if player not in (0, 1):
             raise SpecError(f"kalah player must be 0 or 1, got {player}")
         p = player

@@ -44,7 +44,7 @@ Kernel functions in ``evoplay.gp.interpreter`` (opcodes/args int32[::1], consts 
 - ``evaluate_rows(opcodes, args, consts, start, end, rows, out)``: every row of a float64[:, ::1] matrix
   (all legal moves of a position at once) into ``out[r]``;
 - ``best_row(opcodes, args, consts, start, end, rows, stack) -> int64``: the row with the highest value
-  (first on ties);
+  (first on ties; NaN ranks as -inf in every row);
 - ``evaluate_pool(opcodes, args, consts, starts, ends, rows, out)``: every program of a packed pool on every
   row, ``out[k, r]``;
 - ``seed_random(seed)``: seed the generator behind ``random`` (Numba's, per process).

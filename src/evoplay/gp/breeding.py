@@ -15,14 +15,17 @@ import numpy as np
 from evoplay.errors import SpecError
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
-from evoplay.gp.variation import clone, constant_mutation, crossover, subtree_mutation
+from evoplay.gp.variation import clone, constant_mutation, crossover, point_mutation, subtree_mutation
 
 SEED000_SPLITS = {"clone": 0.10, "constant": 0.45, "subtree": 0.225, "crossover": 0.225}
 OPERATIONS = ("clone", "constant", "subtree", "crossover", "point")
+# Seed 000's own names for the operations (the Sevens recipe's config keys).
+ALIASES = {"constant_mutation": "constant", "tree_mutation": "subtree"}
 
 
 def split_counts(n: int, splits: dict[str, float]) -> dict[str, int]:
-    """How many of ``n`` offspring each operation makes: shares rounded by largest remainder to sum to ``n``."""
+    """How many of ``n`` offspring each operation makes: shares rounded by largest remainder to sum to ``n``
+    (a remainder tie goes to the operation named first)."""
     if not splits:
         raise SpecError("a split plan needs at least one operation share")
     total = sum(splits.values())
@@ -36,34 +39,69 @@ def split_counts(n: int, splits: dict[str, float]) -> dict[str, int]:
     return counts
 
 
-def split_breed(ranked: Sequence[Program], pset: PrimitiveSet, rng: np.random.Generator,
-                splits: dict[str, float] | None = None, mutation_depth: int = 2) -> list[Program]:
-    """Seed 000's plan on a population sorted best first: operation O is applied to ``ranked[0..count_O)``.
+Specimen = Program | tuple[Program, ...]
 
-    Crossover's donor is drawn uniformly from the same best ``count_O``; ``point`` is also accepted as a share.
+
+def split_breed(ranked: Sequence[Specimen], pset: PrimitiveSet, rng: np.random.Generator,
+                splits: dict[str, float] | None = None, mutation_depth: int = 2) -> list[Specimen]:
+    """Seed 000's plan on a population sorted best first: operation O is applied to ``ranked[0..count_O)``,
+    the operations in the order ``splits`` names them.
+
+    An individual is a program or a tuple of programs (seed 000's play and send trees). A tuple changes in one
+    tree per operation: constant mutation picks the tree with probability proportional to its mutable
+    constants (a specimen without any is cloned), subtree mutation and crossover pick a tree uniformly, and
+    crossover's donor -- drawn uniformly from the same best ``count_O`` before the tree is picked -- gives the
+    same tree. ``point`` is also accepted as a share; ``constant_mutation`` and ``tree_mutation`` are the
+    seed's names for ``constant`` and ``subtree``.
     """
     splits = SEED000_SPLITS if splits is None else splits
-    unknown = set(splits) - set(OPERATIONS)
+    unknown = {k for k in splits if ALIASES.get(k, k) not in OPERATIONS}
     if unknown:
-        raise SpecError(f"unknown split operation(s) {sorted(unknown)}; known: {', '.join(OPERATIONS)}")
+        raise SpecError(f"unknown split operation(s) {sorted(unknown)}; known: {', '.join(OPERATIONS + tuple(ALIASES))}")
     counts = split_counts(len(ranked), splits)
-    out: list[Program] = []
-    for op, count in counts.items():
+    out: list[Specimen] = []
+    for name, count in counts.items():
+        op = ALIASES.get(name, name)
         for i in range(count):
             src = ranked[i]
-            if op == "clone":
-                out.append(clone(src))
-            elif op == "constant":
-                out.append(constant_mutation(src, rng))
-            elif op == "subtree":
-                out.append(subtree_mutation(src, pset, rng, mutation_depth))
-            elif op == "crossover":
-                out.append(crossover(src, ranked[int(rng.integers(count))], rng))
+            if isinstance(src, Program):
+                out.append(_vary(op, src, ranked[int(rng.integers(count))] if op == "crossover" else None,
+                                 pset, rng, mutation_depth))
             else:
-                from evoplay.gp.variation import point_mutation
-
-                out.append(point_mutation(src, pset, rng))
+                out.append(_vary_one_tree(op, tuple(src), ranked, count, pset, rng, mutation_depth))
     return out
+
+
+def _vary(op: str, program: Program, donor: Program | None, pset: PrimitiveSet, rng: np.random.Generator,
+          mutation_depth: int) -> Program:
+    if op == "clone":
+        return clone(program)
+    if op == "constant":
+        return constant_mutation(program, rng)
+    if op == "subtree":
+        return subtree_mutation(program, pset, rng, mutation_depth)
+    if op == "crossover":
+        return crossover(program, donor, rng)
+    return point_mutation(program, pset, rng)
+
+
+def _vary_one_tree(op: str, trees: tuple[Program, ...], ranked, count: int, pset: PrimitiveSet,
+                   rng: np.random.Generator, mutation_depth: int) -> tuple[Program, ...]:
+    out = [t.copy() for t in trees]
+    if op == "clone":
+        return tuple(out)
+    donor = None
+    if op == "constant":
+        sizes = [len(t.mutable_constants()) for t in trees]
+        if sum(sizes) == 0:
+            return tuple(out)
+        k = int(np.searchsorted(np.cumsum(sizes), int(rng.integers(sum(sizes))), side="right"))
+    else:
+        if op == "crossover":
+            donor = ranked[int(rng.integers(count))]
+        k = int(rng.integers(len(trees)))
+    out[k] = _vary(op, trees[k], donor[k] if donor is not None else None, pset, rng, mutation_depth)
+    return tuple(out)
 
 
 def koza_breed(population: Sequence[Program], fitness: np.ndarray, pset: PrimitiveSet, rng: np.random.Generator,

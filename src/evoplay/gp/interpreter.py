@@ -101,14 +101,24 @@ def evaluate_rows(opcodes, args, consts, start, end, features, out):
         out[r] = evaluate_with_stack(opcodes, args, consts, start, end, features[r], stack)
 
 
+def reference_best_row(program, rows) -> int:
+    """The readable rule ``best_row`` runs: the first row of the highest value, NaN ranking as -inf."""
+    values = [reference_evaluate(program, [float(x) for x in row]) for row in rows]
+    values = [-math.inf if v != v else v for v in values]
+    return values.index(max(values))
+
+
 @njit(cache=True)
 def best_row(opcodes, args, consts, start, end, features, stack):
     """Index of the row with the highest value (the first on ties): the move a program picks among
-    candidates. ``stack`` is scratch of at least ``end - start`` numbers."""
+    candidates. A NaN value ranks as -inf in every row, so a number always beats it and all-NaN rows give row 0.
+    ``stack`` is scratch of at least ``end - start`` numbers."""
     best = 0
     best_value = -np.inf
     for r in range(features.shape[0]):
         v = evaluate_with_stack(opcodes, args, consts, start, end, features[r], stack)
+        if v != v:
+            v = -np.inf
         if v > best_value or r == 0:
             best = r
             best_value = v

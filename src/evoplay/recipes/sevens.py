@@ -186,9 +186,11 @@ def evaluate_population(population, players: int, games: int, rng: np.random.Gen
 
 
 def fitness_of(wins, played, sizes, size_free: int = 20, size_penalty: float = 0.0004) -> np.ndarray:
-    """The seed's getFitness: win ratio - size_penalty x max(0, size - size_free)."""
+    """The seed's getFitness: win ratio - size_penalty x max(0, size - size_free) (evolve.bloat's seed-000 term)."""
+    from evoplay.evolve.bloat import seed000_parsimony
+
     ratio = np.asarray(wins, np.float64) / np.maximum(1, np.asarray(played))
-    return ratio - size_penalty * np.maximum(0, np.asarray(sizes) - size_free)
+    return seed000_parsimony(ratio, sizes, size_free, size_penalty)
 
 
 def versus_heuristic(trees, players: int, games: int, seed: int) -> float:
@@ -209,40 +211,11 @@ def versus_heuristic(trees, players: int, games: int, seed: int) -> float:
 
 
 def breed(ranked, pset, rng: np.random.Generator, shares: dict, mutation_depth: int = 2):
-    """The next population from ``ranked`` (best first): for each operation in order, that operation applied
-    to the best ``share x N`` (largest-remainder rounding so the counts add up to N)."""
-    from evoplay.gp.breeding import split_counts
-    from evoplay.gp.variation import constant_mutation, crossover, subtree_mutation
+    """The next population from ``ranked`` (best first): seed 000's split plan (``evoplay.gp.split_breed``) over
+    two-tree specimens, the operations in the seed's order."""
+    from evoplay.gp.breeding import split_breed
 
-    counts = split_counts(len(ranked), {k: shares[k] for k in OPERATIONS})
-    out = []
-    for op in OPERATIONS:
-        count = counts[op]
-        for i in range(count):
-            play, send = ranked[i]
-            if op == "clone":
-                out.append((play.copy(), send.copy()))
-            elif op == "constant_mutation":
-                n_play = len(play.mutable_constants())
-                n_send = len(send.mutable_constants())
-                if n_play + n_send == 0:
-                    out.append((play.copy(), send.copy()))
-                elif rng.integers(n_play + n_send) < n_play:
-                    out.append((constant_mutation(play, rng), send.copy()))
-                else:
-                    out.append((play.copy(), constant_mutation(send, rng)))
-            elif op == "tree_mutation":
-                if rng.integers(2) == 0:
-                    out.append((subtree_mutation(play, pset, rng, mutation_depth), send.copy()))
-                else:
-                    out.append((play.copy(), subtree_mutation(send, pset, rng, mutation_depth)))
-            else:
-                donor = ranked[int(rng.integers(count))]
-                if rng.integers(2) == 0:
-                    out.append((crossover(play, donor[0], rng), send.copy()))
-                else:
-                    out.append((play.copy(), crossover(send, donor[1], rng)))
-    return out
+    return split_breed(ranked, pset, rng, {k: shares[k] for k in OPERATIONS}, mutation_depth)
 
 
 def random_population(pset, rng: np.random.Generator, n: int, method: str, min_depth: int, max_depth: int):
@@ -536,6 +509,8 @@ def computer_source(specimens: dict, lang: str) -> str:
                   "    best, best_value = 0, None",
                   "    for k, env in enumerate(envs):",
                   "        v = fn(env)",
+                  "        if v != v:  # NaN ranks below every number",
+                  "            v = float(\"-inf\")",
                   "        if k == 0 or v > best_value:",
                   "            best, best_value = k, v",
                   "    return best", "", "",
@@ -568,6 +543,7 @@ def computer_source(specimens: dict, lang: str) -> str:
               "  local best, best_value = 1, nil",
               "  for k, env in ipairs(envs) do",
               "    local v = fn(env)",
+              "    if v ~= v then v = -math.huge end  -- NaN ranks below every number",
               "    if k == 1 or v > best_value then best, best_value = k, v end",
               "  end",
               "  return best",
