@@ -109,10 +109,9 @@ def test_a_killed_run_resumes_to_the_same_result_and_writes_everything(tmp_path)
     assert not part.finished
     with ProcessExecutor(2) as ex:  # resumed with another executor and worker count
         run_evolution(M.make(config), RunFolder.open(part.path), ex)
-    strip = [{k: v for k, v in r.items() if k not in ("seconds", "eval_seconds", "memo_hits", "searches",
-                                                      "evaluations")} for r in whole.read_log()]
-    assert strip == [{k: v for k, v in r.items() if k not in ("seconds", "eval_seconds", "memo_hits", "searches",
-                                                              "evaluations")} for r in part.read_log()]
+    # Every logged number equals the uninterrupted run's, the counters too (timings aside).
+    strip = [{k: v for k, v in r.items() if k not in ("seconds", "eval_seconds")} for r in whole.read_log()]
+    assert strip == [{k: v for k, v in r.items() if k not in ("seconds", "eval_seconds")} for r in part.read_log()]
     a, b = json.loads(whole.file("best.json").read_text()), json.loads(part.file("best.json").read_text())
     assert a["program"] == b["program"] and a["score_first"] == b["score_first"]
     for name in ("best.py", "best.lua", "fitness.png", "size.png", "best_score.png", "fitness_stats.png",

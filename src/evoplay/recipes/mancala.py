@@ -86,20 +86,26 @@ def position_key(board, player, depth):
 @njit(cache=True)
 def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, stats, values, boards):
     """The ``depth``-ply minimax's pit (first best; the alpha-beta kernel gives the same move as plain minimax),
-    looked up in ``memo`` or searched and added (and appended to ``log`` for sharing). stats: hits, searches."""
+    looked up in ``memo`` or searched and added. Every decision is appended to ``log`` (key, pit, 1 if searched
+    here): the searched rows are shared with the other workers, all of them count the generation's distinct
+    positions. ``log_n`` counts past the log's end, so an overflow is seen. stats: hits, searches."""
     key = position_key(board, player, depth)
     if key in memo:
         stats[0] += 1
-        return memo[key]
-    stats[1] += 1
-    pit, nodes = root_values(board, player, depth, pits, empty_capture, False, values, boards, None)
-    memo[key] = pit
+        pit = memo[key]
+        searched = 0
+    else:
+        stats[1] += 1
+        pit, nodes = root_values(board, player, depth, pits, empty_capture, False, values, boards, None)
+        memo[key] = pit
+        searched = 1
     n = log_n[0]
     if n < log.shape[0]:
         log[n, 0] = key[0]
         log[n, 1] = key[1]
         log[n, 2] = pit
-        log_n[0] = n + 1
+        log[n, 3] = searched
+    log_n[0] = n + 1
     return pit
 
 
@@ -244,14 +250,21 @@ def minimax_task(task: dict) -> dict:
         merge_log(memo, shared, len(shared))
     n = len(task["programs"])
     out = np.zeros((n, 2), np.int64)
-    log = np.zeros((n * 64, 3), np.int64)
+    seeds = int(task["board"][: task["pits"]].sum())
+    # Room for every minimax decision of the batch (a game has far fewer than this many moves).
+    log = np.empty((n * max(512, 8 * task["pits"] * seeds), 4), np.int64)
     log_n = np.zeros(1, np.int64)
     stats = np.zeros(2, np.int64)
     ops, args, consts, starts, ends = task["pool"]
     play_vs_minimax(task["policy"], task["search_depth"], ops, args, consts, starts, ends, task["programs"],
                     task["seats"], task["depths"],
                     task["board"], task["pits"], task["empty_capture"], memo, log, log_n, stats, out)
-    return {"out": out, "log": log[: log_n[0]], "hits": int(stats[0]), "searches": int(stats[1])}
+    if log_n[0] > len(log):
+        raise RuntimeError(f"the minimax made {log_n[0]} decisions in {n} games, more than its log holds "
+                           f"({len(log)}); raise the log's size in minimax_task")
+    decided = log[: log_n[0]]
+    return {"out": out, "log": decided[decided[:, 3] == 1, :3], "decided": decided[:, :2],
+            "hits": int(stats[0]), "searches": int(stats[1])}
 
 
 def programs_task(task: dict) -> np.ndarray:
@@ -280,8 +293,10 @@ class Arena:
         self.board = np.array(([seeds] * pits + [0]) * 2, dtype=np.int8)
         self.chunk_games = chunk_games
         self.shared = np.zeros((0, 3), np.int64)  # entries found last time, sent to every worker next time
-        self.hits = 0
+        self.hits = 0  # decisions this process's and the workers' memos answered (depends on their history)
         self.searches = 0
+        self.decisions = 0  # minimax decisions in the games played
+        self.distinct = 0  # distinct positions among them, per call: searches a memo empty at the start would make
 
     def vs_minimax(self, programs: list, program_index, seats, depths, executor) -> np.ndarray:
         """(program's store, minimax's store) for each game (program_index[g] in seat seats[g])."""
@@ -305,6 +320,10 @@ class Arena:
         merge_log(memo, self.shared, len(self.shared))
         self.hits += sum(r["hits"] for r in results)
         self.searches += sum(r["searches"] for r in results)
+        # What the run logs: counts that depend only on the games played, not on which worker's memo had what.
+        decided = np.concatenate([r["decided"] for r in results])
+        self.decisions += len(decided)
+        self.distinct += len(np.unique(decided, axis=0)) if len(decided) else 0
         return np.concatenate([r["out"] for r in results])
 
     def programs(self, programs: list, first, second, executor) -> np.ndarray:
@@ -562,7 +581,8 @@ class MancalaGP:
     def step(self, state: dict, generation: int, executor) -> tuple[dict, dict]:
         self.executor = executor  # finish() plays the final tables on it too
         t0 = time.perf_counter()
-        hits0, searches0 = self.arena.hits, self.arena.searches
+        self._restore_cache(state)
+        decisions0, distinct0 = self.arena.decisions, self.arena.distinct
         pop = state["population"]
         fitness, scores, games = self.evaluate(pop, state["hall_of_fame"], executor)
         sizes = np.array([p.size for p in pop])
@@ -582,7 +602,8 @@ class MancalaGP:
             "best_score": int(scores[best].sum()), "mean_score": float(scores.sum(axis=1).mean()),
             "best_size": int(best_program.size), "mean_size": float(sizes.mean()), "max_size": int(sizes.max()),
             "evaluations": int(games), "unique": len({p.key() for p in pop}),
-            "memo_hits": self.arena.hits - hits0, "searches": self.arena.searches - searches0,
+            "memo_hits": (self.arena.decisions - decisions0) - (self.arena.distinct - distinct0),
+            "searches": self.arena.distinct - distinct0,
             "eval_seconds": round(time.perf_counter() - t0, 4),
         }
         if generation < self.generations - 1:
@@ -592,7 +613,32 @@ class MancalaGP:
                 b["mutation_max_depth"], b["elites"], b["mutation_keeps_node"],
                 self.limit.accepts if self.limit.active else None,
             )
+        state["score_cache"] = self._encode_cache()
         return state, record
+
+    # -- what a checkpoint keeps beyond the population: the scores cache, so a resumed run plays (and counts)
+    #    exactly the games the uninterrupted one plays
+
+    def _encode_cache(self) -> dict:
+        out = {}
+        for depth, cache in self._cache.items():
+            keys = list(cache)
+            out[str(depth)] = {
+                "keys": np.frombuffer(b"".join(keys), np.uint8).copy(),
+                "ends": np.cumsum([len(k) for k in keys], dtype=np.int64),
+                "scores": np.array([cache[k] for k in keys], np.int64).reshape(len(keys), 2),
+            }
+        return out
+
+    def _restore_cache(self, state: dict) -> None:
+        saved = state.get("score_cache")
+        if saved is None or self._cache:
+            return
+        for depth, table in saved.items():
+            raw = table["keys"].tobytes()
+            starts = np.concatenate([[0], table["ends"][:-1]]).astype(np.int64)
+            self._cache[int(depth)] = {raw[a:b]: (int(s[0]), int(s[1]))
+                                       for a, b, s in zip(starts, table["ends"], table["scores"])}
 
     def finish(self, state: dict, folder) -> None:
         write_results(self, state, folder)
