@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -19,6 +20,9 @@ class Param:
     default: Any = _MISSING
     help: str = ""
     choices: tuple | None = None
+    #: bounds of a number (None: the default bounds of its name, ``LIMITS``, else only the int64 range)
+    min: float | None = None
+    max: float | None = None
 
     @property
     def required(self) -> bool:
@@ -26,7 +30,10 @@ class Param:
 
     def coerce(self, owner: str, raw: Any) -> Any:
         """Turn a raw value (a string from a spec, or a Python value) into this parameter's type."""
-        value = _coerce(self.type, raw)
+        try:
+            value = _coerce(self.type, raw)
+        except SpecError as err:
+            raise SpecError(f"{owner}: parameter {self.name}: {err}") from None
         if value is _MISSING:
             raise SpecError(
                 f"{owner}: parameter {self.name}={raw!r} is not {_type_word(self.type)}"
@@ -36,7 +43,19 @@ class Param:
             raise SpecError(
                 f"{owner}: parameter {self.name}={raw!r} is not one of {', '.join(map(str, self.choices))}"
             )
+        if self.type in (int, float) and not isinstance(value, bool):
+            lo, hi, why = self.bounds()
+            if not lo <= value <= hi:
+                raise SpecError(f"{owner}: parameter {self.name}={raw!r} is out of range; give "
+                                f"{_format_value(lo)} to {_format_value(hi)} ({why})")
         return value
+
+    def bounds(self) -> tuple[float, float, str]:
+        """(lowest, highest, why): explicit ``min``/``max``, else the limit of the parameter's name."""
+        lo, hi, why = LIMITS.get(self.name, (-INT64_MAX, INT64_MAX, "the range of a 64-bit integer"))
+        if self.min is not None or self.max is not None:
+            why = "this parameter's range"
+        return (self.min if self.min is not None else lo), (self.max if self.max is not None else hi), why
 
     def describe(self) -> str:
         default = "required" if self.required else f"default {_format_value(self.default)}"
@@ -46,8 +65,23 @@ class Param:
         return text + (f" - {self.help}" if self.help else "")
 
 
+INT64_MAX = 2**63 - 1
+#: limits by parameter name, checked before any work starts: what the kernels can hold, and what protects the
+#: machine (memory grows with depth, iterations and population; a budget is time the user waits)
+LIMITS: dict[str, tuple[float, float, str]] = {
+    "seed": (0, INT64_MAX, "seeds are non-negative integers below 2^63"),
+    "depth": (0, 1000, "search depth: each ply keeps a board, and beyond a few dozen plies no search ends"),
+    "iterations": (0, 100_000_000, "iterations per decision: search trees keep a node per iteration"),
+    "budget_ms": (0, 3_600_000, "a time budget of at most an hour per decision"),
+    "break_ms": (0, 3_600_000, "a time budget of at most an hour per decision"),
+    "population": (1, 1_000_000, "population size: every member is kept in memory"),
+}
+#: integers longer than this are refused before Python parses them (int() refuses > 4300 digits with a traceback)
+MAX_DIGITS = 40
+
+
 def _type_word(t: type) -> str:
-    return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(t, t.__name__)
+    return {int: "an integer", float: "a finite number", bool: "true or false", str: "a string"}.get(t, t.__name__)
 
 
 def _format_value(v: Any) -> str:
@@ -79,17 +113,25 @@ def _coerce(t: type, raw: Any) -> Any:
             # ASCII digits only: int() would also take other scripts' digits.
             body = s[1:] if s[:1] in "+-" else s
             if body.isascii() and body.isdigit():
+                if len(body) > MAX_DIGITS:
+                    raise SpecError(f"the number {s[:12]}... has {len(body)} digits; numbers here have at most "
+                                    f"{MAX_DIGITS}")
                 return int(s)
         return _MISSING
     if t is float:
         if isinstance(raw, bool):
             return _MISSING
         if isinstance(raw, (int, float)):
-            return float(raw)
+            try:
+                value = float(raw)
+            except OverflowError:
+                return _MISSING
+            return value if math.isfinite(value) else _MISSING
         if isinstance(raw, str):
             try:
-                if raw.strip().isascii():
-                    return float(raw)
+                if raw.strip().isascii() and len(raw) <= 64:
+                    value = float(raw)
+                    return value if math.isfinite(value) else _MISSING
             except ValueError:
                 return _MISSING
         return _MISSING
