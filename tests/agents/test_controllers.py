@@ -39,9 +39,9 @@ def test_bad_parameters_say_what_would_be_right(spec, message):
         make_agent(spec, load_game("tron"))
 
 
-def test_a_game_without_a_forward_model_is_refused():
-    with pytest.raises(SpecError, match="no forward model"):
-        make_agent("rs", load_game("sevens"))
+def test_a_game_without_a_forward_model_is_searched_through_the_game_api():
+    assert make_agent("rs", load_game("sevens")).model == "api"
+    assert make_agent("rs", load_game("kalah")).model == "numba"
 
 
 @pytest.mark.parametrize("name", CONTROLLERS)

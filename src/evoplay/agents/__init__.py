@@ -6,20 +6,36 @@ from evoplay.games.base import Game
 from evoplay.spec import Param, Registry, canonical_spec
 
 AGENTS = Registry("agent")
+SUPPORTS: dict = {}  # agent name -> supports(game) -> None (it can play the game) or the reason it cannot
 
 
-def register_agent(name: str, factory, params=(), help: str = "") -> None:
-    """Add an agent: ``factory(game, spec=..., **params)`` returns an ``Agent``."""
+def any_game(game: Game) -> str | None:
+    return None
+
+
+def register_agent(name: str, factory, params=(), help: str = "", supports=any_game) -> None:
+    """Add an agent: ``factory(game, spec=..., **params)`` returns an ``Agent``; ``supports(game)`` returns None
+    for a game it can play, else one line saying why not (checked by ``make_agent`` before any game is played)."""
     params = tuple(params)
 
     def build(game, **values):
         return factory(game, spec=canonical_spec(name, values, params), **values)
 
     AGENTS.register(name, build, params, help)
+    SUPPORTS[name] = supports
+
+
+def refusal(name: str, game: Game) -> str | None:
+    """Why agent ``name`` cannot play ``game``, or None when it can."""
+    AGENTS.entry(name)  # unknown names raise the registry's error
+    return SUPPORTS.get(name, any_game)(game)
 
 
 def make_agent(spec: str | Agent, game: Game | str) -> Agent:
-    """Build an agent for ``game`` from a spec: ``random``, ``alphabeta(depth=8)``, ``human``..."""
+    """Build an agent for ``game`` from a spec: ``random``, ``alphabeta(depth=8)``, ``human``...
+
+    An agent that cannot play the game raises SpecError saying why, before any game is played."""
+    from evoplay.errors import SpecError
     from evoplay.games import load_game
 
     if isinstance(game, str):
@@ -27,7 +43,48 @@ def make_agent(spec: str | Agent, game: Game | str) -> Agent:
     if isinstance(spec, Agent):
         return spec
     entry, values = AGENTS.resolve(spec)
+    why = refusal(entry.name, game)
+    if why:
+        raise SpecError(f"agent '{entry.name}' cannot play {game.spec}: {why}")
     return entry.factory(game, **values)
+
+
+def searchable(game: Game) -> str | None:
+    """Can a search play ``game`` through the game API? Hidden information needs ``State.resample``."""
+    from evoplay.games.base import State
+
+    if game.perfect_information:
+        return None
+    state = game.new_initial_state(0)
+    if type(state).resample is State.resample:
+        return (f"it hides information and its State has no resample(player, rng), so a search would read what "
+                f"its player cannot see; give {type(state).__name__} a resample method (see evoplay.games.base)")
+    return None
+
+
+def reads_features(game: Game) -> str | None:
+    """Programs and weight vectors read a game's features (``Game.feature_names``)."""
+    from evoplay.errors import SpecError
+
+    try:
+        game.feature_names()
+    except SpecError:
+        return ("it defines no features for a program or weights to read (give its Game feature_names() and its "
+                "State features(player))")
+    return None
+
+
+def sevens_only(game: Game) -> str | None:
+    from evoplay.games.sevens import SevensGame
+
+    return None if isinstance(game, SevensGame) else "it plays Sevens only"
+
+
+def alphabeta_supports(game: Game) -> str | None:
+    from evoplay.games.kalah import KalahGame
+    from evoplay.games.mnk import MnkGame
+
+    return None if isinstance(game, (KalahGame, MnkGame)) else searchable(game)
 
 
 def _random(game, spec, seed):
@@ -59,9 +116,12 @@ register_agent(
         Param("depth", int, 0, "plies to search (0: 4, or the schedule's depth)"),
         Param("schedule", str, "none", "depth schedule by empty cells (m,n,k)", ("none", "seed001")),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
-        Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
+        Param("seed", int, 0, "seed for random ties (and sampled moves, hidden cards) before the arena reseeds it"),
+        Param("eval", str, "auto", "leaf value: auto (Kalah: store difference, m,n,k: line counts, in Numba; any "
+              "other game: score), score (own score minus the best other's), feature:NAME (a feature's value)"),
     ),
-    "minimax with alpha-beta pruning (Numba); Kalah: store difference, m,n,k: line counts",
+    "minimax with alpha-beta pruning: Numba on Kalah and m,n,k, the game API on any other game",
+    supports=alphabeta_supports,
 )
 register_agent("human", _human, (), "you, at the terminal")
 
@@ -82,6 +142,7 @@ register_agent(
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
     ),
     "alpha-beta with evolved evaluation weights (seed 001's GA genome; Kalah feature weights)",
+    supports=reads_features,
 )
 
 
@@ -97,7 +158,7 @@ def _specimen(game, spec, path, level, computer):
     return make_specimen_agent(game, spec, path, level, computer)
 
 
-register_agent("sevens_heuristic", _sevens_heuristic, (), "Sevens: the hand-written baseline")
+register_agent("sevens_heuristic", _sevens_heuristic, (), "Sevens: the hand-written baseline", supports=sevens_only)
 register_agent(
     "specimen",
     _specimen,
@@ -107,10 +168,11 @@ register_agent(
         Param("computer", str, "", "computer.py holding the levels (default: the levels shipped with evoplay)"),
     ),
     "Sevens: seed 000's evolved player (play and send trees), from a run or a difficulty level",
+    supports=sevens_only,
 )
 
 
-# Forward-model controllers (seed 002 and its peers): tron, gems, kalah, mnk.
+# Forward-model controllers (seed 002 and its peers): Numba on tron, gems, kalah, mnk; the game API elsewhere.
 def _budget_params(depth: bool = True):
     params = [Param("budget_ms", float, 40.0, "time per decision in ms (the competition's 40)")]
     if depth:
@@ -122,6 +184,8 @@ def _budget_params(depth: bool = True):
         Param("clock", str, "wall", "what budget_ms measures: elapsed time, or this thread's CPU time",
               ("wall", "cpu")),
         Param("seed", int, 0, "seed before the arena reseeds it"),
+        Param("model", str, "auto", "auto: the Numba forward model where the game has one (tron, gems, kalah, "
+              "mnk), else the game API; api: always the game API", ("auto", "api")),
     ]
     return params
 
@@ -136,7 +200,8 @@ def _controller(module: str, cls: str):
 
 
 register_agent("rs", _controller("rs", "RandomSearchAgent"), _budget_params(),
-               "seed 002's random search: fresh random action sequences vs a random opponent, best first action")
+               "seed 002's random search: fresh random action sequences vs a random opponent, best first action",
+               supports=searchable)
 _rhea_params = _budget_params()
 _rhea_params[2:2] = [
     Param("population", int, 10, "sequences in the population"),
@@ -145,13 +210,16 @@ _rhea_params[2:2] = [
     Param("mutation", int, 1, "genes redrawn per child"),
 ]
 register_agent("rhea", _controller("rhea", "RheaAgent"), _rhea_params,
-               "rolling horizon evolution (GVGAI sample): uniform crossover, mutation, tournament 2, elitism 1")
+               "rolling horizon evolution (GVGAI sample): uniform crossover, mutation, tournament 2, elitism 1",
+               supports=searchable)
 _mcts_params = _budget_params()
 _mcts_params.insert(2, Param("k", float, 1.4142135623730951, "UCB1 exploration constant (sqrt 2)"))
 register_agent("mcts", _controller("mcts", "MctsAgent"), _mcts_params,
-               "open-loop UCT over own actions, random opponent, rollouts to depth 10 (GVGAI sample MCTS)")
+               "open-loop UCT over own actions, random opponent, rollouts to depth 10 (GVGAI sample MCTS)",
+               supports=searchable)
 register_agent("lookahead", _controller("lookahead", "LookaheadAgent"), _budget_params(depth=False),
-               "one-step lookahead: each action against random opponent replies, the budget spent on more replies")
+               "one-step lookahead: each action against random opponent replies, the budget spent on more replies",
+               supports=searchable)
 
 
 def _gp(game, spec, file):
@@ -162,6 +230,6 @@ def _gp(game, spec, file):
 
 register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),),
                "Kalah: an evolved program picks the pit (seed 003's Mancala GP: the value mod pits, else the next "
-               "non-empty pit; or it scores each legal move)")
+               "non-empty pit; or it scores each legal move)", supports=reads_features)
 
-__all__ = ["AGENTS", "Agent", "make_agent", "register_agent"]
+__all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent"]

@@ -1,16 +1,52 @@
-"""``alphabeta(depth=D)``: minimax with alpha-beta pruning in Numba for Kalah and the m,n,k-game."""
+"""``alphabeta(depth=D)``: minimax with alpha-beta pruning, in Numba for Kalah and m,n,k, through the game API for
+any other game (evoplay.agents.generic_search: the true result at terminal positions, below the horizon the
+score difference or a named feature)."""
 from __future__ import annotations
 
 import numpy as np
 
-from evoplay.agents import search_kalah, search_mnk
+from evoplay.agents import generic_search, search_kalah, search_mnk
 from evoplay.agents.base import Agent
-from evoplay.errors import SpecError
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import SIMULTANEOUS
 from evoplay.games.kalah import KalahGame
 from evoplay.games.mnk import MnkGame
+from evoplay.spec import suggest
 
 SCHEDULES = ("none", "seed001")
 DEFAULT_DEPTH = 4
+FEATURE_PREFIX = "feature:"
+
+
+def score_difference(state, player: int) -> float:
+    """The leaf value of any game: ``player``'s score minus the best score of the others."""
+    scores = state.scores()
+    others = [v for q, v in enumerate(scores) if q != player]
+    return float(scores[player]) - (max(others) if others else 0.0)
+
+
+class FeatureValue:
+    """The leaf value ``state.features(player)[index]``: one named feature, seen from the player's side."""
+
+    def __init__(self, game, name: str):
+        names = game.feature_names()
+        if name not in names:
+            shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+            raise SpecError(f"alphabeta: eval=feature:{name}: {game.spec} has no feature {name!r}{suggest(name, names)}"
+                            f"; its features: {shown}")
+        self.name, self.index = name, names.index(name)
+
+    def __call__(self, state, player: int) -> float:
+        return float(state.features(player)[self.index])
+
+
+def leaf_evaluation(game, eval: str):
+    """The generic search's leaf value named by ``eval`` (``auto``/``score`` or ``feature:NAME``)."""
+    if eval in ("auto", "score"):
+        return score_difference
+    if eval.startswith(FEATURE_PREFIX):
+        return FeatureValue(game, eval[len(FEATURE_PREFIX):])
+    raise SpecError(f"alphabeta: eval={eval!r} is not a leaf value; use auto, score or feature:NAME")
 
 
 class AlphaBetaAgent(Agent):
@@ -22,10 +58,12 @@ class AlphaBetaAgent(Agent):
     """
 
     def __init__(self, game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,
-                 spec: str | None = None):
+                 spec: str | None = None, eval: str = "auto"):
         super().__init__(game)
-        if not isinstance(game, (KalahGame, MnkGame)):
-            raise SpecError(f"alphabeta has no evaluation for game '{game.name}'; it plays: kalah, mnk")
+        # Kalah and m,n,k with their own evaluation run in Numba; anything else searches the game API.
+        self.fast = isinstance(game, (KalahGame, MnkGame)) and eval == "auto"
+        self._evaluate = None if self.fast else leaf_evaluation(game, eval)
+        self.eval = eval
         if depth < 0 or depth > 40:
             raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")
         if schedule not in SCHEDULES:
@@ -71,8 +109,29 @@ class AlphaBetaAgent(Agent):
         return values, best
 
     def step(self, state) -> int:
+        if not self.fast:
+            return self.step_api(state)
         values, best = self.root_values(state)
         if not self.random_ties:
             return best
         top = np.flatnonzero(values == values[best])
         return int(top[int(self._rng.integers(len(top)))]) if len(top) > 1 else best
+
+    def step_api(self, state) -> int:
+        """The generic search (evoplay.agents.generic_search) for the player to move, or this seat at a
+        simultaneous node; opponents' simultaneous moves and hidden cards are drawn from the agent's seed."""
+        player = state.current_player()
+        if player == SIMULTANEOUS:
+            player = self.seat
+        elif player < 0:
+            raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
+        stats = {}
+        actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
+                                                 stats=stats)
+        self.nodes += stats.get("nodes", 0)
+        if not actions:
+            raise IllegalActionError(f"{self.spec}: player {player} has no legal action here")
+        top = np.flatnonzero(values == values.max())
+        if self.random_ties and len(top) > 1:
+            return int(actions[int(top[int(self._rng.integers(len(top)))])])
+        return int(actions[int(top[0])])

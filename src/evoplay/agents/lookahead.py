@@ -3,14 +3,16 @@
 Each available action is played for one step against a uniformly random opponent action and valued by the
 win/score heuristic. GVGAI's sample draws one opponent action per own action; here the budget is spent on
 drawing more, round by round over all own actions, and the mean value decides (ties broken at random, like the
-sample's noise). In a turn-based game the opponent does nothing in the controller's own step, so one round is
-exact and the rest of the budget is left unused. An iteration budget counts evaluations (whole rounds).
+sample's noise). In a turn-based game of perfect information the opponent does nothing in the controller's own
+step, so one round is exact and the rest of the budget is left unused (under hidden information every round
+plays on a new determinisation). An iteration budget counts evaluations (whole rounds).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, play_step
 from evoplay.games.forward import P_SIMULTANEOUS
 
@@ -28,22 +30,39 @@ def lookahead(params, root, seat, actions, rounds, discount, sums, work, mask, s
     return rounds * actions.shape[0]
 
 
+def lookahead_api(root, seat, actions, rounds, discount, sums, seed):
+    """``lookahead`` through the game API (``root`` a State): the same draws in the same order."""
+    gr.reseed(seed)
+    for _ in range(rounds):
+        for i in range(actions.shape[0]):
+            work = gr.rollout_state(root, seat)
+            gr.play_step(work, seat, actions[i])
+            sums[i] += gr.heuristic(work, seat) * discount
+    return rounds * actions.shape[0]
+
+
 class LookaheadAgent(ForwardModelAgent):
     kind = "lookahead"
 
     def _search(self, root, actions, seat, remaining, iterations):
         sums = np.zeros(len(actions))
-        work = np.empty_like(root)
+        work = np.empty_like(root) if self.fast else None
         n_act = len(actions)
         rounds = {"n": 0}
 
         def run(count: int) -> int:
             r = max(1, count // n_act)
             rounds["n"] += r
+            if not self.fast:
+                return lookahead_api(root, seat, actions, r, self.discount, sums, self._seed())
             return lookahead(self.params, root, seat, actions, r, self.discount, sums, work, self.mask,
                              self._seed())
 
-        if not self.params[P_SIMULTANEOUS]:
+        if self.fast:
+            exact = not self.params[P_SIMULTANEOUS]
+        else:  # a turn-based step of perfect information has no random part: chance is sampled only before it
+            exact = not root.is_simultaneous_node() and root.game.perfect_information
+        if exact:
             n = run(n_act)
         else:
             n = self.timed_batches(run, remaining, iterations, granule=n_act)

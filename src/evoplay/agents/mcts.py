@@ -18,6 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
+from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, legal_mask, play_step, random_action
 from evoplay.errors import SpecError
 from evoplay.games.base import TERMINAL
@@ -110,21 +111,88 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
     return n_nodes
 
 
+def search_api(root, seat, iterations, depth, k, discount, tree, bounds, seed):
+    """``search`` through the game API (``root`` a State): the same draws in the same order.
+
+    ``tree`` holds per node a dict from action to child node, the visits and the value totals (lists); a node
+    not yet in a dict is untried."""
+    gr.reseed(seed)
+    child, visits, totals = tree
+    for _ in range(iterations):
+        work = gr.rollout_state(root, seat)
+        node = 0
+        path = [0]
+        steps = 0
+        while True:
+            gr.settle(work)
+            if work.is_terminal() or steps >= depth:
+                break
+            if not work.is_simultaneous_node() and work.current_player() != seat:
+                gr.play_step(work, seat, None)
+                steps += 1
+                continue
+            legal = gr.available(work, seat)
+            untried = [a for a in legal if a not in child[node]]
+            if untried:
+                chosen = untried[gr.randint(len(untried))]
+                new = len(visits)
+                child.append({})
+                visits.append(0)
+                totals.append(0.0)
+                child[node][chosen] = new
+                gr.play_step(work, seat, chosen)
+                steps += 1
+                path.append(new)
+                break
+            # UCB1 over the tried actions available here.
+            span = bounds[1] - bounds[0]
+            log_n = math.log(visits[node] + 1)
+            best = -np.inf
+            chosen = -1
+            for a in legal:
+                c = child[node][a]
+                q = totals[c] / visits[c]
+                if span > 0:
+                    q = (q - bounds[0]) / span
+                ucb = q + k * math.sqrt(log_n / (visits[c] + _EPSILON)) + _EPSILON * gr.uniform()
+                if ucb > best:
+                    best = ucb
+                    chosen = a
+            node = child[node][chosen]
+            gr.play_step(work, seat, chosen)
+            steps += 1
+            path.append(node)
+        while not work.is_terminal() and steps < depth:
+            gr.play_step(work, seat, gr.random_action(work, seat))
+            steps += 1
+        value = gr.discounted(gr.heuristic(work, seat), discount, steps)
+        if value < bounds[0]:
+            bounds[0] = value
+        if value > bounds[1]:
+            bounds[1] = value
+        for n in path:
+            visits[n] += 1
+            totals[n] += value
+    return len(visits)
+
+
 class MctsAgent(ForwardModelAgent):
     kind = "mcts"
 
     def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, k: float = math.sqrt(2),
                  discount: float = 1.0, iterations: int = 0, break_ms: float = 0.0, seed: int = 0,
-                 spec: str | None = None, clock: str = "wall"):
+                 spec: str | None = None, clock: str = "wall", model: str = "auto"):
         if not 1 <= depth <= 1000:
             raise SpecError(f"mcts: depth={depth} (rollout depth from the root) is out of range; use 1..1000")
         if not 0 <= k <= 100:
             raise SpecError(f"mcts: k={k} (UCB exploration) is out of range; use 0..100 (sqrt 2 = 1.414...)")
         self.depth, self.k = int(depth), float(k)
         self._capacity = 4096
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
 
     def _search(self, root, actions, seat, remaining, iterations):
+        if not self.fast:
+            return self._search_api(root, actions, seat, remaining, iterations)
         n_actions = int(self.params[P_ACTIONS])
         tree = {
             "child": np.full((self._capacity, n_actions), -1, np.int32),
@@ -160,4 +228,24 @@ class MctsAgent(ForwardModelAgent):
                 if key > best_key:
                     best, best_key = int(a), key
         self.last_nodes = int(tree["nodes"])
+        return best, n
+
+    def _search_api(self, root, actions, seat, remaining, iterations):
+        tree = ([{}], [0], [0.0])
+        bounds = np.array([np.inf, -np.inf])
+
+        def run(count: int) -> int:
+            search_api(root, seat, count, self.depth, self.k, self.discount, tree, bounds, self._seed())
+            return count
+
+        n = self.timed_batches(run, remaining, iterations)
+        child, visits, totals = tree
+        best, best_key = int(actions[0]), (-1, -np.inf)
+        for a in actions:
+            c = child[0].get(int(a), -1)
+            if c >= 0:
+                key = (int(visits[c]), float(totals[c] / visits[c]))
+                if key > best_key:
+                    best, best_key = int(a), key
+        self.last_nodes = len(visits)
         return best, n

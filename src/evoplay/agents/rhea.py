@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
@@ -80,12 +81,67 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
     return evaluations
 
 
+def _sort_api(pop, values):
+    order = np.argsort(-values, kind="mergesort")
+    pop[:] = pop[order]
+    values[:] = values[order]
+
+
+def _tournament_api(values, size):
+    best = gr.randint(values.shape[0])
+    for _ in range(size - 1):
+        other = gr.randint(values.shape[0])
+        if values[other] > values[best]:
+            best = other
+    return best
+
+
+def evolve_api(root, seat, actions, depth, discount, pop, values, init, generations, elitism, tournament,
+               mutation, seed):
+    """``evolve`` through the game API (``root`` a State): the same draws in the same order."""
+    gr.reseed(seed)
+    size = pop.shape[0]
+    n = actions.shape[0]
+    seq = np.empty(depth, np.int64)
+    evaluations = 0
+    if init:
+        for i in range(size):
+            for d in range(depth):
+                pop[i, d] = gr.randint(n)
+                seq[d] = actions[pop[i, d]]
+            values[i] = gr.evaluate_sequence(root, seat, seq, depth, discount)
+            evaluations += 1
+        _sort_api(pop, values)
+    children = np.empty_like(pop)
+    child_values = np.empty_like(values)
+    for _ in range(generations):
+        children[:elitism] = pop[:elitism]
+        child_values[:elitism] = values[:elitism]
+        for i in range(elitism, size):
+            a = _tournament_api(values, tournament)
+            b = _tournament_api(values, tournament)
+            for d in range(depth):
+                children[i, d] = pop[a, d] if gr.uniform() < 0.5 else pop[b, d]
+            if n > 1:
+                for _ in range(mutation):
+                    children[i, gr.randint(depth)] = gr.randint(n)
+            for d in range(depth):
+                seq[d] = actions[children[i, d]]
+            child_values[i] = gr.evaluate_sequence(root, seat, seq, depth, discount)
+            evaluations += 1
+        pop[:] = children
+        values[:] = child_values
+        _sort_api(pop, values)
+    return evaluations
+
+
 class RheaAgent(ForwardModelAgent):
     kind = "rhea"
 
     def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, population: int = 10, elitism: int = 1,
                  tournament: int = 2, mutation: int = 1, discount: float = 1.0, iterations: int = 0,
-                 break_ms: float = 0.0, seed: int = 0, spec: str | None = None, clock: str = "wall"):
+                 break_ms: float = 0.0, seed: int = 0, spec: str | None = None, clock: str = "wall",
+                 model: str = "auto"):
         if not 1 <= depth <= 1000:
             raise SpecError(f"rhea: depth={depth} is out of range; use 1..1000")
         if not 2 <= population <= 10_000:
@@ -98,12 +154,12 @@ class RheaAgent(ForwardModelAgent):
             raise SpecError(f"rhea: mutation={mutation} (genes mutated per child) must be in 0..depth ({depth})")
         self.depth, self.population, self.elitism = int(depth), int(population), int(elitism)
         self.tournament, self.mutation = int(tournament), int(mutation)
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
 
     def _search(self, root, actions, seat, remaining, iterations):
         pop = np.empty((self.population, self.depth), np.int64)
         values = np.empty(self.population)
-        work = np.empty_like(root)
+        work = np.empty_like(root) if self.fast else None
         per_gen = self.population - self.elitism
         state = {"init": True}
 
@@ -112,6 +168,9 @@ class RheaAgent(ForwardModelAgent):
             budget = count - (self.population if init else 0)
             gens = max(0, budget // per_gen) if per_gen else 0
             state["init"] = False
+            if not self.fast:
+                return evolve_api(root, seat, actions, self.depth, self.discount, pop, values, init, gens,
+                                  self.elitism, self.tournament, self.mutation, self._seed())
             return evolve(self.params, root, seat, actions, self.depth, self.discount, pop, values, init, gens,
                           self.elitism, self.tournament, self.mutation, self._seed(), work, self.mask)
 

@@ -1,5 +1,7 @@
 """Rollouts in Numba: the forward model's rules for every game behind one dispatch, and the seed's heuristic.
 
+(Games without a forward model are played by the same controllers through evoplay.agents.generic_rollout.)
+
 The controllers (rs, rhea, mcts, lookahead) run their inner loops in Numba over a forward-model position
 (evoplay.games.forward): ``advance`` switches on ``params[P_KIND]`` to the game's kernel, ``legal_mask`` lists
 a player's available actions, ``play_step`` plays one step of a rollout with the opponent model of the seed
@@ -188,12 +190,24 @@ def mask_buffer(params) -> np.ndarray:
 
 import time  # noqa: E402
 
+from evoplay.agents import generic_rollout  # noqa: E402
 from evoplay.agents.base import Agent  # noqa: E402
 from evoplay.errors import IllegalActionError, SpecError  # noqa: E402
+from evoplay.games.base import SIMULTANEOUS  # noqa: E402
 from evoplay.games.forward import forward_model  # noqa: E402
 
 BATCH_SECONDS = 0.0005  # a kernel call lasts about this long, so the clock is read every half millisecond
 CLOCKS = ("wall", "cpu")
+MODELS = ("auto", "api")
+
+
+def fast_model(game):
+    """The Numba forward model of ``game``'s first position, or None for a game that has none (tron, gems,
+    kalah and m,n,k have one; any other game is searched through the game API)."""
+    try:
+        return forward_model(game.new_initial_state(0))
+    except SpecError:
+        return None
 
 
 class ForwardModelAgent(Agent):
@@ -212,13 +226,24 @@ class ForwardModelAgent(Agent):
     ``clock="wall"`` (the default, the competition's) measures elapsed time; ``clock="cpu"`` measures this
     thread's CPU time, like GVGAI's ElapsedCpuTimer in its CPU_TIME mode: on a machine shared with other work a
     decision then gets the search a dedicated core would give it, and takes longer in elapsed time.
+
+    A game without a Numba forward model (a user's game, an OpenSpiel game, Sevens) is searched through the game
+    API alone (evoplay.agents.generic_rollout), as is any game with ``model="api"``; each controller's Python
+    search sits beside its kernel and draws the same random numbers in the same order.
+
+    In a turn-based position the controller moves for the player to move, whatever seat ``restart`` gave it; at
+    a simultaneous node it moves for its seat.
     """
 
     kind = "controller"
 
     def __init__(self, game, budget_ms: float = 40.0, iterations: int = 0, break_ms: float = 0.0,
-                 discount: float = 1.0, seed: int = 0, spec: str | None = None, clock: str = "wall"):
+                 discount: float = 1.0, seed: int = 0, spec: str | None = None, clock: str = "wall",
+                 model: str = "auto"):
         super().__init__(game)
+        if model not in MODELS:
+            raise SpecError(f"{self.kind}: model={model!r} is not one of {', '.join(MODELS)} (auto: the Numba "
+                            f"forward model where the game has one, else the game API; api: always the game API)")
         if clock not in CLOCKS:
             raise SpecError(f"{self.kind}: clock={clock!r} is not one of {', '.join(CLOCKS)} "
                             f"(wall: elapsed time, the competition's; cpu: this thread's CPU time)")
@@ -239,19 +264,35 @@ class ForwardModelAgent(Agent):
         self.discount = float(discount)
         self.spec = spec or self.kind
         self._rng = np.random.default_rng(seed)
-        fm = forward_model(game.new_initial_state(0))
-        self.params = fm.params
-        self.mask = mask_buffer(self.params)
+        fm = fast_model(game) if model == "auto" else None
+        self.fast = fm is not None  # False: the game API alone (evoplay.agents.generic_rollout)
+        self.model = "numba" if self.fast else "api"
         self.decisions = 0
         self.evaluations = 0  # rollouts in all decisions since construction
         self.last_evaluations = 0
         self.last_seconds = 0.0
-        self._warm(fm)
+        if self.fast:
+            self.params = fm.params
+            self.mask = mask_buffer(self.params)
+            self._warm(fm)
+        else:
+            generic_rollout.warm()
 
     def _warm(self, fm) -> None:
         """Compile (or load from Numba's cache) the kernels before the first timed decision."""
         actions = fm.available_actions(0)
         self._search(fm.buf, np.array(actions, np.int64), 0, lambda: 0.0, 1)
+
+    def player_for(self, state) -> int:
+        """Whom to move for: the mover of a turn-based position (whatever the seat given to ``restart``), the
+        seat at a simultaneous one."""
+        player = state.current_player()
+        if player >= 0:
+            return player
+        if player == SIMULTANEOUS:
+            return self.seat
+        what = "the game is over" if player == TERMINAL else "it is a chance node (sample its outcome first)"
+        raise IllegalActionError(f"{self.spec}: asked to move where no player moves: {what}")
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
@@ -263,15 +304,19 @@ class ForwardModelAgent(Agent):
     def step(self, state) -> int:
         start = self._now()
         wall = time.perf_counter()
-        fm = forward_model(state)
-        actions = fm.available_actions(self.seat)
+        player = self.player_for(state)
+        if self.fast:
+            fm = forward_model(state)
+            root, actions = fm.buf, fm.available_actions(player)
+        else:
+            root, actions = state, generic_rollout.root_actions(state, player)
         if not actions:
-            raise IllegalActionError(f"{self.spec}: seat {self.seat} has no action (the game is over)")
+            raise IllegalActionError(f"{self.spec}: player {player} has no action here")
         if len(actions) == 1:
             action, n = actions[0], 0
         else:
             deadline = start + self.budget_ms / 1000.0
-            action, n = self._search(fm.buf, np.array(actions, np.int64), self.seat,
+            action, n = self._search(root, np.array(actions, np.int64), player,
                                      lambda: deadline - self._now(), self.iterations)
         self.decisions += 1
         self.evaluations += n
@@ -280,8 +325,9 @@ class ForwardModelAgent(Agent):
         return int(action)
 
     def _search(self, root, actions, seat, remaining, iterations) -> tuple[int, int]:
-        """Return (action, evaluations). ``remaining()`` is the time left in seconds; ``iterations`` > 0 is a
-        fixed number of evaluations instead."""
+        """Return (action, evaluations). ``root`` is a forward-model buffer when ``self.fast``, else the State
+        itself. ``remaining()`` is the time left in seconds; ``iterations`` > 0 is a fixed number of evaluations
+        instead."""
         raise NotImplementedError
 
     def timed_batches(self, run, remaining, iterations: int, granule: int = 1, done: int = 0,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
@@ -37,23 +38,41 @@ def random_search(params, root, seat, actions, depth, discount, count, seed, bes
     return count
 
 
+def random_search_api(root, seat, actions, depth, discount, count, seed, best_seq, best_value):
+    """``random_search`` through the game API (``root`` a State): the same draws in the same order."""
+    gr.reseed(seed)
+    n = actions.shape[0]
+    seq = np.empty(depth, np.int64)
+    for _ in range(count):
+        for i in range(depth):
+            seq[i] = actions[gr.randint(n)]
+        value = gr.evaluate_sequence(root, seat, seq, depth, discount)
+        if value > best_value[0]:
+            best_value[0] = value
+            best_seq[:] = seq
+    return count
+
+
 class RandomSearchAgent(ForwardModelAgent):
     kind = "rs"
 
     def __init__(self, game, budget_ms: float = 40.0, depth: int = SIMULATION_DEPTH, discount: float = 1.0,
                  iterations: int = 0, break_ms: float = 0.0, seed: int = 0, spec: str | None = None,
-                 clock: str = "wall"):
+                 clock: str = "wall", model: str = "auto"):
         if not 1 <= depth <= 1000:
             raise SpecError(f"rs: depth={depth} is out of range; use 1..1000 (the seed's SIMULATION_DEPTH is 10)")
         self.depth = int(depth)
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
 
     def _search(self, root, actions, seat, remaining, iterations):
         best_seq = np.empty(self.depth, np.int64)
         best_value = np.array([-np.inf])
-        work = np.empty_like(root)
+        work = np.empty_like(root) if self.fast else None
 
         def run(count: int) -> int:
+            if not self.fast:
+                return random_search_api(root, seat, actions, self.depth, self.discount, count, self._seed(),
+                                         best_seq, best_value)
             return random_search(self.params, root, seat, actions, self.depth, self.discount, count, self._seed(),
                                  best_seq, best_value, work, self.mask)
 
