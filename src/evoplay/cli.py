@@ -89,17 +89,31 @@ def games():
 
 
 @main.command()
-def agents():
-    """List the agents and their parameters."""
-    from evoplay.agents import AGENTS
+@click.option("--game", "game_spec", default=None,
+              help="only what can play this game (e.g. openspiel:connect_four); the rest say why they cannot")
+def agents(game_spec):
+    """List the agents and their parameters (with --game: which of them can play that game)."""
+    from evoplay.agents import AGENTS, refusal
 
-    table = Table(title="agents", show_lines=True)
+    game = _game(game_spec) if game_spec else None
+    entries = AGENTS.entries()
+    reasons = {e.name: refusal(e.name, game) for e in entries} if game else {}
+    table = Table(title=f"agents for {escape(game.spec)}" if game else "agents", show_lines=True)
     table.add_column("agent", style="bold")
     table.add_column("description")
     table.add_column("parameters")
-    for e in AGENTS.entries():
-        table.add_row(e.name, e.help, "\n".join(p.describe() for p in e.params) or "-")
+    for e in entries:
+        if not reasons.get(e.name):
+            table.add_row(e.name, escape(e.help), escape("\n".join(p.describe() for p in e.params) or "-"))
     out.print(table)
+    refused = [(name, why) for name, why in reasons.items() if why]
+    if refused:
+        table = Table(title=f"cannot play {escape(game.spec)}", show_lines=True)
+        table.add_column("agent", style="bold")
+        table.add_column("why not")
+        for name, why in refused:
+            table.add_row(name, escape(why))
+        out.print(table)
 
 
 # ---------------------------------------------------------------------------------------------------------------

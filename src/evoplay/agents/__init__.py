@@ -222,6 +222,33 @@ register_agent("lookahead", _controller("lookahead", "LookaheadAgent"), _budget_
                supports=searchable)
 
 
+def _openspiel_mcts(game, spec, **values):
+    from evoplay.agents.openspiel_bots import OpenSpielMctsAgent
+
+    return OpenSpielMctsAgent(game, spec=spec, **values)
+
+
+def _openspiel_supports(game: Game) -> str | None:
+    from evoplay.agents.openspiel_bots import supports
+
+    return supports(game)
+
+
+register_agent(
+    "openspiel_mcts",
+    _openspiel_mcts,
+    (
+        Param("simulations", int, 1000, "MCTS simulations per move"),
+        Param("uct_c", float, 2.0, "UCT exploration constant (OpenSpiel's 2)"),
+        Param("rollouts", int, 1, "random rollouts per evaluated leaf"),
+        Param("solve", bool, True, "back up proven wins and losses (MCTS-Solver)"),
+        Param("seed", int, 0, "seed before the arena reseeds it"),
+    ),
+    "OpenSpiel's C++ MCTS bot (an outside referee): openspiel:* games, standard Kalah (as mancala), m,n,k (as mnk)",
+    supports=_openspiel_supports,
+)
+
+
 def _gp(game, spec, file):
     from evoplay.agents.gp import make_gp_agent
 
