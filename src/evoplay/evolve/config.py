@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -35,6 +36,31 @@ def parse_toml(text: str, where: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{where} is not valid TOML: {err}") from None
+    except ValueError as err:  # an integer of thousands of digits
+        raise ConfigError(f"{where}: a value is out of range ({err})") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: arrays or tables are nested too deeply") from None
+
+
+def read_text_file(path: Path, what: str) -> str:
+    """A user's text file as UTF-8, or ConfigError with one line: missing, unreadable, a folder, not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ConfigError(f"{what} {str(path)!r} is a folder; give a file") from None
+    except OSError as err:
+        raise ConfigError(f"cannot read {what} {str(path)[:120]!r}: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ConfigError(f"{what} {str(path)!r} is not UTF-8 text (a bad byte on line {line}); save it as UTF-8") from None
+
+
+#: the largest integer a config may hold (every count and seed fits a 64-bit integer)
+INT_LIMIT = 2**63 - 1
+#: the largest population a config may ask for (what protects the machine's memory)
+MAX_POPULATION = 1_000_000
 
 
 def load_config(recipe: str, path: str | Path | None = None, overrides: dict[str, Any] | None = None,
@@ -47,7 +73,11 @@ def load_config(recipe: str, path: str | Path | None = None, overrides: dict[str
     config = base if base is not None else parse_toml(default_config_text(recipe), f"the {recipe} default config")
     if path is not None:
         p = Path(path)
-        if not p.is_file():
+        try:
+            exists = p.exists()
+        except OSError as err:
+            raise ConfigError(f"config file {str(p)[:120]!r}...: {err.strerror or err}") from None
+        if not exists:
             shipped = shipped_variants(recipe)
             name = p.name.removesuffix(".toml").removeprefix(f"{recipe}_")
             if p.parent == Path(".") and name in shipped:
@@ -58,7 +88,7 @@ def load_config(recipe: str, path: str | Path | None = None, overrides: dict[str
                 f"config file {str(p)!r} does not exist; give a TOML file, or one of the configs shipped with "
                 f"{recipe}: {', '.join(shipped) or '(none)'}"
             )
-        user = parse_toml(p.read_text(encoding="utf-8"), f"config file {str(p)!r}")
+        user = parse_toml(read_text_file(p, "config file"), f"config file {str(p)!r}")
         variant = user.pop("base", None)
         if variant is not None:
             if not isinstance(variant, str):
@@ -67,6 +97,13 @@ def load_config(recipe: str, path: str | Path | None = None, overrides: dict[str
         config = merge(config, user, str(p))
     for key, value in (overrides or {}).items():
         config = merge(config, _nest(key.split("."), value), "--set / command-line options")
+    population = config.get("population")
+    if isinstance(population, int) and not isinstance(population, bool) and population > MAX_POPULATION:
+        raise ConfigError(f"population = {population} is more than {MAX_POPULATION:,}: a run keeps every member in "
+                          "memory and plays each one's games every generation; use a smaller population")
+    seed = config.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed < 0:
+        raise ConfigError(f"seed = {seed}: a seed is a non-negative integer (0 to {INT_LIMIT})")
     return config
 
 
@@ -106,33 +143,85 @@ def coerce(default: Any, value: Any, where: str, dotted: str) -> Any:
             return value
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        raise ConfigError(f"{where}: '{dotted}' must be true or false, got {value!r}")
+        raise ConfigError(f"{where}: '{dotted}' must be true or false, got {_short(value)}")
     if isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
         if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and value.strip().isascii():
-            return int(value)
-        raise ConfigError(f"{where}: '{dotted}' must be an integer, got {value!r}")
+            if len(value.strip()) > 20:
+                raise ConfigError(f"{where}: '{dotted}' = {value.strip()[:12]}... is too large (at most {INT_LIMIT})")
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > INT_LIMIT:
+                raise ConfigError(f"{where}: '{dotted}' is too large (at most {INT_LIMIT})")
+            return value
+        raise ConfigError(f"{where}: '{dotted}' must be an integer, got {_short(value)}")
     if isinstance(default, float):
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
         if isinstance(value, str):
             try:
-                return float(value)
+                value = float(value) if len(value) <= 64 else value
             except ValueError:
                 pass
-        raise ConfigError(f"{where}: '{dotted}' must be a number, got {value!r}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                number = float(value)
+            except OverflowError:
+                number = math.inf
+            if not math.isfinite(number):
+                raise ConfigError(f"{where}: '{dotted}' must be a finite number, got {_short(value)}")
+            return number
+        raise ConfigError(f"{where}: '{dotted}' must be a number, got {_short(value)}")
     if isinstance(default, str):
         if isinstance(value, str):
             return value
-        raise ConfigError(f"{where}: '{dotted}' must be a string, got {value!r}")
+        raise ConfigError(f"{where}: '{dotted}' must be a string, got {_short(value)}")
     if isinstance(default, list):
-        if isinstance(value, list):
-            return value
         if isinstance(value, str):
-            return [v.strip() for v in value.split(",") if v.strip()]
-        raise ConfigError(f"{where}: '{dotted}' must be a list, got {value!r}")
+            value = [v.strip() for v in value.split(",") if v.strip()]
+            if default and all(isinstance(d, (int, float)) and not isinstance(d, bool) for d in default):
+                value = [_number_text(v) for v in value]
+        if not isinstance(value, list):
+            raise ConfigError(f"{where}: '{dotted}' must be a list, got {_short(value)}")
+        if default:
+            # Items take the type of the default's items (a list of numbers stays numbers, tables stay tables).
+            kinds = {_kind(d) for d in default}
+            if kinds == {"integer", "number"}:
+                kinds = {"number"}
+            if len(kinds) == 1:
+                kind = kinds.pop()
+                model = default[0]
+                if kind == "table":
+                    for i, item in enumerate(value):
+                        if not isinstance(item, dict):
+                            raise ConfigError(f"{where}: '{dotted}[{i}]' must be a table, got {_short(item)}")
+                    return value
+                if kind in ("integer", "number"):
+                    model = 0.0 if any(_kind(d) == "number" for d in default) else 0
+                return [coerce(model, item, where, f"{dotted}[{i}]") for i, item in enumerate(value)]
+        return value
     return value
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, dict):
+        return "table"
+    return type(v).__name__
+
+
+def _number_text(text: str) -> Any:
+    try:
+        return int(text) if text.lstrip("+-").isdigit() and len(text) <= 20 else float(text)
+    except ValueError:
+        return text
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_assignment(text: str) -> tuple[str, Any]:
