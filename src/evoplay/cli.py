@@ -289,11 +289,15 @@ def _run_with_progress(module, folder, backend, workers, address):
 @click.option("--seed", type=int, default=None)
 @click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE", help="override a config key (repeatable)")
 @click.option("--levels", is_flag=True, help="(sevens) evolve the difficulty levels and write computer.lua/.py")
+@click.option("--game", "game_spec", default=None, metavar="SPEC",
+              help="(gp, ga) the game: a built-in, path/file.py:Class or openspiel:NAME")
+@click.option("--vs", "vs_specs", multiple=True, metavar="SPEC",
+              help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's)")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="run folder (default runs/RECIPE-SEED-TIME)")
 @_executor_options
-def evolve(recipe, config_path, generations, population, seed, assignments, levels, out_dir, workers, backend,
-           address):
+def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, out_dir,
+           workers, backend, address):
     """Evolve players with RECIPE; the run folder gets the config, log, checkpoints, best agent and plots."""
     import time
 
@@ -307,6 +311,10 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     for name, value in (("generations", generations), ("population", population), ("seed", seed)):
         if value is not None:
             overrides[find_key(base, name)] = value
+    if game_spec is not None:
+        overrides["game"] = game_spec
+    if vs_specs:
+        overrides[find_key(base, "fitness.opponents")] = list(vs_specs)
     for text in assignments:
         key, value = parse_assignment(text)
         overrides[find_key(base, key)] = value

@@ -11,7 +11,7 @@ of each from ``player``'s side. How it treats each kind of node:
 - **turn-based**: ``player`` maximises, every other player minimises ``player``'s value (paranoid search, which is
   plain minimax for two players).
 - **simultaneous**: ``player`` maximises over its own actions against one joint action of the others per node,
-  drawn uniformly from their legal actions with ``rng``, or without ``rng`` the no-op: the game's
+  drawn uniformly from their legal actions with ``rng`` (unless ``noop_opponents``), or else the no-op: the game's
   ``noop_action`` when it names one, else each opponent's last legal action (NIL in evoplay's grid games). A
   node where ``player`` does not move is a single branch of sampled (or no-op) actions.
 - **hidden information**: when ``game.perfect_information`` is false the search runs on
@@ -62,8 +62,10 @@ def _clip(value: float) -> float:
 
 
 class _Search:
-    def __init__(self, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None):
+    def __init__(self, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None,
+                 noop_opponents: bool = False):
         self.player = player
+        self.sample = rng is not None and not noop_opponents
         self.depth = depth
         self.evaluate = evaluate
         self.batched = bool(getattr(evaluate, "batched", False))
@@ -90,7 +92,7 @@ class _Search:
             legal = state.legal_actions(q)
             if not legal or q == self.player:
                 joint.append(legal[0] if legal else 0)
-            elif self.rng is not None:
+            elif self.sample:
                 joint.append(int(legal[int(self.rng.integers(len(legal)))]))
             elif noop is not None and noop in legal:
                 joint.append(int(noop))
@@ -213,10 +215,11 @@ class _Search:
 
 
 def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None = None,
-           stats: dict | None = None) -> tuple[list[int], np.ndarray]:
+           stats: dict | None = None, noop_opponents: bool = False) -> tuple[list[int], np.ndarray]:
     """The legal actions of ``player`` at ``state`` and their values from ``player``'s side after ``depth`` plies
     (see the module's docstring). ``state`` must be ``player``'s turn or a simultaneous node where it moves; it is
-    not changed. ``stats``, when given, receives the number of nodes visited under ``"nodes"``."""
+    not changed. ``stats``, when given, receives the number of nodes visited under ``"nodes"``;
+    ``noop_opponents`` plays the others' no-op at simultaneous nodes even when ``rng`` is given (for resampling)."""
     if not 1 <= depth <= MAX_DEPTH:
         raise SpecError(f"search depth {depth} is out of range; use 1..{MAX_DEPTH}")
     if state.is_terminal():
@@ -227,7 +230,7 @@ def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.ra
         raise SpecError(f"search: it is player {state.current_player()}'s turn, not player {player}'s")
     if not state.game.perfect_information:
         state = state.resample(player, rng if rng is not None else np.random.default_rng(0))
-    s = _Search(player, depth, evaluate, rng)
+    s = _Search(player, depth, evaluate, rng, noop_opponents)
     actions, values = s.root(state)
     if stats is not None:
         stats["nodes"] = stats.get("nodes", 0) + s.nodes

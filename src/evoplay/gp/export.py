@@ -110,3 +110,146 @@ def _number(c: float) -> str:
     if "." not in text and "e" not in text:
         text += ".0"
     return f"({text})" if text.startswith("-") else text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Feature players: a champion of the generic gp / ga recipes as a standalone Python player.
+# --------------------------------------------------------------------------------------------------------------
+
+_PLAYER_TEMPLATE = '''
+# ----------------------------------------------------------------------------------------------------------------
+# Choosing a move. Needs only the game's own file: ``state`` is a state of its class (evoplay's game API).
+# ----------------------------------------------------------------------------------------------------------------
+GAME = {game!r}
+FEATURES = {features!r}
+POLICY = {policy!r}  # "move": the best after-state; "search": alpha-beta with evaluate() at the leaves
+DEPTH = {depth!r}
+TERMINAL_SCALE = 1e9
+EVAL_LIMIT = 1e8
+
+
+def value(features):
+    """The evaluation of one feature vector (len(FEATURES) numbers, as state.features(player) gives them)."""
+    v = float(evaluate(features))
+    if v != v:
+        return 0.0
+    return min(EVAL_LIMIT, max(-EVAL_LIMIT, v))
+
+
+def _child(state, action, player):
+    child = state.clone()
+    if child.current_player() == -2:  # simultaneous: the others play their no-op (their last legal action)
+        joint = []
+        for q in range(child.game.num_players):
+            legal = child.legal_actions(q)
+            joint.append(action if q == player else (legal[-1] if legal else 0))
+        child.apply_actions(joint)
+    else:
+        child.apply_action(action)
+    return child
+
+
+def _search(state, player, depth, alpha, beta):
+    if state.is_terminal():
+        return state.returns()[player] * (TERMINAL_SCALE + depth)
+    if depth == 0:
+        return value(state.features(player))
+    if state.current_player() == -1:  # chance: the expectation
+        outcomes = state.chance_outcomes()
+        total = 0.0
+        for action, p in outcomes:
+            child = state.clone()
+            child.apply_action(action)
+            total += p * _search(child, player, depth, float("-inf"), float("inf"))
+        return total / sum(p for _, p in outcomes)
+    mover = state.current_player()
+    maximise = mover == player or mover == -2
+    actions = state.legal_actions(player) if mover == -2 else state.legal_actions()
+    best = float("-inf") if maximise else float("inf")
+    for a in actions:
+        v = _search(_child(state, a, player), player, depth - 1, alpha, beta)
+        if maximise:
+            best = max(best, v)
+            alpha = max(alpha, best)
+        else:
+            best = min(best, v)
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best
+
+
+def choose(state, player=None):
+    """The action the evolved player picks at ``state`` for ``player`` (default: the player to move); ties go to
+    the first legal action (evoplay's agent breaks them with a seeded draw instead)."""
+    if player is None:
+        player = state.current_player()
+    actions = state.legal_actions(player) if state.current_player() == -2 else state.legal_actions()
+    best, best_value = None, None
+    for a in actions:
+        child = _child(state, a, player)
+        if POLICY == "move":
+            v = child.returns()[player] * TERMINAL_SCALE if child.is_terminal() else value(child.features(player))
+        else:
+            v = _search(child, player, DEPTH - 1, float("-inf"), float("inf"))
+        if best_value is None or v > best_value:
+            best, best_value = a, v
+    return best
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(f"an evolved player of {{GAME}} over {{len(FEATURES)}} features; import this file and call choose(state)")
+    if len(sys.argv) > 1:
+        print(value([float(x) for x in sys.argv[1:]]))
+'''
+
+
+def _linear_python(weights, names) -> str:
+    terms = "\n".join(f"    {w!r},  # {n}" for w, n in zip(weights, names))
+    return ("WEIGHTS = [\n" + terms + "\n]\n\n\ndef evaluate(features):\n"
+            '    """The weighted sum of the features."""\n'
+            "    return sum(w * f for w, f in zip(WEIGHTS, features))\n")
+
+
+def _doc_weights(doc: dict) -> list[float]:
+    scale = float(doc.get("weight_scale", 1.0))
+    return [float(doc["params"][f"w{i}"]) * scale for i in range(len(doc["features"]))]
+
+
+def feature_player_python(doc: dict) -> str:
+    """Python source of a generic champion (a ``best.json`` of the gp or ga recipe): ``evaluate(features)``, the
+    program or weighted sum over the feature vector, and ``choose(state)``, its move (policy and depth as it
+    played), needing only the game's own file."""
+    names = list(doc["features"])
+    head = (f'"""An evolved evoplay player of {doc["game"]} (policy {doc["policy"]}, depth {doc.get("depth", 1)}).'
+            f'\n\nevaluate(features) reads the {len(names)} numbers state.features(player) gives, in this order: '
+            f'{", ".join(names[:12])}{" ..." if len(names) > 12 else ""}\n"""\n')
+    if "program" in doc:
+        program = Program.from_dict(doc["program"])
+        pset = PrimitiveSet.from_dict(doc["primitive_set"])
+        body = to_python(program, pset, "evaluate", "The evolved program over the feature vector.")
+        body = body.split("\n", 1)[1]  # its own docstring gives way to the player's
+    else:
+        body = "\n" + _linear_python(_doc_weights(doc), names)
+    tail = _PLAYER_TEMPLATE.format(game=doc["game"], features=names, policy=doc["policy"],
+                                   depth=int(doc.get("depth", 1)))
+    return head + body + tail
+
+
+def feature_value_lua(doc: dict) -> str:
+    """Lua source of a generic champion's evaluation over the feature vector (a 1-based table)."""
+    names = list(doc["features"])
+    if "program" in doc:
+        program = Program.from_dict(doc["program"])
+        pset = PrimitiveSet.from_dict(doc["primitive_set"])
+        return to_lua(program, pset, "evaluate", f"An evolved evoplay program of {doc['game']} over its "
+                                                  f"{len(names)} features ({', '.join(names[:8])} ...)")
+    weights = _doc_weights(doc)
+    lines = [f"-- An evolved evoplay weight vector of {doc['game']}: evaluate(features) is the weighted sum",
+             "local WEIGHTS = {"]
+    lines += [f"  {w!r}, -- {n}" for w, n in zip(weights, names)]
+    lines += ["}", "local function evaluate(features)", "  local v = 0.0", "  for i = 1, #WEIGHTS do",
+              "    v = v + WEIGHTS[i] * features[i]", "  end", "  return v", "end", "return evaluate", ""]
+    return "\n".join(lines)

@@ -1,0 +1,332 @@
+"""Players for any game that reads features: a GP program or a linear weight vector, as a move scorer or search.
+
+Both read ``state.features(player)``, the numbers ``game.feature_names()`` names, from the player's own view.
+
+- policy ``move``: the state after each legal action is seen by the player who moves (all after-states' features
+  stacked into one array, one interpreter call per move); the highest value wins. A finished game after the move
+  takes its true result instead (a win always first, a loss last). Ties go to a move drawn with the agent's
+  generator, which the arena reseeds before every game, so a game replays exactly from its seed.
+- policy ``search``: the leaf evaluation of ``evoplay.agents.generic_search`` ``depth`` plies deep (all leaves
+  under one node in one call); ties as above.
+
+At a simultaneous node the others play their no-op (``opponents = "noop"``, the grid games' NIL) or an action
+drawn at random (``"sample"``) in the after-states and the search. A player of a game with hidden information
+searches a state resampled from its own view.
+
+The JSON documents (``best.json`` of the ``gp`` and ``ga`` recipes) record the game spec and the feature names;
+``check_features`` turns any mismatch into a SpecError that names the first difference.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+import numpy as np
+
+from evoplay.agents.base import Agent
+from evoplay.agents.generic_search import EVAL_LIMIT, TERMINAL_SCALE, search
+from evoplay.errors import SpecError
+from evoplay.games.base import State as _BaseState
+from evoplay.gp.interpreter import evaluate_rows
+from evoplay.gp.primitives import PrimitiveSet
+from evoplay.gp.program import Program
+
+POLICIES = ("move", "search")
+OPPONENTS = ("noop", "sample")
+MAX_DEPTH = 12
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Features and their names.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def feature_identifiers(names: list[str]) -> list[str]:
+    """Identifiers for the feature names (GP terminals and genome fields must be identifiers): other characters
+    become ``_``, a leading digit gets ``f_``, a repeated name a numeric suffix."""
+    out, seen = [], set()
+    for i, name in enumerate(names):
+        ident = re.sub(r"\W", "_", str(name)) or f"f{i}"
+        if not ident.isidentifier():
+            ident = f"f_{ident}"
+        base, k = ident, 1
+        while ident in seen or ident in ("random",):
+            ident = f"{base}_{k}"
+            k += 1
+        seen.add(ident)
+        out.append(ident)
+    return out
+
+
+def game_primitive_set(game, functions=("add", "sub", "mul", "min", "max", "if_lt"), constants=(-1.0, 1.0),
+                       integers: tuple[int, int] | None = None) -> PrimitiveSet:
+    """The primitive set of a game: one terminal per feature, the ``functions``, an ephemeral constant drawn in
+    ``constants`` (None: none) and optionally fixed integers ``integers`` = (low, high)."""
+    names = game.feature_names()
+    pset = PrimitiveSet(game.name if str(game.name).isidentifier() else "game", n_features=len(names))
+    pset.add_functions(*functions)
+    for i, ident in enumerate(feature_identifiers(names)):
+        pset.add_feature(ident, i)
+    if constants is not None:
+        pset.add_ephemeral("c", float(constants[0]), float(constants[1]))
+    if integers is not None:
+        pset.add_integers(int(integers[0]), int(integers[1]))
+    return pset.validate()
+
+
+def check_features(where: str, recorded: list[str], game) -> None:
+    """SpecError unless ``game`` gives exactly the features a file was evolved on (same names, same order)."""
+    names = list(game.feature_names())
+    recorded = list(recorded)
+    if names == recorded:
+        return
+    if len(names) != len(recorded):
+        raise SpecError(f"{where} reads {len(recorded)} features but {game.spec} gives {len(names)}; play it on the "
+                        f"game it was evolved for")
+    i = next(k for k, (a, b) in enumerate(zip(recorded, names)) if a != b)
+    raise SpecError(f"{where} reads feature {i} as {recorded[i]!r} but {game.spec} names it {names[i]!r}; play it "
+                    f"on the game it was evolved for")
+
+
+def check_game(where: str, recorded_spec: str, game) -> str:
+    """'' when ``game`` is the one a file was evolved for; a warning when only its parameters differ (the features
+    matched); SpecError when it is another game."""
+    if recorded_spec == game.spec:
+        return ""
+    from evoplay.games import load_game
+
+    try:
+        made_for = load_game(recorded_spec)
+    except SpecError:
+        made_for = None
+    if made_for is not None and made_for.spec == game.spec:
+        return ""
+    if _family(recorded_spec) != _family(game.spec):
+        raise SpecError(f"{where} was evolved for {recorded_spec}, not {game.spec}; play it on that game")
+    return f"{where} was evolved under {recorded_spec}; playing {game.spec}, whose rules differ"
+
+
+def _family(spec: str) -> str:
+    return spec.split("(", 1)[0].strip()
+
+
+def warn(message: str) -> None:
+    if message:
+        print(f"warning: {message}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Scorers: a program or a weight vector over a matrix of feature rows.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class ProgramScorer:
+    """A GP program's value on every row of a feature matrix, in one interpreter call."""
+
+    def __init__(self, program: Program):
+        self.program = program
+
+    @property
+    def size(self) -> int:
+        return self.program.size
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        p = self.program
+        out = np.empty(rows.shape[0], np.float64)
+        evaluate_rows(p.opcodes, p.args, p.consts, 0, p.size, rows, out)
+        return out
+
+
+class LinearScorer:
+    """A weight vector's dot product with every row."""
+
+    def __init__(self, weights):
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+
+    @property
+    def size(self) -> int:
+        return len(self.weights)
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        return rows @ self.weights
+
+
+class _Leaves:
+    """The batched leaf evaluation ``generic_search`` calls: all the states' features, one scorer call."""
+
+    batched = True
+
+    def __init__(self, agent: "FeatureAgent"):
+        self.agent = agent
+
+    def __call__(self, states, player):
+        return self.agent.score_rows(self.agent.rows(states, player))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The agent.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class FeatureAgent(Agent):
+    """Chooses moves by a scorer over ``state.features(player)`` (see the module docstring)."""
+
+    def __init__(self, game, scorer, policy: str = "move", depth: int = 1, opponents: str = "noop",
+                 spec: str = "program", seed: int = 0, note: str = ""):
+        super().__init__(game)
+        if policy not in POLICIES:
+            raise SpecError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        if opponents not in OPPONENTS:
+            raise SpecError(f"unknown simultaneous opponents {opponents!r}; known: {', '.join(OPPONENTS)}")
+        if not 1 <= int(depth) <= MAX_DEPTH:
+            raise SpecError(f"search depth {depth} is out of range; use 1..{MAX_DEPTH}")
+        self.n_features = game.num_features()
+        self.scorer = scorer
+        self.policy = policy
+        self.depth = int(depth)
+        self.opponents = opponents
+        self.spec = spec
+        self.note = note  # e.g. the rules differ from the ones it was evolved under
+        self._rng = np.random.default_rng(seed)
+        self._leaves = _Leaves(self)
+
+    def restart(self, seed: int, seat: int = 0) -> None:
+        self.seat = seat
+        self._rng = np.random.default_rng(seed)
+
+    # --- features ------------------------------------------------------------------------------------------
+    def rows(self, states, player: int) -> np.ndarray:
+        rows = np.empty((len(states), self.n_features), np.float64)
+        for i, s in enumerate(states):
+            f = s.features(player)
+            if len(f) != self.n_features:
+                raise SpecError(f"{self.game.spec}: features({player}) gave {len(f)} numbers but feature_names() "
+                                f"names {self.n_features}; make them agree")
+            rows[i] = f
+        return rows
+
+    def score_rows(self, rows: np.ndarray) -> np.ndarray:
+        values = self.scorer(rows)
+        return np.clip(np.nan_to_num(values, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
+
+    # --- moves ---------------------------------------------------------------------------------------------
+    def step(self, state) -> int:
+        if state.is_simultaneous_node():
+            player = self.seat
+            actions = state.legal_actions(player)
+        else:
+            player = state.current_player()
+            actions = state.legal_actions()
+        if len(actions) == 1:
+            return int(actions[0])
+        if self.policy == "search":
+            actions, values = search(state, player, self.depth, self._leaves, self._rng,
+                                     noop_opponents=self.opponents == "noop")
+        else:
+            values = self.move_values(state, player, actions)
+        best = values.max()
+        top = np.flatnonzero(values == best)
+        pick = top[0] if len(top) == 1 else top[int(self._rng.integers(len(top)))]
+        return int(actions[int(pick)])
+
+    def after_states(self, state, player: int, actions) -> list:
+        children = []
+        if state.is_simultaneous_node():
+            joint = self._joint(state, player)
+            for a in actions:
+                c = state.clone()
+                joint[player] = int(a)
+                c.apply_actions(joint)
+                children.append(c)
+        else:
+            apply_fast = type(state).apply_action is _BaseState.apply_action
+            for a in actions:
+                c = state.clone()
+                if apply_fast:
+                    c._apply_action(int(a))
+                else:
+                    c.apply_action(int(a))
+                children.append(c)
+        return children
+
+    def move_values(self, state, player: int, actions) -> np.ndarray:
+        children = self.after_states(state, player, actions)
+        values = self.score_rows(self.rows(children, player))
+        for i, c in enumerate(children):
+            if c.is_terminal():
+                values[i] = float(c.returns()[player]) * TERMINAL_SCALE
+        return values
+
+    def _joint(self, state, player: int) -> list[int]:
+        joint = []
+        noop = getattr(state.game, "noop_action", None)
+        for q in range(state.game.num_players):
+            legal = state.legal_actions(q)
+            if q == player or not legal:
+                joint.append(legal[0] if legal else 0)
+            elif self.opponents == "sample":
+                joint.append(int(legal[int(self._rng.integers(len(legal)))]))
+            else:
+                joint.append(int(noop) if noop is not None and noop in legal else int(legal[-1]))
+        return joint
+
+    def describe(self) -> str:
+        kind = "program" if isinstance(self.scorer, ProgramScorer) else "weights"
+        how = "scores each move's after-state" if self.policy == "move" else f"searches {self.depth} plies"
+        text = f"{kind} of {self.scorer.size} {'nodes' if kind == 'program' else 'features'} that {how}"
+        return f"{text} ({self.note})" if self.note else text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Files: the program and weights documents of the generic recipes.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def program_agent(game, program: Program, policy="move", depth=1, opponents="noop", spec="program",
+                  note="") -> FeatureAgent:
+    if program.size and program.args[program.opcodes == 1].max(initial=-1) >= game.num_features():
+        raise SpecError(f"the program reads feature {int(program.args[program.opcodes == 1].max())} but "
+                        f"{game.spec} has {game.num_features()} features")
+    return FeatureAgent(game, ProgramScorer(program), policy, depth, opponents, spec, note=note)
+
+
+def linear_agent(game, weights, policy="search", depth=1, opponents="noop", spec="weights",
+                 note="") -> FeatureAgent:
+    weights = np.asarray(weights, dtype=np.float64)
+    if len(weights) != game.num_features():
+        raise SpecError(f"{len(weights)} weights for the {game.num_features()} features of {game.spec}")
+    return FeatureAgent(game, LinearScorer(weights), policy, depth, opponents, spec, note=note)
+
+
+def agent_from_program_document(game, doc: dict, where: str, spec: str) -> FeatureAgent:
+    """The agent of a generic ``gp`` document (policy move or search), checked against ``game``."""
+    note = check_game(where, doc["game"], game)
+    check_features(where, doc.get("features", []), game)
+    warn(note)
+    program = Program.from_dict(doc["program"])
+    return program_agent(game, program, doc["policy"], int(doc.get("depth", 1)), doc.get("opponents", "noop"),
+                         spec, note)
+
+
+def agent_from_weights_document(game, doc: dict, where: str, spec: str) -> FeatureAgent:
+    """The agent of a generic ``weights`` document (a genome of one weight per feature), checked against ``game``."""
+    note = check_game(where, doc["game"], game)
+    check_features(where, doc["features"], game)
+    warn(note)
+    params = doc["params"]
+    weights = decode_weights(params, len(doc["features"]), float(doc.get("weight_scale", 1.0)))
+    # a genome's depth field holds plies - 1 (0 plays one ply); without one the document's depth
+    depth = int(params["depth"]) + 1 if "depth" in params else int(doc.get("depth", 1))
+    return linear_agent(game, weights, doc.get("policy", "search"), depth, doc.get("opponents", "noop"), spec, note)
+
+
+def weight_field(i: int) -> str:
+    return f"w{i}"
+
+
+def decode_weights(params: dict, n: int, scale: float = 1.0) -> np.ndarray:
+    """The weight vector of a decoded genome record (fields ``w0``..``w{n-1}``) times ``scale``."""
+    try:
+        return np.array([params[weight_field(i)] for i in range(n)], dtype=np.float64) * scale
+    except KeyError as err:
+        raise SpecError(f"the genome lacks weight field {err}; it does not match the game's {n} features") from None
