@@ -315,8 +315,11 @@ def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
         raise SpecError(f"gp: {p} is not JSON ({err})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SpecError(f"gp: {p} is not an evoplay program file (format {FORMAT!r} expected)")
-    if doc.get("policy") not in POLICIES:
-        raise SpecError(f"gp: {p} has policy {doc.get('policy')!r}; this agent plays: {', '.join(POLICIES)}")
+    from evoplay.agents.program import POLICIES as FEATURE_POLICIES
+
+    if doc.get("policy") not in POLICIES + FEATURE_POLICIES:
+        raise SpecError(f"gp: {p} has policy {doc.get('policy')!r}; this agent plays: "
+                        f"{', '.join(POLICIES + FEATURE_POLICIES)}")
     pset = PrimitiveSet.from_dict(doc["primitive_set"])
     program = Program.from_dict(doc["program"])
     return program, pset, doc
@@ -361,12 +364,27 @@ class GPAgent(Agent):
         return int(pit)
 
 
-def make_gp_agent(game, spec: str, file: str) -> GPAgent:
+def make_gp_agent(game, spec: str, file: str):
+    """The player of a program file: a Kalah policy (the seed's kernels) or a feature program of any game
+    (``evoplay.agents.program``: policies move and search)."""
+    from evoplay.agents import program as feature_program
+
     program, pset, doc = load_program(file)
+    if doc["policy"] in feature_program.POLICIES:
+        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec)
+    note = ""
     if doc.get("game"):
         from evoplay.games import load_game
+        from evoplay.games.kalah import KalahGame
 
         want = load_game(doc["game"])
         if want.spec != game.spec:
-            raise SpecError(f"gp: {file} was evolved for {want.spec}, not {game.spec}")
-    return GPAgent(game, program, pset, spec=spec, policy=doc["policy"], search_depth=int(doc.get("search_depth", 1)))
+            if not (isinstance(want, KalahGame) and isinstance(game, KalahGame) and want.pits == game.pits):
+                raise SpecError(f"gp: {file} was evolved for {want.spec}, not {game.spec}")
+            # Same board, other rules (seeds per pit, the capture rule): the program reads the same numbers.
+            note = f"gp: {file} was evolved under {want.spec}; playing {game.spec}, whose rules differ"
+            feature_program.warn(note)
+    agent = GPAgent(game, program, pset, spec=spec, policy=doc["policy"],
+                    search_depth=int(doc.get("search_depth", 1)))
+    agent.note = note
+    return agent

@@ -204,6 +204,10 @@ def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = Fa
     from evoplay.games import load_game
 
     doc = load_weights(path)
+    if "features" in doc:  # a genome of feature weights (the ga recipe): any game that gives those features
+        from evoplay.agents.program import agent_from_weights_document
+
+        return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights")
     made_for = load_game(doc["game"])
     if made_for != game:
         raise SpecError(f"weights: {doc['path']} was evolved for {made_for.spec}, not {game.spec}")

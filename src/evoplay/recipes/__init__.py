@@ -17,6 +17,8 @@ RECIPES: dict[str, str] = {}
 RECIPES["mnk"] = "evoplay.recipes.mnk"
 RECIPES["sevens"] = "evoplay.recipes.sevens"
 RECIPES["mancala"] = "evoplay.recipes.mancala"
+RECIPES["gp"] = "evoplay.recipes.gp"  # a GP player for any game with features
+RECIPES["ga"] = "evoplay.recipes.ga"  # evolved feature weights for any game
 
 
 def load_recipe(name: str) -> ModuleType:
