@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from evoplay.errors import ConfigError, EvoplayError, SpecError
+from evoplay.errors import CheckpointError, ConfigError, EvoplayError, SpecError
 
 # Outside a terminal (pipes, files, CI) tables get room instead of the 80-column default.
 console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
@@ -32,11 +32,18 @@ class _Group(click.Group):
         except EvoplayError as err:
             print_error(err)
             sys.exit(1)
+        except OSError as err:  # a file the user named, a read-only folder, a full disk: the path and the cause
+            where = f"{err.filename}: " if getattr(err, "filename", None) else ""
+            print_error(f"{where}{err.strerror or err}")
+            sys.exit(2)
+        except KeyboardInterrupt:
+            print_error("interrupted (a run continues from its last checkpoint with: evoplay resume DIR)")
+            sys.exit(130)
 
 
 def print_error(err: BaseException) -> None:
     """One line on stderr; the message is escaped so text in [brackets] (an extra, a range) prints whole."""
-    console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+    console.print(f"[bold red]error:[/] {escape(str(err))}", highlight=False, soft_wrap=True)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -337,21 +344,46 @@ def resume(run_dir, workers, backend, address):
 
     folder = RunFolder.open(run_dir)
     if folder.finished:
-        console.print(f"{folder.path} has finished already; its report:")
-        out.print(load_recipe(folder.recipe).report(folder))
+        module = load_recipe(folder.recipe)
+        if not folder.file("best.json").exists():
+            console.print(f"{folder.path} has finished but its outputs are missing; writing them again")
+            _rewrite(module, folder, backend, workers, address)
+        else:
+            console.print(f"{folder.path} has finished already; its report:")
+        out.print(module.report(folder))
         return
     _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
 
 
+def _rewrite(module, folder, backend="serial", workers=None, address=None):
+    from evoplay.arena import make_executor
+    from evoplay.evolve.loop import rewrite_outputs
+
+    with make_executor(backend, workers, address) as ex:
+        rewrite_outputs(module.make(folder.config, **folder.meta.get("options", {})), folder, ex)
+
+
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-def report(run_dir):
+@click.option("--rewrite", is_flag=True, help="write a finished run's outputs (best agent, exports, plots) again "
+                                              "from its last checkpoint")
+def report(run_dir, rewrite):
     """Show a run's results: the best agent, its scores and the plots' paths."""
     from evoplay.evolve import RunFolder
+    from evoplay.evolve.loop import verify_folder
     from evoplay.recipes import load_recipe
 
     folder = RunFolder.open(run_dir)
-    out.print(load_recipe(folder.recipe).report(folder))
+    module = load_recipe(folder.recipe)
+    if rewrite:
+        _rewrite(module, folder)
+        console.print(f"rewrote the outputs of {folder.path}")
+    else:
+        verify_folder(folder, module.make(folder.config, **folder.meta.get("options", {})).generations)
+        if folder.finished and not folder.file("best.json").exists():
+            raise CheckpointError(f"{folder.file('best.json')} is missing although the run has finished; write "
+                                  f"the outputs again with: evoplay report --rewrite {folder.path}")
+    out.print(module.report(folder))
 
 
 @main.command()
