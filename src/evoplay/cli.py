@@ -84,9 +84,10 @@ def _game(spec: str):
 @main.command()
 def games():
     """List the games and their parameters."""
-    from evoplay.games import GAMES
+    from evoplay.games import GAMES, load_installed_games
 
-    table = Table(title="games", show_lines=True)
+    load_installed_games()
+    table = Table(title="games (also: path/file.py:Class, openspiel:NAME)", show_lines=True)
     table.add_column("game", style="bold")
     table.add_column("description")
     table.add_column("parameters")
@@ -123,6 +124,35 @@ def agents(game_spec):
         out.print(table)
 
 
+@main.command("check-game")
+@click.argument("game")
+@click.option("--games", "n_games", type=int, default=200, show_default=True, help="random games to play")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-moves", type=int, default=10_000, show_default=True, help="moves before a game counts as endless")
+def check_game_command(game, n_games, seed, max_moves):
+    """Play seeded random games of GAME and report every broken promise of the game API (exit 2 if any)."""
+    from evoplay.games.check import check_game
+
+    if n_games < 1:
+        raise SpecError(f"--games {n_games}: play at least 1 game")
+    report = check_game(game, n_games, seed, max_moves)
+    table = Table(title=f"check-game {escape(report.spec)}")
+    table.add_column("figure")
+    table.add_column("value")
+    for name, value in report.summary():
+        table.add_row(name, escape(value))
+    out.print(table)
+    if report.ok:
+        out.print("[green]all promises hold[/]: legal and illegal actions, clone, terminal states, returns, "
+                  "features, action strings, same seed same game", highlight=False)
+        return
+    out.print(f"[bold red]{len(report.problems)} broken promise(s):[/]", highlight=False)
+    for p in report.problems:
+        times = f" [dim](seen {p.count} times)[/]" if p.count > 1 else ""
+        out.print(f"- {escape(p.message)}{times}", highlight=False)
+    sys.exit(2)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Playing.
 # ---------------------------------------------------------------------------------------------------------------
@@ -152,7 +182,7 @@ def play(game, opponent, seat, seed, tick_ms):
         you = int(seat)
     if not 0 <= you < n:
         raise SpecError(f"--seat {seat}: {g.spec} has seats 0..{n - 1}")
-    if _is_simultaneous(g):
+    if g.name in ("tron", "gems"):
         _play_realtime(g, opponent, you, seed, tick_ms)
         return
     if g.name == "sevens":
@@ -175,8 +205,15 @@ def play(game, opponent, seat, seed, tick_ms):
         return
     out.print(f"\n{state}", highlight=False)
     ret, scores = state.returns(), state.scores()
-    verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot_name} wins")
-    out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot_name} {scores[1 - you]:g})")
+    if n == 2:
+        verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot_name} wins")
+        out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot_name} {scores[1 - you]:g})")
+        return
+    top = [p for p in range(n) if ret[p] == max(ret)]
+    verdict = ("you win" if top == [you] else "you share first place" if you in top
+               else f"player {top[0]} wins" if len(top) == 1 else f"players {', '.join(map(str, top))} share first place")
+    shown = ", ".join(("you" if p == you else f"player {p}") + f" {scores[p]:g}" for p in range(n))
+    out.print(f"[bold]{verdict}[/] (scores: {shown})", highlight=False)
 
 
 def _results_table(result, title: str) -> Table:
@@ -516,12 +553,6 @@ def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, a
 # ---------------------------------------------------------------------------------------------------------------
 # Real-time play of simultaneous-move games (tron, gems).
 # ---------------------------------------------------------------------------------------------------------------
-
-
-def _is_simultaneous(g) -> bool:
-    from evoplay.games.base import SIMULTANEOUS
-
-    return g.new_initial_state(0).current_player() == SIMULTANEOUS
 
 
 def _play_realtime(g, opponent, you, seed, tick_ms):

@@ -26,9 +26,12 @@ class HumanAgent(Agent):
     def step(self, state) -> int:
         out = self._out or sys.stdout
         inp = self._in or sys.stdin
-        legal = state.legal_actions()
-        print(f"\n{state}", file=out)
-        moves = " ".join(state.action_to_string(a) for a in legal)
+        # At a simultaneous move this seat's own actions; a game that hides things renders only this seat's view.
+        me = self.seat if state.is_simultaneous_node() else None
+        legal = state.legal_actions(me)
+        shown = state.render(self.seat) if hasattr(state, "render") else str(state)
+        print(f"\n{shown}", file=out)
+        moves = " ".join(state.action_to_string(a, me) for a in legal)
         while True:
             print(f"your move ({moves}; 'quit' to stop): ", end="", file=out, flush=True)
             line = inp.readline()
@@ -40,10 +43,12 @@ class HumanAgent(Agent):
             if not text:
                 continue
             try:
-                action = state.string_to_action(text)
+                action = state.string_to_action(text, me)
             except IllegalActionError as err:
-                print(f"  {err}", file=out)
-                continue
+                if not (text.isascii() and text.isdigit() and int(text) in legal):  # an action's number also does
+                    print(f"  {err}", file=out)
+                    continue
+                action = int(text)
             if action not in legal:
                 print(f"  {text} is not a legal move here; legal: {moves}", file=out)
                 continue

@@ -84,7 +84,19 @@ class State:
         return str(action)
 
     def _string_to_action(self, text: str) -> int:
-        raise NotImplementedError
+        """Default: the legal action that ``action_to_string`` writes as ``text`` (any case), or its number."""
+        legal = self.legal_actions(None if self.current_player() != SIMULTANEOUS else 0)
+        written = {a: self._action_to_string(a) for a in legal}
+        for a, w in written.items():
+            if w == text:
+                return a
+        folded = [a for a, w in written.items() if w.lower() == text.lower()]
+        if len(folded) == 1:
+            return folded[0]
+        body = text[1:] if text[:1] == "-" else text
+        if body.isascii() and body.isdigit():
+            return int(text)
+        raise IllegalActionError(f"{text!r} is not an action here; type one of: {', '.join(written.values())}")
 
     def returns(self) -> list[float]:
         raise NotImplementedError

@@ -270,5 +270,17 @@ class OpenSpielState(State):
             ) from None
         return OpenSpielState(self.game, resampled)
 
+    def render(self, viewer: int) -> str:
+        """What ``viewer`` may see: the whole state in a perfect-information game, else its observation string."""
+        g = self.game
+        if g.perfect_information or self.pyspiel_state.is_terminal():
+            return str(self.pyspiel_state)
+        game_type = g.pyspiel_game.get_type()
+        if game_type.provides_observation_string:
+            return self.pyspiel_state.observation_string(viewer)
+        if game_type.provides_information_state_string:
+            return self.pyspiel_state.information_state_string(viewer)
+        return f"(player {viewer}: {g.spec} shows you nothing)"
+
     def __str__(self) -> str:
         return str(self.pyspiel_state)

@@ -1,0 +1,374 @@
+"""``evoplay check-game``: play seeded random games and report every promise of the game API a game breaks."""
+from __future__ import annotations
+
+import math
+import pickle
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from evoplay.errors import IllegalActionError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
+
+
+@dataclass
+class Problem:
+    """One broken promise: which rule, a message saying what was seen and what would be right, and how often."""
+
+    rule: str
+    message: str
+    count: int = 1
+
+
+@dataclass
+class CheckReport:
+    """What ``check_game`` saw: the problems (empty when the game keeps every promise) and a summary."""
+
+    spec: str
+    games: int
+    seed: int
+    problems: list[Problem] = field(default_factory=list)
+    played: int = 0  # games played to the end
+    moves: int = 0
+    lengths: list[int] = field(default_factory=list)
+    chance_nodes: int = 0
+    simultaneous_nodes: int = 0
+    num_players: int = 0
+    num_features: int | None = None
+    mean_returns: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    returns_sum: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> list[tuple[str, str]]:
+        """(figure, value) rows for a table."""
+        rows = [
+            ("game", self.spec),
+            ("players", str(self.num_players)),
+            ("features", "-" if self.num_features is None else str(self.num_features)),
+            ("random games played", f"{self.played} of {self.games} (seed {self.seed})"),
+        ]
+        if self.lengths:
+            rows.append(("moves per game", f"{min(self.lengths)} to {max(self.lengths)}, mean {np.mean(self.lengths):.1f}"))
+        rows.append(("chance nodes / simultaneous moves", f"{self.chance_nodes} / {self.simultaneous_nodes}"))
+        if self.mean_returns:
+            rows.append(("mean returns by seat", ", ".join(f"{r:+.3f}" for r in self.mean_returns)))
+        if self.moves:
+            rows.append(("time per move (checks included)", f"{1e6 * self.seconds / self.moves:.0f} us"))
+        return rows
+
+
+class _Abort(Exception):
+    """Stops the current game after a hook raised (the problem is already recorded)."""
+
+
+class _Checker:
+    def __init__(self, game: Game, report: CheckReport):
+        self.game = game
+        self.report = report
+        self._by_rule: dict[str, Problem] = {}
+        self.custom_str = type(game.new_initial_state(0)).__str__ is not object.__str__
+
+    # --- recording -------------------------------------------------------------------------------------------
+    def problem(self, rule: str, message: str) -> None:
+        if rule in self._by_rule:
+            self._by_rule[rule].count += 1
+            return
+        p = Problem(rule, message)
+        self._by_rule[rule] = p
+        self.report.problems.append(p)
+
+    def call(self, where: str, hook: str, fn, *args):
+        """Call a hook of the game; an exception becomes a problem naming the hook and the move."""
+        try:
+            return fn(*args)
+        except _Abort:
+            raise
+        except Exception as err:  # noqa: BLE001 - anything a user's hook raises is reported
+            self.problem(f"exception:{hook}", f"{hook} raised {type(err).__name__}: {err} ({where})")
+            raise _Abort from None
+
+    # --- one state ---------------------------------------------------------------------------------------------
+    def snapshot(self, state, where: str):
+        """What the API shows of a state: to compare a state with itself later, or with a replay."""
+        n = self.game.num_players
+        player = self.call(where, "current_player()", state.current_player)
+        if player == SIMULTANEOUS:
+            legal = tuple(tuple(self.call(where, f"legal_actions({p})", state.legal_actions, p)) for p in range(n))
+        else:
+            legal = tuple(self.call(where, "legal_actions()", state.legal_actions))
+        returns = tuple(self.call(where, "returns()", state.returns))
+        text = self.call(where, "str(state)", str, state) if self.custom_str else ""
+        return player, legal, returns, text
+
+    def check_features(self, state, names, where: str) -> None:
+        if names is None:
+            return
+        for p in range(self.game.num_players):
+            f = self.call(where, f"features({p})", state.features, p)
+            try:
+                arr = np.asarray(f, dtype=np.float64)
+            except (TypeError, ValueError):
+                self.problem("features-type", f"features({p}) returned {type(f).__name__} that is not a vector of "
+                                              f"numbers ({where}); return a float64 NumPy array")
+                continue
+            if arr.shape != (len(names),):
+                self.problem("features-length", f"features({p}) has shape {arr.shape} but feature_names() names "
+                                                 f"{len(names)} numbers ({where}); return one number per name")
+            elif not np.isfinite(arr).all():
+                bad = [names[i] for i in np.flatnonzero(~np.isfinite(arr))[:3]]
+                self.problem("features-finite", f"features({p}) is not finite at {', '.join(bad)} ({where}); "
+                                                 f"features must be finite numbers (no NaN or infinity)")
+
+    def check_returns(self, returns, where: str) -> None:
+        n = self.game.num_players
+        if len(returns) != n:
+            self.problem("returns-length", f"returns() has {len(returns)} numbers for {n} players ({where}); "
+                                            f"return one number per player")
+        elif not all(isinstance(r, (int, float, np.integer, np.floating)) and math.isfinite(r) for r in returns):
+            self.problem("returns-finite", f"returns() is {list(returns)!r} ({where}); return finite numbers")
+
+    def illegal_probe(self, state, player, legal, where: str) -> None:
+        """Apply an action that is not legal to a clone: the state must refuse it with IllegalActionError."""
+        n = self.game.num_players
+        try:
+            distinct = int(self.game.num_distinct_actions())
+        except Exception:  # noqa: BLE001 - a missing num_distinct_actions is not this rule's business
+            distinct = 0
+        if player == SIMULTANEOUS:
+            pool = set(legal[0])
+        else:
+            pool = set(legal)
+        outside = [a for a in range(max(distinct, max(pool, default=-1) + 2)) if a not in pool]
+        bad = outside[0] if outside else -1
+        probe = self.call(where, "clone()", state.clone)
+        try:
+            if player == SIMULTANEOUS:
+                joint = [bad] + [lg[0] for lg in legal[1:]]
+                probe.apply_actions(joint)
+                shown = f"apply_actions({joint})"
+            else:
+                probe.apply_action(bad)
+                shown = f"apply_action({bad})"
+        except IllegalActionError:
+            return
+        except Exception as err:  # noqa: BLE001
+            self.problem("illegal-error-type",
+                         f"an illegal action {bad} raised {type(err).__name__}: {err} ({where}); raise "
+                         f"evoplay.errors.IllegalActionError (State.apply_action does when a game implements only "
+                         f"the _legal_actions/_apply_action hooks)")
+            return
+        legal_text = list(legal[0]) if player == SIMULTANEOUS else list(legal)
+        self.problem("illegal-accepted",
+                     f"an illegal action was accepted: {shown} while player {0 if player == SIMULTANEOUS else player}'s "
+                     f"legal actions are {legal_text} ({where}); apply_action must raise IllegalActionError (implement "
+                     f"the _apply_action hook and let State.apply_action check legality)")
+
+    def check_clone(self, state, before, player, legal, rng, where: str) -> None:
+        """A clone equals the state, and playing on the clone leaves the state as it was."""
+        copy = self.call(where, "clone()", state.clone)
+        if copy is state:
+            self.problem("clone", f"clone() returned the state itself ({where}); return a new, independent state")
+            return
+        if self.snapshot(copy, where) != before:
+            self.problem("clone-equal", f"clone() differs from the state it copies ({where}): current player, legal "
+                                        f"actions, returns or str() differ; copy every field")
+            return
+        if player == SIMULTANEOUS:
+            self.call(where, "apply_actions", copy.apply_actions, [lg[int(rng.integers(len(lg)))] for lg in legal])
+        else:
+            self.call(where, "apply_action", copy.apply_action, legal[int(rng.integers(len(legal)))])
+        if self.snapshot(state, where) != before:
+            self.problem("clone", f"clone() is not independent: a move on the clone changed the original ({where}); "
+                                  f"copy mutable fields (lists, arrays) in clone() instead of sharing them")
+
+    def check_strings(self, state, player, legal, where: str) -> None:
+        if player in (SIMULTANEOUS, CHANCE):
+            return
+        for a in legal:
+            text = self.call(where, "action_to_string", state.action_to_string, a)
+            try:
+                back = state.string_to_action(text)
+            except Exception as err:  # noqa: BLE001
+                self.problem("action-strings", f"string_to_action({text!r}) raised {type(err).__name__}: {err} "
+                                               f"({where}); it must read what action_to_string({a}) writes")
+                return
+            if back != a:
+                self.problem("action-strings", f"action_to_string({a}) is {text!r}, which string_to_action reads as "
+                                               f"{back!r} ({where}); give each legal action its own text")
+                return
+
+    # --- one game ----------------------------------------------------------------------------------------------
+    def play(self, seed: int, index: int, names, max_moves: int, full: bool):
+        """One seeded random game with every check (``full``) or none; returns its trace, or None if aborted."""
+        game, n = self.game, self.game.num_players
+        rng = np.random.default_rng(seed)
+        probe_rng = np.random.default_rng([seed, 1])  # the checks' own choices: the game's stay as in the replay
+        trace = []
+        where = f"game {index}, seed {seed}, at the start"
+        try:
+            state = self.call(where, "new_initial_state", game.new_initial_state, seed)
+            for move in range(max_moves + 1):
+                where = f"game {index}, seed {seed}, move {move}"
+                before = self.snapshot(state, where)
+                player, legal, returns, _ = before
+                if full:
+                    self.check_returns(returns, where)
+                    self.check_features(state, names, where)
+                if player == TERMINAL:
+                    trace.append(("end", returns))
+                    if full:
+                        self.check_terminal(state, legal, where)
+                        self.report.lengths.append(move)
+                        self.report.played += 1
+                        self.report.returns_sum += np.asarray(returns[:n] + (0.0,) * (n - len(returns)), np.float64)
+                    return trace
+                if move == max_moves:
+                    self.problem("never-ends", f"a random game did not end within {max_moves} moves ({where}); a game "
+                                               f"must reach a terminal state (or raise --max-moves)")
+                    return None
+                if not (0 <= player < n or player in (CHANCE, SIMULTANEOUS)):
+                    self.problem("player", f"current_player() is {player} ({where}); use 0..{n - 1}, CHANCE (-1), "
+                                           f"SIMULTANEOUS (-2) or TERMINAL (-4)")
+                    return None
+                if player == SIMULTANEOUS:
+                    empty = [p for p, lg in enumerate(legal) if not lg]
+                    if empty:
+                        self.problem("no-legal", f"a simultaneous move gives player(s) {empty} no legal actions "
+                                                 f"({where}); give every player an action (a pass) or end the game")
+                        return None
+                elif not legal:
+                    self.problem("no-legal", f"a non-terminal state has no legal actions for player {player} "
+                                             f"({where}); end the game (current_player() returns TERMINAL, -4) when "
+                                             f"no one can move, or give the player a pass action")
+                    return None
+                if full:
+                    self.moves_checked(state, before, probe_rng, where)
+                if player == CHANCE:
+                    self.report.chance_nodes += full
+                    outcomes = self.call(where, "chance_outcomes()", state.chance_outcomes)
+                    if full:
+                        self.check_chance(outcomes, legal, where)
+                    action = self.call(where, "chance_outcomes()", sample_chance, state, rng)
+                    self.call(where, "apply_action", state.apply_action, action)
+                    trace.append((player, legal, action))
+                elif player == SIMULTANEOUS:
+                    self.report.simultaneous_nodes += full
+                    joint = [lg[int(rng.integers(len(lg)))] for lg in legal]
+                    self.call(where, "apply_actions", state.apply_actions, joint)
+                    trace.append((player, legal, tuple(joint)))
+                else:
+                    action = legal[int(rng.integers(len(legal)))]
+                    self.call(where, "apply_action", state.apply_action, action)
+                    seen = tuple(self.call(where, f"features({player})", state.features, player)) if names else ()
+                    trace.append((player, legal, action, seen))
+                if full:
+                    self.report.moves += 1
+        except _Abort:
+            return None
+        return None
+
+    def moves_checked(self, state, before, rng, where: str) -> None:
+        player, legal = before[0], before[1]
+        self.check_clone(state, before, player, legal, rng, where)
+        if player != CHANCE:
+            self.illegal_probe(state, player, legal, where)
+        self.check_strings(state, player, legal, where)
+
+    def check_terminal(self, state, legal, where: str) -> None:
+        if legal:
+            self.problem("terminal-legal", f"a terminal state has legal actions {list(legal)} ({where}); "
+                                           f"legal_actions() must be empty once current_player() is TERMINAL (-4)")
+        probe = self.call(where, "clone()", state.clone)
+        try:
+            probe.apply_action(0)
+        except IllegalActionError:
+            return
+        except Exception as err:  # noqa: BLE001
+            self.problem("terminal-apply", f"apply_action on a finished game raised {type(err).__name__}: {err} "
+                                           f"({where}); raise IllegalActionError")
+            return
+        self.problem("terminal-apply", f"apply_action(0) on a finished game was accepted ({where}); a terminal "
+                                       f"state must refuse every action with IllegalActionError")
+
+    def check_chance(self, outcomes, legal, where: str) -> None:
+        probs = [p for _, p in outcomes]
+        if not outcomes or abs(sum(probs) - 1.0) > 1e-6 or min(probs) < 0:
+            self.problem("chance-outcomes", f"chance_outcomes() {outcomes!r} are not probabilities summing to 1 "
+                                            f"({where})")
+        elif sorted(a for a, _ in outcomes) != sorted(legal):
+            self.problem("chance-outcomes", f"chance_outcomes() actions {sorted(a for a, _ in outcomes)} differ from "
+                                            f"legal_actions() {sorted(legal)} at a chance node ({where})")
+
+
+def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int = 10_000) -> CheckReport:
+    """Play ``games`` seeded random games of ``game`` and check the API's promises at every move: legal actions,
+    illegal actions refused, clone independence, terminal states, returns, features, action strings, and the
+    same seed giving the same game. Returns a report; ``report.ok`` when no promise was broken."""
+    from evoplay.arena.match import derive_seed
+    from evoplay.games import load_game
+
+    if isinstance(game, str):
+        game = load_game(game)
+    report = CheckReport(game.spec, games, seed, num_players=int(game.num_players))
+    report.returns_sum = np.zeros(report.num_players)
+    start = time.perf_counter()
+    checker = _Checker(game, report)
+    names = check_names(game, checker)
+    report.num_features = None if names is None else len(names)
+    check_spec(game, checker)
+    for g in range(games):
+        game_seed = derive_seed(seed, g)
+        trace = checker.play(game_seed, g, names, max_moves, full=True)
+        if trace is None:
+            continue
+        again = checker.play(game_seed, g, names, max_moves, full=False)
+        if again is not None and again != trace:
+            move = next((i for i, (a, b) in enumerate(zip(trace, again)) if a != b), min(len(trace), len(again)))
+            checker.problem("nondeterministic",
+                            f"the same seed gave different games: game {g}, seed {game_seed}, replayed with the same "
+                            f"choices, differs from move {move}; draw every random number from the seed passed to "
+                            f"new_initial_state (no global random, time or set order)")
+    report.seconds = time.perf_counter() - start
+    if report.played:
+        report.mean_returns = [float(x) / report.played for x in report.returns_sum]
+    return report
+
+
+def check_names(game: Game, checker: _Checker):
+    """``feature_names()``: a list of distinct strings, or a problem (None: features cannot be checked)."""
+    try:
+        names = game.feature_names()
+    except Exception as err:  # noqa: BLE001
+        checker.problem("feature-names", f"feature_names() raised {type(err).__name__}: {err}")
+        return None
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        checker.problem("feature-names", f"feature_names() returned {type(names).__name__}; return a list of strings")
+        return None
+    dup = sorted({n for n in names if list(names).count(n) > 1})
+    if dup:
+        checker.problem("feature-names", f"feature_names() repeats {', '.join(dup[:5])}; give each number its own name")
+    if game.num_features() != len(names):
+        checker.problem("feature-names", f"num_features() is {game.num_features()} but feature_names() has "
+                                         f"{len(names)} names; drop the num_features override")
+    return list(names)
+
+
+def check_spec(game: Game, checker: _Checker) -> None:
+    """The spec rebuilds an equal game, and the game pickles (worker processes receive games that way)."""
+    from evoplay.games import load_game
+
+    try:
+        again = load_game(game.spec)
+        if again != game or type(again) is not type(game):
+            checker.problem("spec", f"load_game({game.spec!r}) builds a different game; keep Game.spec canonical")
+        copy = pickle.loads(pickle.dumps(game))
+        if copy != game:
+            checker.problem("spec", f"a pickled game comes back different ({game.spec!r})")
+    except Exception as err:  # noqa: BLE001
+        checker.problem("spec", f"load_game({game.spec!r}) or pickling the game failed: {type(err).__name__}: {err}; "
+                                f"worker processes rebuild a game from its spec")

@@ -1,0 +1,93 @@
+"""The game checker: a correct game passes, and each broken promise is reported with its own clear message."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evoplay.cli import main
+from evoplay.games.check import check_game
+
+BROKEN = Path(__file__).with_name("broken_games.py")
+
+
+def _check(cls: str, games: int = 40):
+    return check_game(f"{BROKEN}:{cls}", games=games, seed=1, max_moves=200)
+
+
+def _rules(report) -> set[str]:
+    return {p.rule for p in report.problems}
+
+
+def test_a_correct_game_passes_with_a_summary():
+    report = _check("Nim")
+    assert report.ok, report.problems
+    assert report.played == 40 and report.num_features == 2
+    assert all(2 <= n <= 9 for n in report.lengths)  # 9 stones, 1 to 3 a move
+    assert dict(report.summary())["players"] == "2"
+
+
+@pytest.mark.parametrize("spec", ["kalah", "mnk(m=3,n=3,k=3)", "tron(w=6,h=5)", "gems(w=5,h=5,ticks=15)", "sevens"])
+def test_every_builtin_passes(spec):
+    report = check_game(spec, games=15, seed=2)
+    assert report.ok, [p.message for p in report.problems]
+
+
+@pytest.mark.parametrize(
+    "cls,rule,words",
+    [
+        ("AcceptsIllegal", "illegal-accepted", "an illegal action was accepted"),
+        ("SharedClone", "clone", "clone() is not independent"),
+        ("TerminalLegal", "terminal-legal", "a terminal state has legal actions"),
+        ("Stuck", "no-legal", "a non-terminal state has no legal actions"),
+        ("LongReturns", "returns-length", "returns() has 3 numbers for 2 players"),
+        ("Unseeded", "nondeterministic", "the same seed gave different games"),
+        ("ShortFeatures", "features-length", "feature_names() names 2 numbers"),
+        ("NanFeatures", "features-finite", "is not finite at mover"),
+        ("RepeatedNames", "feature-names", "feature_names() repeats stones"),
+        ("NoFeatures", "feature-names", "defines no features"),
+        ("AppliesAfterEnd", "terminal-apply", "on a finished game was accepted"),
+        ("Crashing", "exception:apply_action", "apply_action raised KeyError: 'no such heap' (game"),
+        ("Endless", "never-ends", "did not end within 200 moves"),
+        ("SameStrings", "action-strings", "give each legal action its own text"),
+        ("IllegalErrorType", "illegal-error-type", "raised ValueError: nope"),
+    ],
+)
+def test_each_broken_promise_has_its_message(cls, rule, words):
+    report = _check(cls)
+    assert not report.ok
+    found = {p.rule: p.message for p in report.problems}
+    assert rule in found, report.problems
+    assert words in found[rule]
+
+
+def test_the_move_of_an_exception_is_named():
+    report = _check("Crashing")
+    message = next(p.message for p in report.problems if p.rule == "exception:apply_action")
+    assert "move " in message and "seed " in message
+
+
+def test_cli_check_game_exit_codes():
+    runner = CliRunner()
+    good = runner.invoke(main, ["check-game", f"{BROKEN}:Nim", "--games", "20"])
+    assert good.exit_code == 0, good.output
+    assert "all promises hold" in good.output
+    bad = runner.invoke(main, ["check-game", f"{BROKEN}:SharedClone", "--games", "20"])
+    assert bad.exit_code == 2
+    assert "clone() is not independent" in bad.output
+
+
+@pytest.mark.parametrize(
+    "spec,words",
+    [
+        (f"{BROKEN.parent}/no_such_file.py:Nim", "does not exist"),
+        (f"{BROKEN}:Nope", "has no class 'Nope'; its Game classes:"),
+        (f"{BROKEN}:NotAGame", "is not a Game"),
+        (f"{BROKEN}", "names a file but no class"),
+    ],
+)
+def test_cli_check_game_bad_spec_is_one_clear_line(spec, words):
+    result = CliRunner().invoke(main, ["check-game", spec])
+    assert result.exit_code == 2
+    assert words in result.output
