@@ -9,10 +9,12 @@ import multiprocessing as mp
 import os
 import pickle
 import sys
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Sequence
 
-from evoplay.errors import SpecError
+from evoplay.errors import EvoplayError, SpecError
 
 BACKENDS = ("serial", "process", "ray")
 
@@ -84,34 +86,100 @@ class ProcessExecutor(Executor):
 
     def _ensure(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context(self.context))
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context(self.context),
+                                             initializer=_worker_init, initargs=(os.getpid(),))
         return self._pool
 
     def map(self, fn, items, on_done=None):
+        """Run ``fn`` on every item. A worker that dies (killed, out of memory) loses only its tasks: they run
+        again on a new pool (games are seeded, so the results are the same); a task whose run has killed its
+        worker ``MAX_ATTEMPTS`` times is an error naming it."""
         if not items:
             return []
-        pool = self._ensure()
-        futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
         results: list[Any] = [None] * len(items)
-        pending = set(futures)
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    i = futures[fut]
-                    results[i] = fut.result()
-                    if on_done:
-                        on_done(i, results[i])
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            raise
+        todo = list(range(len(items)))
+        attempts = [0] * len(items)
+        while todo:
+            pool = self._ensure()
+            futures = {pool.submit(fn, items[i]): i for i in todo}
+            pending = set(futures)
+            lost: list[int] = []
+            try:
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        i = futures[fut]
+                        try:
+                            results[i] = fut.result()
+                        except BrokenProcessPool:
+                            lost.append(i)
+                            continue
+                        if on_done:
+                            on_done(i, results[i])
+            except BaseException:
+                for fut in pending:
+                    fut.cancel()
+                raise
+            if not lost:
+                return results
+            # The pool is broken: every unfinished task failed with it. Start a new one and run them again.
+            self._discard_pool()
+            for i in lost:
+                attempts[i] += 1
+                if attempts[i] >= MAX_ATTEMPTS:
+                    raise WorkerLostError(
+                        f"task {i} of {len(items)} ({getattr(fn, '__name__', fn)}) was running each of the "
+                        f"{MAX_ATTEMPTS} times a worker process died (killed or out of memory); it is not retried again"
+                    )
+            todo = sorted(lost)
         return results
+
+    def _discard_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+#: how many times a task may be running when its worker dies before it is an error (a lost node or a killed
+#: worker costs a retry; a task that kills its worker every time is reported)
+MAX_ATTEMPTS = 3
+
+
+class WorkerLostError(EvoplayError):
+    """A task's worker process died every time the task ran."""
+
+
+def _worker_init(parent: int) -> None:
+    """Make a pool worker die with its parent: the kernel's parent-death signal on Linux, and a watchdog thread
+    (every platform) that ends the worker once its parent is gone. Ctrl-C is left to the parent."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watchdog still works
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="evoplay-parent-watchdog", daemon=True).start()
 
 
 class RayExecutor(Executor):
@@ -138,7 +206,8 @@ class RayExecutor(Executor):
                 ray.init(num_cpus=workers or available_cores(), **kwargs)
             self._started_here = True
         self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
-        self._remote = ray.remote(_call_pickled)
+        # A task on a node that is lost runs again elsewhere (tasks are seeded, so the result is the same).
+        self._remote = ray.remote(max_retries=MAX_ATTEMPTS, retry_exceptions=False)(_call_pickled)
         self._warm = False
 
     @property
