@@ -116,9 +116,11 @@ class ProcessExecutor(Executor):
                             continue
                         if on_done:
                             on_done(i, results[i])
-            except BaseException:
+            except BaseException as err:
                 for fut in pending:
                     fut.cancel()
+                if isinstance(err, KeyboardInterrupt):
+                    self._terminate()  # the workers ignore Ctrl-C; stop their tasks now instead of waiting
                 raise
             if not lost:
                 return results
@@ -133,6 +135,12 @@ class ProcessExecutor(Executor):
                     )
             todo = sorted(lost)
         return results
+
+    def _terminate(self) -> None:
+        if self._pool is not None:
+            for proc in list((getattr(self._pool, "_processes", None) or {}).values()):
+                proc.kill()
+            self._discard_pool()
 
     def _discard_pool(self) -> None:
         if self._pool is not None:
