@@ -28,6 +28,10 @@ _OPERATORS = {"+": ADD, "-": SUB, "\u2212": SUB, "*": MUL, "x": MUL, "X": MUL, "
 _OPEN, _CLOSE = "([", ")]"
 _SPACE = " \t"
 _MAX_DIGITS = 9  # a longer number cannot have been drawn; it is reported without converting it
+# Far beyond any answer (a draw has six numbers), and low enough that the recursive parser and evaluator never
+# come near Python's recursion limit: past these an expression gets a caret message, not a RecursionError.
+MAX_NESTING = 50
+MAX_NUMBERS = 64
 
 NUMBER, OPERATOR, LPAREN, RPAREN, END = "number", "operator", "(", ")", "end"
 
@@ -116,6 +120,8 @@ class Parser:
         self.text = text
         self._tokens = tokens(text)
         self.token = next(self._tokens)
+        self.depth = 0
+        self.numbers = 0
 
     def _advance(self) -> Token:
         tok = self.token
@@ -153,22 +159,38 @@ class Parser:
     def _factor(self):
         tok = self.token
         if tok.type == NUMBER:
+            self.numbers += 1
+            if self.numbers > MAX_NUMBERS:
+                raise TargetSyntaxError(f"too many numbers: an expression holds at most {MAX_NUMBERS} "
+                                        "(a draw has six)", self.text, tok.position, tok.end - tok.position)
             self._advance()
             return ("num", tok.value, tok.position, tok.end, tok.digits)
         if tok.type == LPAREN:
-            self._advance()
-            if self.token.type == RPAREN:
-                raise TargetSyntaxError("empty brackets; put an expression inside", self.text, self.token.position)
-            node = self._expression()
-            if self.token.type != RPAREN:
-                where = self.token.position
-                if self.token.type == END:
-                    raise TargetSyntaxError(f"missing ')' to close the '(' at column {tok.position + 1}",
-                                            self.text, where)
-                raise TargetSyntaxError(f"missing operator or ')' (to close the '(' at column {tok.position + 1})",
-                                        self.text, where, max(1, self.token.end - where))
-            self._advance()
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise TargetSyntaxError(f"brackets nested more than {MAX_NESTING} deep", self.text, tok.position)
+            node = self._bracketed(tok)
+            self.depth -= 1
             return node
+        return self._not_a_factor(tok)
+
+    def _bracketed(self, tok: Token):
+        """The bracketed expression that starts at ``tok`` (an opening bracket)."""
+        self._advance()
+        if self.token.type == RPAREN:
+            raise TargetSyntaxError("empty brackets; put an expression inside", self.text, self.token.position)
+        node = self._expression()
+        if self.token.type != RPAREN:
+            where = self.token.position
+            if self.token.type == END:
+                raise TargetSyntaxError(f"missing ')' to close the '(' at column {tok.position + 1}",
+                                        self.text, where)
+            raise TargetSyntaxError(f"missing operator or ')' (to close the '(' at column {tok.position + 1})",
+                                    self.text, where, max(1, self.token.end - where))
+        self._advance()
+        return node
+
+    def _not_a_factor(self, tok: Token):
         if tok.type == END:
             raise TargetSyntaxError("the expression ends too early; a number or '(' is missing", self.text,
                                     tok.position)
