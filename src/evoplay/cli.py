@@ -436,6 +436,21 @@ def export(run_dir, lang):
     click.echo(str(path))
 
 
+@main.command()
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--runs", "runs_dir", type=click.Path(file_okay=False), default="runs", show_default=True,
+              help="the run folders the pages list and play against (nothing outside it can be named)")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to bind; the default is reachable from this machine only")
+def serve(port, runs_dir, host):
+    """Play every game and watch runs in the browser: a local web app (prints the address to open)."""
+    from evoplay.serve import serve as run_server
+
+    if not 0 < port < 65536:
+        raise SpecError(f"--port {port}: choose a port 1..65535, e.g. 8000")
+    run_server(runs_dir, host, port, say=lambda line: console.print(escape(line), highlight=False))
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Benchmarks.
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,463 @@
+"""The ``evoplay serve`` web app: pages and JSON endpoints to play every game and watch and browse runs."""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from evoplay.errors import CheckpointError, ConfigError, EvoplayError, IllegalActionError, SpecError
+from evoplay.serve import runs as run_pages
+from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession, game_kind, parse_seat
+from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confine_game_spec
+from evoplay.serve.target import TargetSession, check_expression, level_list
+
+STATIC = Path(__file__).with_name("static")
+MAX_BODY = 16 * 1024  # bytes of a request body: a move, a spec or an expression is far smaller
+IDLE_SECONDS = 15 * 60.0
+MAX_SESSIONS = 200
+PAGES = {"/": "index.html", "/play": "play.html", "/target": "target.html", "/runs": "runs.html", "/run": "run.html"}
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class Sessions:
+    """Open games and target rounds by id; one that is idle longer than ``idle`` seconds is closed."""
+
+    def __init__(self, idle: float = IDLE_SECONDS, limit: int = MAX_SESSIONS):
+        self.idle = idle
+        self.limit = limit
+        self._items: dict[str, object] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def sweep(self) -> None:
+        now = time.monotonic()
+        for sid, s in list(self._items.items()):
+            if now - s.last_used > self.idle and not s.streaming:
+                self.remove(sid)
+
+    def add(self, session) -> None:
+        self.sweep()
+        if len(self._items) >= self.limit:
+            session_close(session)
+            raise HTTPException(503, f"{self.limit} games are open; finish one, or wait for idle ones to close "
+                                     f"({self.idle / 60:g} minutes without a move)")
+        self._items[session.id] = session
+        self._locks[session.id] = asyncio.Lock()
+
+    def get(self, sid: str, kind: type):
+        self.sweep()
+        s = self._items.get(sid)
+        if s is None or not isinstance(s, kind):
+            raise HTTPException(404, f"no open {'game' if kind is GameSession else 'round'} {sid!r}; it ended or "
+                                     f"expired after {self.idle / 60:g} idle minutes, start a new one")
+        s.touch()
+        return s
+
+    def lock(self, sid: str) -> asyncio.Lock:
+        return self._locks[sid]
+
+    def remove(self, sid: str) -> None:
+        s = self._items.pop(sid, None)
+        self._locks.pop(sid, None)
+        if s is not None:
+            session_close(s)
+
+    def values(self):
+        return list(self._items.values())
+
+
+def session_close(session) -> None:
+    close = getattr(session, "close", None)
+    if close is not None:
+        close()
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Request helpers.
+# --------------------------------------------------------------------------------------------------------------
+
+
+async def read_json(request: Request) -> dict:
+    """The request's JSON object, refusing bodies over MAX_BODY bytes before reading them whole."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise BodyTooLarge()
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BodyTooLarge()
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise SpecError(f"the request body is not JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise SpecError("the request body must be a JSON object")
+    return data
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body_too_large(request, exc):
+    return error(413, f"request body over {MAX_BODY} bytes; moves, specs and expressions are far shorter")
+
+
+async def _spec_error(request, exc):
+    if isinstance(exc, OutsideRunsError):
+        return error(403, str(exc))
+    if isinstance(exc, IllegalActionError):
+        return error(409, str(exc))
+    if isinstance(exc, CheckpointError):
+        return error(404, str(exc))
+    return error(400, str(exc))
+
+
+async def _http_error(request, exc):
+    if request.url.path.startswith("/api/"):
+        return error(exc.status_code, exc.detail)
+    return Response(exc.detail, status_code=exc.status_code, media_type="text/plain")
+
+
+async def _not_found(request, exc):
+    return error(404, str(exc).replace(str(request.app.state.runs) + "/", ""))
+
+
+def _int(value, name: str, default: int | None = None):
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        raise SpecError(f"{name}={value!r} is not an integer")
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    body = text[1:] if text[:1] in "+-" else text
+    if body.isascii() and body.isdigit():
+        return int(text)
+    raise SpecError(f"{name}={value!r} is not an integer")
+
+
+def _float(value, name: str, default: float | None = None):
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        raise SpecError(f"{name}={value!r} is not a number")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise SpecError(f"{name}={value!r} is not a number") from None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Pages.
+# --------------------------------------------------------------------------------------------------------------
+
+
+async def page(request: Request):
+    return FileResponse(STATIC / PAGES[request.url.path], media_type="text/html")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Playing.
+# --------------------------------------------------------------------------------------------------------------
+
+
+async def catalog(request: Request):
+    """The games, the agents and the levels the play page offers."""
+    from evoplay.agents import AGENTS
+    from evoplay.agents.sevens_agents import LEVELS as SEVENS_LEVELS
+    from evoplay.games import GAMES
+
+    games = []
+    for e in GAMES.entries():
+        games.append({"name": e.name, "help": e.help, "params": [p.describe() for p in e.params],
+                      "default_opponent": DEFAULT_OPPONENTS.get(e.name, GENERIC_OPPONENT),
+                      "suggestions": SUGGESTIONS.get(e.name, [GENERIC_OPPONENT])})
+    agents = [{"name": e.name, "help": e.help, "params": [p.describe() for p in e.params]}
+              for e in AGENTS.entries() if e.name != "human"]
+    return JSONResponse({"games": games, "agents": agents, "sevens_levels": list(SEVENS_LEVELS),
+                         "target_levels": level_list(), "tick_ms": 150})
+
+
+def _opponent_spec(game, text: str | None) -> str:
+    spec = (text or "").strip() or DEFAULT_OPPONENTS.get(game.name, GENERIC_OPPONENT)
+    if game.name == "sevens":
+        from evoplay.agents.sevens_agents import LEVELS as SEVENS_LEVELS
+
+        if spec in SEVENS_LEVELS:
+            spec = f"specimen(level={spec})"
+    return spec
+
+
+def _new_game(root: Path, body: dict) -> GameSession:
+    from evoplay.agents import make_agent
+    from evoplay.games import load_game
+
+    game_text = body.get("game", "kalah")
+    if not isinstance(game_text, str):
+        raise SpecError("game must be a spec string such as 'kalah' or 'mnk(m=3,n=3,k=3)'")
+    confined_game = confine_game_spec(game_text, root)
+    try:
+        game = load_game(confined_game.spec)
+    except EvoplayError as err:
+        raise type(err)(confined_game.message(err)) from None
+    opponent_text = body.get("opponent")
+    if opponent_text is not None and not isinstance(opponent_text, str):
+        raise SpecError("opponent must be an agent spec such as 'alphabeta(depth=4)'")
+    spec = _opponent_spec(game, opponent_text)
+    confined = confine_agent_spec(spec, root)
+
+    def make():
+        try:
+            return make_agent(confined.spec, game)
+        except EvoplayError as err:
+            raise type(err)(confined.message(err)) from None
+
+    you = parse_seat(body.get("seat", "first"), game.num_players)
+    seed = _int(body.get("seed"), "seed", 0)
+    tick = _float(body.get("tick_ms"), "tick_ms", None)
+    session = GameSession(game, make, you, seed, tick)
+    session.opponent_name = confined.say(session.opponent_name)
+    session.advance()
+    return session
+
+
+async def new_game(request: Request):
+    body = await read_json(request)
+    app = request.app
+    session = await run_in_threadpool(_new_game, app.state.runs, body)
+    app.state.sessions.add(session)
+    return JSONResponse(session.view())
+
+
+async def get_game(request: Request):
+    session = request.app.state.sessions.get(request.path_params["sid"], GameSession)
+    return JSONResponse(session.view())
+
+
+async def move(request: Request):
+    body = await read_json(request)
+    sessions = request.app.state.sessions
+    session = sessions.get(request.path_params["sid"], GameSession)
+    async with sessions.lock(session.id):
+        started = time.perf_counter()
+        await run_in_threadpool(session.play, body)
+        view = session.view()
+        view["server_ms"] = round((time.perf_counter() - started) * 1000.0, 2)
+    return JSONResponse(view)
+
+
+async def key(request: Request):
+    body = await read_json(request)
+    session = request.app.state.sessions.get(request.path_params["sid"], GameSession)
+    session.press(body)
+    return JSONResponse({"ok": True})
+
+
+async def close_game(request: Request):
+    request.app.state.sessions.remove(request.path_params["sid"])
+    return JSONResponse({"ok": True})
+
+
+def _event(name: str, data: dict) -> str:
+    return f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+async def events(request: Request):
+    """A real-time game's ticks as server-sent events; the game advances while one page listens."""
+    sessions = request.app.state.sessions
+    session = sessions.get(request.path_params["sid"], GameSession)
+    if not session.realtime:
+        return error(409, f"{session.game.name} is turn-based; it has no ticks to stream")
+    if session.streaming:
+        return error(409, "this game is already running in another page")
+    session.streaming = True
+    lock = sessions.lock(session.id)
+    delay = _float(request.query_params.get("delay_ms"), "delay_ms", 1000.0) / 1000.0
+
+    async def ticks():
+        try:
+            yield _event("state", session.view())
+            await asyncio.sleep(max(0.0, min(delay, 5.0)))
+            next_tick = time.monotonic()
+            while not session.state.is_terminal():
+                next_tick += session.tick_ms / 1000.0
+                await asyncio.sleep(max(0.0, next_tick - time.monotonic()))
+                async with lock:
+                    view = await run_in_threadpool(session.tick)
+                session.touch()
+                yield _event("state", view)
+                if time.monotonic() > next_tick + session.tick_ms / 1000.0:
+                    next_tick = time.monotonic()  # the agent took longer than a tick: the next one starts now
+            yield _event("over", session.view())
+        finally:
+            session.streaming = False
+            session.touch()
+
+    return StreamingResponse(ticks(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+async def opponents(request: Request):
+    """The runs' best agents that play the game named in ``?game=`` (all of them without it)."""
+    root = request.app.state.runs
+    wanted = request.query_params.get("game")
+    found = []
+    for path in await run_in_threadpool(run_pages.find_runs, root):
+        s = await run_in_threadpool(run_pages.summary, root, path)
+        opp = s.get("opponent")
+        if opp and (not wanted or opp["game"] == wanted or opp["game"].split("(")[0] == wanted.split("(")[0]):
+            found.append({"path": s["path"], "recipe": s.get("recipe"), **opp})
+    return JSONResponse({"runs": found})
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The target-number game.
+# --------------------------------------------------------------------------------------------------------------
+
+
+async def new_round(request: Request):
+    body = await read_json(request)
+    level = _int(body.get("level"), "level", 3)
+    seconds = _float(body.get("seconds"), "seconds", 60.0)
+    mode = body.get("mode") or "mojbroj"
+    if not isinstance(mode, str):
+        raise SpecError("mode must be mojbroj or countdown")
+    seed = _int(body.get("seed"), "seed", None)
+    large = _int(body.get("large"), "large", None)
+    session = await run_in_threadpool(TargetSession, level, seconds, mode, seed, large)
+    request.app.state.sessions.add(session)
+    return JSONResponse(session.view())
+
+
+async def _round(request: Request) -> TargetSession:
+    session = request.app.state.sessions.get(request.path_params["sid"], TargetSession)
+    if not session.over and session.left() <= 0:
+        await run_in_threadpool(session.finish)
+    return session
+
+
+async def get_round(request: Request):
+    return JSONResponse((await _round(request)).view())
+
+
+async def check(request: Request):
+    body = await read_json(request)
+    session = await _round(request)
+    return JSONResponse(check_expression(body.get("text", ""), session.draw.numbers))
+
+
+async def submit(request: Request):
+    body = await read_json(request)
+    session = await _round(request)
+    text = body.get("text", "")
+    result = await run_in_threadpool(session.submit, text)
+    return JSONResponse({"answer": result, "round": session.view()})
+
+
+async def finish_round(request: Request):
+    session = await _round(request)
+    await run_in_threadpool(session.finish)
+    return JSONResponse(session.view())
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Runs.
+# --------------------------------------------------------------------------------------------------------------
+
+
+async def list_runs(request: Request):
+    root = request.app.state.runs
+    paths = await run_in_threadpool(run_pages.find_runs, root)
+    items = [await run_in_threadpool(run_pages.summary, root, p) for p in paths]
+    return JSONResponse({"root": str(root), "runs": items})
+
+
+def _path_param(request: Request) -> str:
+    name = request.query_params.get("path")
+    if name is None:
+        raise SpecError("name the run folder with ?path=NAME (relative to the runs folder)")
+    return name
+
+
+async def run_detail(request: Request):
+    return JSONResponse(await run_in_threadpool(run_pages.detail, request.app.state.runs, _path_param(request)))
+
+
+async def run_log(request: Request):
+    since = _int(request.query_params.get("since"), "since", 0)
+    data = await run_in_threadpool(run_pages.log_since, request.app.state.runs, _path_param(request), since)
+    return JSONResponse(data)
+
+
+async def run_file(request: Request):
+    name = request.query_params.get("name", "")
+    path = await run_in_threadpool(run_pages.run_file, request.app.state.runs, _path_param(request), name)
+    media = "image/png" if path.suffix == ".png" else "text/plain; charset=utf-8"
+    headers = {} if path.suffix == ".png" else {"Content-Disposition": f'attachment; filename="{path.name}"'}
+    return FileResponse(path, media_type=media, headers=headers)
+
+
+async def run_export(request: Request):
+    lang = request.query_params.get("lang", "python")
+    path = await run_in_threadpool(run_pages.export, request.app.state.runs, _path_param(request), lang)
+    return FileResponse(path, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{path.name}"'})
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The app.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS, max_sessions: int = MAX_SESSIONS) -> Starlette:
+    """The web app serving the runs under ``runs`` (created when missing, so the runs pages have a place)."""
+    root = Path(runs).expanduser()
+    root.mkdir(parents=True, exist_ok=True)
+    routes = [Route(path, page) for path in PAGES]
+    routes += [
+        Route("/api/catalog", catalog),
+        Route("/api/opponents", opponents),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{sid}", get_game),
+        Route("/api/games/{sid}", close_game, methods=["DELETE"]),
+        Route("/api/games/{sid}/move", move, methods=["POST"]),
+        Route("/api/games/{sid}/key", key, methods=["POST"]),
+        Route("/api/games/{sid}/events", events),
+        Route("/api/target", new_round, methods=["POST"]),
+        Route("/api/target/{sid}", get_round),
+        Route("/api/target/{sid}/check", check, methods=["POST"]),
+        Route("/api/target/{sid}/submit", submit, methods=["POST"]),
+        Route("/api/target/{sid}/finish", finish_round, methods=["POST"]),
+        Route("/api/runs", list_runs),
+        Route("/api/run", run_detail),
+        Route("/api/run/log", run_log),
+        Route("/api/run/file", run_file),
+        Route("/api/run/export", run_export),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {BodyTooLarge: _body_too_large, SpecError: _spec_error, ConfigError: _spec_error,
+                IllegalActionError: _spec_error, CheckpointError: _spec_error, EvoplayError: _spec_error,
+                HTTPException: _http_error,
+                FileNotFoundError: _not_found}
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.runs = root.resolve()
+    app.state.sessions = Sessions(idle_seconds, max_sessions)
+    return app

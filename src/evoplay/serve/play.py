@@ -1,0 +1,375 @@
+"""A game in the browser: one person's seat against agents, the state as each page's renderer needs it (JSON)."""
+from __future__ import annotations
+
+import time
+import uuid
+
+import numpy as np
+
+from evoplay.arena import derive_seed
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+
+#: the agent each built-in game is played against when the page names none
+DEFAULT_OPPONENTS = {"kalah": "alphabeta(depth=4)", "mnk": "alphabeta(depth=4)", "sevens": "expert",
+                     "tron": "rs(budget_ms=40,depth=10)", "gems": "rs(budget_ms=40,depth=10)"}
+GENERIC_OPPONENT = "random"
+#: opponents the play page offers beside a free spec and the runs' best agents
+SUGGESTIONS = {
+    "kalah": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)", "alphabeta(depth=8)",
+              "mcts(iterations=2000)", "random"],
+    "mnk": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=seed001)", "random"],
+    "sevens": ["easy", "medium", "hard", "expert", "sevens_heuristic", "random"],
+    "tron": ["rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
+             "random"],
+    "gems": ["rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
+             "random"],
+}
+REALTIME_TICK_MS = 150.0
+MIN_TICK_MS, MAX_TICK_MS = 40.0, 2000.0
+
+
+def game_kind(game) -> str:
+    """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time) or generic."""
+    from evoplay.games.forward import GridDuelState
+    from evoplay.games.kalah import KalahGame
+    from evoplay.games.mnk import MnkGame
+    from evoplay.games.sevens import SevensGame
+
+    if isinstance(game, KalahGame):
+        return "kalah"
+    if isinstance(game, MnkGame):
+        return "mnk"
+    if isinstance(game, SevensGame):
+        return "sevens"
+    if isinstance(game.new_initial_state(0), GridDuelState):
+        return "grid"
+    return "generic"
+
+
+def parse_seat(seat, players: int) -> int:
+    """``first``, ``second`` or a seat number 0..players-1 (as ``evoplay play --seat``)."""
+    if isinstance(seat, bool):
+        seat = str(seat)
+    if isinstance(seat, int):
+        you = seat
+    else:
+        text = str(seat if seat is not None else "first").strip().lower()
+        you = {"first": 0, "second": 1}.get(text)
+        if you is None:
+            if not (text.isascii() and text.isdigit()):
+                raise SpecError(f"seat {seat!r}: use first, second or a seat number 0..{players - 1}")
+            you = int(text)
+    if not 0 <= you < players:
+        raise SpecError(f"seat {seat}: this game has seats 0..{players - 1}")
+    return you
+
+
+class GameSession:
+    """One person (seat ``you``) against an agent in every other seat; agents move as soon as it is their turn."""
+
+    realtime = False
+
+    def __init__(self, game, make_opponent, you: int, seed: int, tick_ms: float | None = None):
+        self.id = uuid.uuid4().hex
+        self.game = game
+        self.kind = game_kind(game)
+        self.you = you
+        self.seed = int(seed)
+        self.state = game.new_initial_state(self.seed)
+        self.bots = [None if seat == you else make_opponent() for seat in range(game.num_players)]
+        self.opponent_name = next(b for b in self.bots if b is not None).name
+        for seat, agent in enumerate(self.bots):
+            if agent is not None:
+                agent.restart(derive_seed(self.seed, seat + 1), seat)
+        self.chance_rng = np.random.default_rng(derive_seed(self.seed, 0))
+        self.last_moves: list[dict] = []
+        self.log: list[dict] = []
+        self.created = self.last_used = time.monotonic()
+        self.realtime = self.kind == "grid"
+        self.tick_ms = float(tick_ms or REALTIME_TICK_MS)
+        if self.realtime and not MIN_TICK_MS <= self.tick_ms <= MAX_TICK_MS:
+            raise SpecError(f"tick {self.tick_ms:g} ms is out of range; choose {MIN_TICK_MS:g}..{MAX_TICK_MS:g} ms "
+                            f"(150 is the terminal's default)")
+        self.key = None  # the realtime person's key for the running tick (None: NIL)
+        self.streaming = False
+        self.bot_ms: list[float] = []  # every agent decision's time, for the load figures
+
+    # --- moving ----------------------------------------------------------------------------------------------
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def _record(self, state, player: int, action: int, ms: float | None, kind: str | None = None,
+                to: int = -1) -> dict:
+        text = self._public_text(state, player, action, kind, to)
+        move = {"player": player, "text": text, "ms": None if ms is None else round(ms, 2)}
+        if kind:
+            move["kind"] = kind
+            move["to"] = to
+        self.log.append(move)
+        return move
+
+    def _public_text(self, state, player: int, action: int, kind: str | None, to: int) -> str | None:
+        """What the person may see of a move: a send between two other players hides its card, and in a game
+        with hidden information a chance outcome (a deal) stays hidden."""
+        if kind == "send" and self.you not in (player, to):
+            return None
+        if player == CHANCE and not self.game.perfect_information:
+            return None
+        try:
+            return state.action_to_string(action, player if player >= 0 else None)
+        except Exception:  # an action string the game cannot write: show the number
+            return str(action)
+
+    def advance(self) -> list[dict]:
+        """Let chance and the agents move until it is the person's turn or the game is over."""
+        moves = []
+        state = self.state
+        while True:
+            player = state.current_player()
+            if player == TERMINAL or player == self.you or player == SIMULTANEOUS:
+                break
+            if player == CHANCE:
+                action = sample_chance(state, self.chance_rng)
+                moves.append(self._record(state, CHANCE, action, None, "chance"))
+                state.apply_action(action)
+                continue
+            kind, to = self._move_kind(state)
+            start = time.perf_counter()
+            action = self.bots[player].step(state)
+            ms = (time.perf_counter() - start) * 1000.0
+            self.bot_ms.append(ms)
+            move = self._record(state, player, action, ms, kind, to)
+            try:
+                state.apply_action(action)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"agent {self.bots[player].name} in seat {player}: {err}") from None
+            moves.append(move)
+        self.last_moves = moves
+        return moves
+
+    def _move_kind(self, state) -> tuple[str | None, int]:
+        if self.kind == "sevens":
+            phase = state.phase()
+            return phase, state.receiver() if phase == "send" else -1
+        return None, -1
+
+    def parse_action(self, body: dict) -> int:
+        """The person's action from ``{"action": number}`` or ``{"text": "the game's action string"}``."""
+        state = self.state
+        if "action" in body and body["action"] is not None:
+            action = body["action"]
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalActionError(f"action {action!r} is not an action number")
+            return action
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalActionError("send {\"text\": MOVE} with the move written as the game writes it, or "
+                                     "{\"action\": NUMBER}")
+        return state.string_to_action(text, self.you)
+
+    def play(self, body: dict) -> list[dict]:
+        """The person's move (checked, with the reason when refused), then the agents' replies."""
+        state = self.state
+        if state.is_terminal():
+            raise IllegalActionError("the game is over; start a new one")
+        if self.realtime:
+            raise IllegalActionError(f"{self.game.name} runs in real time: send keys while it runs")
+        action = self.parse_action(body)
+        player = state.current_player()
+        if player == SIMULTANEOUS:
+            return self._play_simultaneous(action)
+        if player != self.you:
+            raise IllegalActionError(f"it is not your turn (player {player} is to move)")
+        legal = state.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self.why_illegal(action, legal))
+        kind, to = self._move_kind(state)
+        mine = self._record(state, self.you, action, None, kind, to)
+        state.apply_action(action)
+        self.last_moves = [mine] + self.advance()
+        return self.last_moves
+
+    def _play_simultaneous(self, action: int) -> list[dict]:
+        state = self.state
+        legal = state.legal_actions(self.you)
+        if action not in legal:
+            raise IllegalActionError(self.why_illegal(action, legal))
+        joint, moves = [], []
+        for seat, bot in enumerate(self.bots):
+            if bot is None:
+                joint.append(action)
+                moves.append(self._record(state, seat, action, None))
+                continue
+            start = time.perf_counter()
+            a = bot.step(state)
+            ms = (time.perf_counter() - start) * 1000.0
+            self.bot_ms.append(ms)
+            joint.append(a)
+            moves.append(self._record(state, seat, a, ms))
+        state.apply_actions(joint)
+        self.last_moves = moves + self.advance()
+        return self.last_moves
+
+    def why_illegal(self, action: int, legal: list[int]) -> str:
+        """The reason a click is refused, in the game's words."""
+        state = self.state
+        try:
+            text = state.action_to_string(action)
+        except Exception:
+            text = str(action)
+        if self.kind == "kalah":
+            g = self.game
+            if 0 <= action < g.pits:
+                return f"pit {text} is empty; sow from a pit that holds seeds"
+            return f"there is no pit {action + 1}; your pits are 1..{g.pits}"
+        if self.kind == "mnk":
+            if 0 <= action < self.game.m * self.game.n:
+                return f"{text} is taken; place your stone on an empty cell"
+        if self.kind == "sevens":
+            from evoplay.games.sevens import CARDS, card_name
+
+            if not 0 <= action < CARDS:
+                return f"{action} is not a card"
+            if action not in state.hand(self.you):
+                return f"{card_name(action)} is not in your hand"
+            if state.phase() == "send":
+                return "choose a card of yours to send"
+            shown = ", ".join(card_name(c) for c in legal)
+            return (f"{card_name(action)} cannot go on the table yet: play a seven, or the card next to a row's end"
+                    f" ({shown})")
+        shown = ", ".join(state.action_to_string(a) for a in legal)
+        return f"{text} is not a legal move here; legal: {shown}"
+
+    # --- real time -------------------------------------------------------------------------------------------
+    def press(self, body: dict) -> None:
+        """The realtime person's key: the last one pressed in a tick is their action for that tick."""
+        if not self.realtime:
+            raise IllegalActionError("keys are for the real-time games (tron, gems); send a move instead")
+        text = body.get("key", body.get("text"))
+        if not isinstance(text, str):
+            raise IllegalActionError("send {\"key\": \"up\"} (up, down, left, right or nil)")
+        self.key = self.state.string_to_action(text, self.you)
+
+    def tick(self) -> dict:
+        """One tick of a real-time game: the agent decides, the person's last key (or NIL) is their action."""
+        from evoplay.games.forward import NIL
+
+        state = self.state
+        seat = 1 - self.you
+        start = time.perf_counter()
+        bot_action = self.bots[seat].step(state)
+        ms = (time.perf_counter() - start) * 1000.0
+        self.bot_ms.append(ms)
+        mine = NIL if self.key is None else self.key
+        self.key = None
+        joint = [mine, bot_action] if self.you == 0 else [bot_action, mine]
+        state.apply_actions(joint)
+        self.last_moves = [{"player": seat, "text": state.action_to_string(bot_action), "ms": round(ms, 2)}]
+        return self.view()
+
+    # --- what the page sees ----------------------------------------------------------------------------------
+    def view(self) -> dict:
+        state = self.state
+        player = state.current_player()
+        terminal = player == TERMINAL
+        your_turn = not terminal and (player == self.you or player == SIMULTANEOUS)
+        legal = []
+        if your_turn and not self.realtime:
+            actions = state.legal_actions(self.you) if player == SIMULTANEOUS else state.legal_actions()
+            legal = [{"action": int(a), "text": state.action_to_string(a)} for a in actions]
+        v = {
+            "id": self.id, "game": self.game.spec, "name": self.game.name, "kind": self.kind, "you": self.you,
+            "players": self.game.num_players, "opponent": self.opponent_name, "to_move": player,
+            "your_turn": your_turn, "terminal": terminal, "legal": legal, "moves": self.last_moves,
+            "realtime": self.realtime, "tick_ms": self.tick_ms if self.realtime else None,
+        }
+        v.update(getattr(self, f"_view_{self.kind}")())
+        if terminal:
+            v["result"] = self.result()
+        return v
+
+    def result(self) -> dict:
+        state = self.state
+        returns, scores = state.returns(), state.scores()
+        if self.kind == "sevens":
+            from evoplay.agents.sevens_agents import sevens_verdict
+
+            return {"returns": returns, "scores": scores, "verdict": sevens_verdict(state, self.you)}
+        me = returns[self.you]
+        others = [r for p, r in enumerate(returns) if p != self.you]
+        if me > max(others):
+            verdict = "you win"
+        elif me == max(others) and returns.count(me) == len(returns):
+            verdict = "a draw"
+        elif me == max(others):
+            verdict = "a shared win"
+        else:
+            verdict = f"{self.opponent_name} wins"
+        return {"returns": returns, "scores": scores, "verdict": verdict}
+
+    def _view_kalah(self) -> dict:
+        g, board = self.game, [int(x) for x in self.state.board()]
+        pits = g.pits
+
+        def side(p):
+            base = 0 if p == 0 else pits + 1
+            return board[base : base + pits], board[pits if p == 0 else 2 * pits + 1]
+
+        mine, my_store = side(self.you)
+        theirs, their_store = side(1 - self.you)
+        return {"pits": pits, "your_pits": mine, "your_store": my_store, "their_pits": theirs,
+                "their_store": their_store, "text": str(self.state)}
+
+    def _view_mnk(self) -> dict:
+        g = self.game
+        board = [int(x) for x in self.state.board()]
+        last = self.state.history[-1] if self.state.history else None
+        return {"m": g.m, "n": g.n, "k": g.k, "cells": board, "marks": ".XO", "your_mark": "XO"[self.you],
+                "names": [g.cell_name(c) for c in range(g.m * g.n)], "last": last, "text": str(self.state)}
+
+    def _view_sevens(self) -> dict:
+        from evoplay.games.sevens import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name, card_rank, card_suit
+
+        obs = self.state.observation(self.you)
+
+        def card(c):
+            return {"card": c, "name": card_name(c), "rank": RANK_NAMES[card_rank(c) - 1], "suit": card_suit(c)}
+
+        history = [{"kind": kind, "actor": actor, "to": target, "card": None if c is None else card(c)}
+                   for kind, actor, target, c in obs.history[-12:]]
+        return {"hand": [card(c) for c in obs.hand], "rows": [list(r) for r in obs.rows],
+                "hand_sizes": list(obs.hand_sizes), "places": list(obs.places), "phase": obs.phase,
+                "receiver": obs.receiver, "rounds": obs.rounds, "history": history,
+                "suits": list(SUIT_SYMBOLS), "suit_names": list(SUIT_NAMES), "ranks": list(RANK_NAMES),
+                "text": self.state.render(self.you)}
+
+    def _view_grid(self) -> dict:
+        from evoplay.games.forward import TICK
+
+        state = self.state
+        return {"rows": state.rows(), "scores": state.scores(), "tick": int(state.buf[TICK]),
+                "ticks": getattr(self.game, "ticks", None), "your_mark": "AB"[self.you],
+                "text": str(state).splitlines()[-1]}
+
+    def _view_generic(self) -> dict:
+        return {"text": self.observation_text()}
+
+    def observation_text(self) -> str:
+        """The state as text for the generic view: all of it in a game of perfect information, otherwise only
+        what the person's seat observes."""
+        state = self.state
+        if self.game.perfect_information or state.is_terminal():
+            return str(state)
+        for method in ("observation_string", "information_state_string"):
+            fn = getattr(state, method, None)
+            if fn is not None:
+                try:
+                    return fn(self.you)
+                except Exception:  # a wrapped game without that observer
+                    continue
+        render = getattr(state, "render", None)
+        if render is not None:
+            return render(self.you)
+        return (f"{self.game.spec} hides information and its state has no observation text for one seat, so only "
+                f"your legal moves are shown")
