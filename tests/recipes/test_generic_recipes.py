@@ -1,0 +1,123 @@
+"""The gp and ga recipes end to end: the CLI on a file game, resume after a stop, exports, tron and sevens."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evoplay.agents import make_agent
+from evoplay.cli import main
+from evoplay.errors import ConfigError
+from evoplay.evolve import RunFolder, load_config, run_evolution
+from evoplay.games import load_game
+from evoplay.recipes import load_recipe
+
+TAKE_AWAY = str(Path(__file__).parent.parent / "agents" / "take_away.py") + ":TakeAway"
+SMALL = ["--generations", "3", "--population", "8", "--set", "report.games=4", "--backend", "serial"]
+
+
+def run_cli(*args):
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("recipe", ["gp", "ga"])
+def test_evolve_on_a_file_game_through_the_cli(tmp_path, recipe):
+    out = tmp_path / "run"
+    text = run_cli("evolve", recipe, "--game", TAKE_AWAY, "--vs", "random", "--vs", "random(seed=3)", *SMALL,
+                   "--out", str(out))
+    assert "champion" in text and "| random |" in text
+    folder = RunFolder.open(out)
+    assert folder.config["game"] == TAKE_AWAY
+    assert folder.config["fitness"]["opponents"] == ["random", "random(seed=3)"]
+    assert len(folder.read_log()) == 3
+    doc = json.loads((out / "best.json").read_text())
+    assert doc["features"] == ["pile", "pile_mod_4", "one"]
+    assert set(doc["final"]) == {"random", "random(seed=3)"}
+    kind = "gp" if recipe == "gp" else "weights"
+    agent = make_agent(f"{kind}({out / 'best.json'})", TAKE_AWAY)
+    state = agent.game.new_initial_state()
+    chosen = agent.step(state)
+    # the exported player needs only the game file and chooses as the agent does when there is no tie
+    exported = run_cli("export", str(out), "--lang", "python").strip()
+    spec = importlib.util.spec_from_file_location("exported_player", exported)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    values = []
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        values.append(module.value(child.features(0)))
+    if doc["policy"] == "move" and values.count(max(values)) == 1:
+        assert module.choose(state) == chosen
+    assert module.choose(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("recipe", ["gp", "ga"])
+def test_resume_after_stop_gives_the_same_log_and_best(tmp_path, recipe):
+    config = load_config(recipe, None, {"game": TAKE_AWAY, "generations": 4, "population": 6, "report.games": 2,
+                                        "fitness.games": 2})
+    module = load_recipe(recipe)
+    whole = RunFolder.create(tmp_path / "whole", recipe, config)
+    run_evolution(module.make(config), whole)
+    parts = RunFolder.create(tmp_path / "parts", recipe, config)
+    run_evolution(module.make(config), parts, stop_after=2)
+    assert not parts.finished
+    run_evolution(module.make(config), RunFolder.open(tmp_path / "parts"))
+
+    def strip(log):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in log]
+    assert strip(parts.read_log()) == strip(whole.read_log())
+    assert parts.read_json("best.json") == whole.read_json("best.json")
+
+
+def test_lua_export_of_a_built_in_and_refusal_for_a_file_game(tmp_path):
+    out = tmp_path / "mnk"
+    run_cli("evolve", "gp", "--game", "mnk(m=3,n=3,k=3)", *SMALL, "--out", str(out))
+    lua = run_cli("export", str(out), "--lang", "lua").strip()
+    assert Path(lua).read_text().startswith("-- An evolved evoplay program of mnk(m=3,n=3,k=3)")
+    import lupa
+
+    lua_runtime = lupa.LuaRuntime()
+    fn = lua_runtime.execute(Path(lua).read_text())
+    game = load_game("mnk(m=3,n=3,k=3)")
+    doc = json.loads((out / "best.json").read_text())
+    from evoplay.gp.program import Program
+    from evoplay.gp.interpreter import program_value
+
+    s = game.new_initial_state()
+    s.apply_action(4)
+    row = [float(x) for x in s.features(0)]
+    table = lua_runtime.table_from(row)
+    assert fn(table) == pytest.approx(program_value(Program.from_dict(doc["program"]), row))
+    file_run = tmp_path / "file"
+    run_cli("evolve", "ga", "--game", TAKE_AWAY, *SMALL, "--out", str(file_run))
+    result = CliRunner().invoke(main, ["export", str(file_run), "--lang", "lua"])
+    assert result.exit_code != 0 and "Lua export is for the built-in games" in result.output
+
+
+@pytest.mark.parametrize("game", ["tron(w=6,h=6)", "sevens"])
+def test_evolve_gp_on_tron_and_sevens(tmp_path, game):
+    out = tmp_path / "run"
+    text = run_cli("evolve", "gp", "--game", game, "--generations", "2", "--population", "4", "--set",
+                   "report.games=1", "--set", "fitness.games=1", "--backend", "serial", "--out", str(out))
+    assert "champion" in text
+    agent = make_agent(f"gp({out / 'best.json'})", game)
+    g = agent.game
+    assert agent.n_features == g.num_features()
+
+
+def test_bad_configs_say_what_is_wrong():
+    module = load_recipe("gp")
+    with pytest.raises(ConfigError, match="player.policy"):
+        module.make(load_config("gp", None, {"player.policy": "greedy"}))
+    with pytest.raises(ConfigError, match="fitness.opponents"):
+        module.make(load_config("gp", None, {"fitness.opponents": ["nosuchagent"]}))
+    with pytest.raises(ConfigError, match="program"):
+        module.make(load_config("gp", None, {"program.functions": ["add", "pow"]}))
+    with pytest.raises(ConfigError, match="parsimony is for programs"):
+        load_recipe("ga").make(load_config("ga", None, {"fitness.parsimony": "seed000"}))
