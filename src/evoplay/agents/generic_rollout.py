@@ -10,7 +10,8 @@ actions, scores and the result.
   other player uniformly at random among its legal actions; at a turn-based node the mover acts -- ``seat`` with
   its planned action (a random legal one when the plan's action is not legal there), anyone else at random.
 - **The heuristic** (``heuristic``): seed 002's WinScoreHeuristic, +1000 when ``seat`` won (its return is the
-  only highest), -1000 when it lost (some return is higher), otherwise its own ``scores()`` entry.
+  only highest; alone in a one-player game, a positive return), -1000 when it lost (some return is higher; a
+  negative return), otherwise its own ``scores()`` entry.
 - **Hidden information**: each rollout plays on ``state.resample(seat, rng)`` -- a determinisation drawn afresh
   per rollout -- never on the true state, so a search reads nothing its player cannot see.
 
@@ -143,6 +144,8 @@ def heuristic(state: State, seat: int) -> float:
     """Seed 002's WinScoreHeuristic: -1000 if ``seat`` lost, +1000 if it won, otherwise its own score."""
     if state.is_terminal():
         r = state.returns()
+        if len(r) == 1:  # a puzzle: won with a positive return, lost with a negative one
+            return HUGE_POSITIVE if r[0] > 0 else (HUGE_NEGATIVE if r[0] < 0 else float(state.scores()[0]))
         best = max(r)
         if r[seat] < best:
             return HUGE_NEGATIVE

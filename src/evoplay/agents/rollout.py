@@ -279,9 +279,12 @@ class ForwardModelAgent(Agent):
             generic_rollout.warm()
 
     def _warm(self, fm) -> None:
-        """Compile (or load from Numba's cache) the kernels before the first timed decision."""
+        """Compile (or load from Numba's cache) the kernels before the first timed decision (on a generator of
+        its own: the agent's seeds are left for its decisions, as on the game API path, which needs no warming)."""
         actions = fm.available_actions(0)
+        seeds, self._rng = self._rng, np.random.default_rng(0)
         self._search(fm.buf, np.array(actions, np.int64), 0, lambda: 0.0, 1)
+        self._rng = seeds
 
     def player_for(self, state) -> int:
         """Whom to move for: the mover of a turn-based position (whatever the seat given to ``restart``), the
