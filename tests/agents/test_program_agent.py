@@ -170,3 +170,19 @@ def test_kalah_program_plays_other_capture_rule_with_a_warning(tmp_path, capsys)
     assert agent.step(s) in s.legal_actions()
     with pytest.raises(SpecError, match="not kalah\\(pits=4"):
         make_agent(f"gp({path})", "kalah(pits=4,seeds=4)")
+
+
+def test_scorer_kernels_equal_their_references():
+    from evoplay.agents.program import LinearScorer, ProgramScorer
+
+    game = load_game("openspiel:tic_tac_toe")
+    pset = game_primitive_set(game, functions=("add", "sub", "mul", "div", "min", "max", "if_lt"))
+    rng = np.random.default_rng(4)
+    rows = rng.normal(size=(30, game.num_features())) * 1e4
+    rows[3, :] = np.nan
+    for program in gp.population(pset, rng, 40, max_depth=6):
+        scorer = ProgramScorer(program)
+        np.testing.assert_array_equal(scorer(rows), scorer.reference(rows))
+    weights = LinearScorer(rng.normal(size=game.num_features()) * 1e6)
+    np.testing.assert_allclose(weights(rows), weights.reference(rows), rtol=1e-12)
+    assert weights(rows)[3] == 0.0 and np.abs(weights(rows)).max() <= 1e8

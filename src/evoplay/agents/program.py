@@ -22,12 +22,13 @@ import re
 import sys
 
 import numpy as np
+from numba import njit
 
 from evoplay.agents.base import Agent
 from evoplay.agents.generic_search import EVAL_LIMIT, TERMINAL_SCALE, search
 from evoplay.errors import SpecError
 from evoplay.games.base import State as _BaseState
-from evoplay.gp.interpreter import evaluate_rows
+from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
 
@@ -120,8 +121,45 @@ def warn(message: str) -> None:
 # --------------------------------------------------------------------------------------------------------------
 
 
+def clip_values(values: np.ndarray) -> np.ndarray:
+    """Reference of the scorers' clipping: NaN scores 0 (neutral), the rest is held within +-EVAL_LIMIT."""
+    return np.clip(np.nan_to_num(values, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
+
+
+@njit(cache=True)
+def program_rows(opcodes, args, consts, size, rows, out):
+    """The program on every row of ``rows`` (float64[:, ::1]) into ``out``, clipped as ``clip_values``: one call per
+    move, so a move costs one dispatch however many legal actions it has."""
+    stack = np.empty(size, np.float64)
+    for r in range(rows.shape[0]):
+        v = evaluate_with_stack(opcodes, args, consts, 0, size, rows[r], stack)
+        if v != v:
+            v = 0.0
+        elif v > EVAL_LIMIT:
+            v = EVAL_LIMIT
+        elif v < -EVAL_LIMIT:
+            v = -EVAL_LIMIT
+        out[r] = v
+
+
+@njit(cache=True)
+def linear_rows(weights, rows, out):
+    """Every row's dot product with ``weights``, clipped as ``clip_values``."""
+    for r in range(rows.shape[0]):
+        v = 0.0
+        for j in range(weights.shape[0]):
+            v += weights[j] * rows[r, j]
+        if v != v:
+            v = 0.0
+        elif v > EVAL_LIMIT:
+            v = EVAL_LIMIT
+        elif v < -EVAL_LIMIT:
+            v = -EVAL_LIMIT
+        out[r] = v
+
+
 class ProgramScorer:
-    """A GP program's value on every row of a feature matrix, in one interpreter call."""
+    """A GP program's clipped value on every row of a feature matrix, in one interpreter call."""
 
     def __init__(self, program: Program):
         self.program = program
@@ -133,8 +171,13 @@ class ProgramScorer:
     def __call__(self, rows: np.ndarray) -> np.ndarray:
         p = self.program
         out = np.empty(rows.shape[0], np.float64)
-        evaluate_rows(p.opcodes, p.args, p.consts, 0, p.size, rows, out)
+        program_rows(p.opcodes, p.args, p.consts, p.size, rows, out)
         return out
+
+    def reference(self, rows: np.ndarray) -> np.ndarray:
+        from evoplay.gp.interpreter import reference_evaluate
+
+        return clip_values(np.array([reference_evaluate(self.program, list(r)) for r in rows], dtype=np.float64))
 
 
 class LinearScorer:
@@ -148,7 +191,12 @@ class LinearScorer:
         return len(self.weights)
 
     def __call__(self, rows: np.ndarray) -> np.ndarray:
-        return rows @ self.weights
+        out = np.empty(rows.shape[0], np.float64)
+        linear_rows(self.weights, rows, out)
+        return out
+
+    def reference(self, rows: np.ndarray) -> np.ndarray:
+        return clip_values(rows @ self.weights)
 
 
 class _Leaves:
@@ -206,8 +254,7 @@ class FeatureAgent(Agent):
         return rows
 
     def score_rows(self, rows: np.ndarray) -> np.ndarray:
-        values = self.scorer(rows)
-        return np.clip(np.nan_to_num(values, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
+        return self.scorer(rows)
 
     # --- moves ---------------------------------------------------------------------------------------------
     def step(self, state) -> int:
