@@ -12,6 +12,7 @@ const $ = (id) => document.getElementById(id);
 const id = query("id");
 let busy = false;
 let current = null;
+let version = 0;
 
 function who(view, player) {
   if (player === -1) return "chance";
@@ -62,6 +63,7 @@ export function show(view) {
   if (!view.realtime) list.scrollTop = list.scrollHeight;
   $("text").textContent = view.text || "";
   document.body.dataset.state = view.terminal ? "over" : view.your_turn ? "yours" : "waiting";
+  document.body.dataset.version = String(++version);
 }
 
 async function move(body) {
@@ -72,6 +74,7 @@ async function move(body) {
     show(await api(`/api/games/${id}/move`, { body }));
   } catch (e) {
     $("message").textContent = e.message;
+    document.body.dataset.version = String(++version);
   } finally {
     busy = false;
   }

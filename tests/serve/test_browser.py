@@ -1,0 +1,187 @@
+"""End-to-end: a headless Chromium plays Kalah, a target-number round and a Sevens hand, and watches a run live."""
+from __future__ import annotations
+
+import pytest
+
+from browser import Server, missing, start_browser, stop_browser, wait_for
+from conftest import make_mancala_run, record_line
+
+reason = missing()
+pytestmark = pytest.mark.skipif(reason is not None, reason=f"no browser for the end-to-end tests: {reason}")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    make_mancala_run(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(runs):
+    with Server(runs) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def driver():
+    d = start_browser()
+    yield d
+    stop_browser(d)
+
+
+def by_css(driver, css):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def by_id(driver, name):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, name)
+
+
+def version(driver) -> int:
+    return int(driver.execute_script("return document.body.dataset.version || '0'"))
+
+
+def state(driver) -> str:
+    return driver.execute_script("return document.body.dataset.state || ''")
+
+
+def start_game(driver, server, game: str, opponent: str, seat: str = "0", seed: int = 0):
+    """The play form, filled as a link from the runs page fills it (?game=&opponent=), then Start."""
+    from urllib.parse import quote
+
+    driver.get(f"{server.url}/?game={quote(game)}&opponent={quote(opponent)}")
+    wait_for(lambda: by_id(driver, "opponent").get_attribute("value") == opponent
+             and by_id(driver, "game-spec").get_attribute("value") == game, what="the filled form")
+    wait_for(lambda: by_css(driver, f"#seat option[value='{seat}']"), what="the seats")
+    driver.execute_script(f"document.getElementById('seat').value = '{seat}'")
+    seed_box = by_id(driver, "seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    by_id(driver, "start").click()
+    wait_for(lambda: "/play?id=" in driver.current_url and version(driver) > 0, what="the game page")
+
+
+def test_whole_kalah_game_clicked_against_alphabeta_depth_4(driver, server):
+    start_game(driver, server, "kalah", "alphabeta(depth=4)")
+    assert "against alphabeta(depth=4)" in by_id(driver, "title").text
+    clicks = 0
+    while state(driver) != "over":
+        assert state(driver) == "yours"
+        pits = by_css(driver, ".pit.mine.legal")
+        before = version(driver)
+        pits[0].click()
+        clicks += 1
+        wait_for(lambda: version(driver) > before, what="the reply to a click")
+        assert by_id(driver, "message").text == ""
+        assert clicks < 120
+    status = by_id(driver, "status").text
+    assert status.startswith("game over:")
+    mine = int(by_id(driver, "your-store").text.split()[0])
+    theirs = int(by_id(driver, "their-store").text.split()[0])
+    assert mine + theirs == 48
+    replies = [li.text for li in by_css(driver, "#moves li.theirs")]
+    assert replies and all(r.startswith("alphabeta(depth=4) played") and r.endswith("ms)") for r in replies)
+
+
+def test_illegal_kalah_click_shows_the_reason(driver, server):
+    start_game(driver, server, "kalah", "alphabeta(depth=2)")
+    before = version(driver)
+    by_id(driver, "pit-3").click()  # four seeds from pit 3 end in the store: another move, pit 3 now empty
+    wait_for(lambda: version(driver) > before, what="the reply")
+    assert by_css(driver, "#pit-3")[0].text.startswith("0")
+    before = version(driver)
+    by_id(driver, "pit-3").click()
+    wait_for(lambda: version(driver) > before, what="the refusal")
+    assert by_id(driver, "message").text == "pit 3 is empty; sow from a pit that holds seeds"
+
+
+def test_target_round_typed_in(driver, server):
+    from selenium.webdriver.common.keys import Keys
+
+    from evoplay.games.target import solve
+
+    driver.get(server.url + "/target")
+    wait_for(lambda: by_css(driver, "#level option"), what="the levels")
+    driver.execute_script("document.getElementById('level').value = '1'")
+    by_id(driver, "seed").send_keys("21")
+    by_id(driver, "start").click()
+    wait_for(lambda: len(by_css(driver, "#numbers span")) == 6, what="the draw")
+    numbers = [int(s.text) for s in by_css(driver, "#numbers span")]
+    target = int(by_id(driver, "target").text)
+    box = by_id(driver, "expr")
+    box.send_keys(f"{numbers[0]} + (")
+    wait_for(lambda: by_id(driver, "caret").is_displayed() and "^" in by_id(driver, "caret").text,
+             what="the caret message")
+    assert by_id(driver, "check").text.startswith("syntax error at column")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    best = solve(numbers, target)
+    box.send_keys(best.expression)
+    wait_for(lambda: by_id(driver, "check").text.startswith(f"= {best.value}"), what="the value as you type")
+    box.send_keys(Keys.ENTER)
+    wait_for(lambda: by_css(driver, "#answers li"), what="the answer in the list")
+    if best.distance:
+        by_id(driver, "done").click()
+    wait_for(lambda: by_id(driver, "verdict").text, timeout=20, what="the verdict")
+    assert by_id(driver, "verdict").text.startswith("you win the round")
+    assert by_id(driver, "you").text.startswith(f"{best.expression} = {best.value}") or \
+        f"= {best.value}" in by_id(driver, "you").text
+    assert "generations" in by_id(driver, "cpu").text
+
+
+def test_sevens_hand_played(driver, server):
+    start_game(driver, server, "sevens", "easy", seat="0", seed=7)
+    tried_illegal = False
+    turns = 0
+    while state(driver) != "over":
+        assert state(driver) == "yours"
+        legal = by_css(driver, "#hand .playing-card.legal")
+        cards = by_css(driver, "#hand .playing-card")
+        before = version(driver)
+        if legal and not tried_illegal and len(cards) > len(legal):
+            blocked = next(c for c in cards if "legal" not in c.get_attribute("class"))
+            name = blocked.get_attribute("data-card")
+            blocked.click()
+            wait_for(lambda: version(driver) > before, what="the refusal")
+            assert by_id(driver, "message").text.startswith(f"{name} cannot go on the table yet")
+            tried_illegal = True
+            before = version(driver)
+        (legal or cards)[0].click()  # a legal play, or in the send phase any card to send
+        wait_for(lambda: version(driver) > before, what="the table's reply")
+        turns += 1
+        assert turns < 60
+    assert "finishing order" in by_id(driver, "status").text
+    assert tried_illegal
+
+
+def test_live_run_page_shows_a_new_generation(driver, server, runs):
+    folder = make_mancala_run(runs, "live", generations=2, finished=False)
+    driver.get(server.url + "/run?path=live")
+    wait_for(lambda: driver.execute_script("return document.body.dataset.generations") == "2",
+             what="the two logged generations")
+    assert "live" in by_id(driver, "state").text
+    with open(folder.file("log.jsonl"), "a", encoding="utf-8") as f:
+        f.write(record_line(2))
+    wait_for(lambda: driver.execute_script("return document.body.dataset.generations") == "3", timeout=10,
+             what="the new generation")
+    assert "3 / 10 generations logged" in by_id(driver, "progress").text
+    last = {row.find_element("css selector", "th").text: row.find_element("css selector", "td").text
+            for row in by_css(driver, "#last tr")}
+    assert last["generation"] == "2" and last["best"] == "42"
+
+
+def test_runs_list_links_to_play_against_the_best(driver, server):
+    driver.get(server.url + "/runs")
+    wait_for(lambda: by_css(driver, "tr[data-path='mancala-1'] a"), what="the run in the list")
+    link = [a for a in by_css(driver, "tr[data-path='mancala-1'] a") if a.text == "play against it"][0]
+    link.click()
+    wait_for(lambda: by_id(driver, "opponent").get_attribute("value") == "gp(mancala-1/best.json)",
+             what="the run's best as the opponent")
+    by_id(driver, "start").click()
+    wait_for(lambda: "/play?id=" in driver.current_url and version(driver) > 0, what="the game page")
+    assert "against gp(file=mancala-1/best.json)" in by_id(driver, "title").text
