@@ -1,0 +1,134 @@
+"""The controllers on any game: rollouts per second of the generic ``rs`` against the game's own random playouts.
+
+``evoplay bench generic`` measures, on positions reached by random play, the depth-10 rollouts per second of
+``rs(model=api)`` (the game API path of evoplay.agents.generic_rollout) on
+
+- the plain-Python example game ``examples/othello6.py:Othello``, against that game's own random playouts (clone,
+  then up to 10 uniformly random legal moves through its State API, nothing else);
+- ``openspiel:connect_four``, against OpenSpiel's own random playouts driven from Python on the pyspiel state
+  (``clone``, ``legal_actions``, ``apply_action``: the C++ game without evoplay's adapter);
+- standard Kalah, against the same controller on its Numba forward model (what the built-ins keep).
+
+Each pair is timed in alternation in one run (median of rounds), so the ratio holds under the machine's load.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from evoplay.bench import BenchResult, Figure, load_note, register_benchmark
+
+DEPTH = 10
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "othello6.py"
+
+
+def positions(game, count: int, seed: int) -> list:
+    """``count`` non-terminal positions reached by 0..24 uniformly random moves from the start."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state(int(rng.integers(1 << 30)))
+        for _ in range(int(rng.integers(0, 25))):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            found.append(state)
+    return found
+
+
+def rs_rate(game, states, rollouts: int, model: str) -> float:
+    """Rollouts per second of ``rs(iterations=rollouts,model=...)`` deciding at each of ``states``."""
+    from evoplay.agents import make_agent
+
+    agent = make_agent(f"rs(iterations={rollouts},model={model})", game)
+    start, done = time.perf_counter(), 0
+    for i, state in enumerate(states):
+        agent.restart(i, state.current_player())
+        agent.step(state)
+        done += agent.last_evaluations
+    return done / (time.perf_counter() - start)
+
+
+def api_playout_rate(states, rollouts: int, seed: int = 0) -> float:
+    """Depth-10 uniformly random playouts per second through the State API alone (the game's own cost)."""
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for state in states:
+        for _ in range(rollouts):
+            s = state.clone()
+            for _ in range(DEPTH):
+                if s.is_terminal():
+                    break
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rng.integers(len(legal)))])
+    return len(states) * rollouts / (time.perf_counter() - start)
+
+
+def pyspiel_playout_rate(states, rollouts: int, seed: int = 0) -> float:
+    """Depth-10 uniformly random playouts per second on the wrapped pyspiel states, driven from Python."""
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    for state in states:
+        root = state.pyspiel_state
+        for _ in range(rollouts):
+            s = root.clone()
+            for _ in range(DEPTH):
+                if s.is_terminal():
+                    break
+                legal = s.legal_actions()
+                s.apply_action(legal[int(rng.integers(len(legal)))])
+    return len(states) * rollouts / (time.perf_counter() - start)
+
+
+def alternate(a, b, rounds: int) -> tuple[float, float]:
+    """Medians of ``a()`` and ``b()`` timed in alternation."""
+    xs, ys = [], []
+    for _ in range(rounds):
+        xs.append(a())
+        ys.append(b())
+    return statistics.median(xs), statistics.median(ys)
+
+
+@register_benchmark("generic", "the controllers through the game API: generic rs rollouts/s vs the game's own "
+                               "random playouts (othello6, connect_four, Kalah)")
+def bench_generic(quick: bool = False) -> BenchResult:
+    from evoplay.games import load_game
+
+    res = BenchResult("generic", command="evoplay bench generic")
+    rounds = 3 if quick else 5
+    n_pos = 6 if quick else 20
+    rollouts = 50 if quick else 200
+    load_before = load_note()
+
+    if EXAMPLE.is_file():
+        game = load_game(f"{EXAMPLE}:Othello")
+        states = positions(game, n_pos, 1)
+        rs, own = alternate(lambda: rs_rate(game, states, rollouts, "api"),
+                            lambda: api_playout_rate(states, rollouts), rounds)
+        res.figures.append(Figure("othello6 (plain Python): generic rs rollouts/s (depth 10)", rs, "/s",
+                                  reference=own, reference_name="the game's own random playouts (State API)",
+                                  note=f"{n_pos} positions x {rollouts} rollouts, median of {rounds}"))
+
+    game = load_game("openspiel:connect_four")
+    states = positions(game, n_pos, 2)
+    rs, own = alternate(lambda: rs_rate(game, states, rollouts, "api"),
+                        lambda: pyspiel_playout_rate(states, rollouts), rounds)
+    res.figures.append(Figure("openspiel:connect_four: generic rs rollouts/s (depth 10)", rs, "/s",
+                              reference=own, reference_name="OpenSpiel's random playouts from Python (pyspiel state)",
+                              note=f"{n_pos} positions x {rollouts} rollouts, median of {rounds}"))
+
+    game = load_game("kalah(empty_capture=false)")
+    states = positions(game, n_pos, 3)
+    api, fast = alternate(lambda: rs_rate(game, states, rollouts, "api"),
+                          lambda: rs_rate(game, states, rollouts * 20, "auto"), rounds)
+    res.figures.append(Figure("Kalah: generic rs rollouts/s (model=api)", api, "/s", reference=fast,
+                              reference_name="the same rs on its Numba forward model (what the built-ins use)"))
+    res.figures.append(Figure("load average (1 min) at the end", os.getloadavg()[0], "",
+                              note=f"at the start: {load_before}"))
+    return res
