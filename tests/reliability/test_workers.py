@@ -1,0 +1,95 @@
+"""Pool workers die with their parent, and a task whose worker died runs again (with the same result)."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from evoplay.arena.executors import MAX_ATTEMPTS, ProcessExecutor, WorkerLostError
+
+ROOT = str(Path(__file__).resolve().parents[2])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie waiting for its (dead) parent's reaper counts as gone
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _square_or_die(task):
+    """Square x; die (SIGKILL on itself) the first ``deaths`` times the task runs, counted in a marker folder."""
+    x, deaths, marker = task
+    if deaths:
+        runs = len(os.listdir(marker))
+        open(os.path.join(marker, f"{x}-{runs}"), "w").close()
+        if runs < deaths:
+            os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.01)
+    return x * x
+
+
+def test_a_task_whose_worker_died_runs_again_with_the_same_result(tmp_path):
+    marker = tmp_path / "m"
+    marker.mkdir()
+    tasks = [(x, 1 if x == 5 else 0, str(marker)) for x in range(12)]
+    with ProcessExecutor(2) as ex:
+        assert ex.map(_square_or_die, tasks) == [x * x for x in range(12)]
+        assert ex.map(_square_or_die, [(3, 0, "")]) == [9]  # the pool works on after the loss
+
+
+def test_a_task_that_kills_its_worker_every_time_is_an_error_naming_it(tmp_path):
+    marker = tmp_path / "m"
+    marker.mkdir()
+    with ProcessExecutor(2) as ex, pytest.raises(WorkerLostError, match=f"task 0 of 1 .* {MAX_ATTEMPTS} times"):
+        ex.map(_square_or_die, [(4, 99, str(marker))])
+
+
+def _orphans_after_kill(workers: int, rounds: int) -> tuple[int, int]:
+    """(workers seen, workers alive 3 s after their parent was killed with SIGKILL), over ``rounds`` parents."""
+    seen = left = 0
+    for _ in range(rounds):
+        parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+            import os, sys, time
+            sys.path.insert(0, {ROOT!r})
+            from evoplay.arena.executors import ProcessExecutor
+            ex = ProcessExecutor({workers})
+            ex.map(abs, list(range({workers} * 4)))  # the pool is up
+            print(" ".join(str(p) for p in ex._pool._processes), flush=True)
+            ex.map(time.sleep, [30] * {workers})
+        """)], stdout=subprocess.PIPE)
+        pids = [int(p) for p in parent.stdout.readline().split()]
+        time.sleep(0.2)  # the workers are in their 30 s tasks
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.time() + 3
+        while any(_alive(p) for p in pids) and time.time() < deadline:
+            time.sleep(0.05)
+        seen += len(pids)
+        left += sum(_alive(p) for p in pids)
+        for p in pids:
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)
+    return seen, left
+
+
+def test_workers_exit_when_their_parent_is_killed():
+    seen, left = _orphans_after_kill(2, 1)
+    assert seen == 2 and left == 0
+
+
+@pytest.mark.slow
+def test_no_orphans_over_many_kills():
+    seen, left = _orphans_after_kill(2, 8)
+    assert seen == 16 and left == 0
