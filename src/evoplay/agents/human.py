@@ -31,7 +31,11 @@ class HumanAgent(Agent):
         legal = state.legal_actions(me)
         shown = state.render(self.seat) if hasattr(state, "render") else str(state)
         print(f"\n{shown}", file=out)
-        moves = " ".join(state.action_to_string(a, me) for a in legal)
+        written = [state.action_to_string(a, me) for a in legal]
+        if any(" " in w for w in written):  # hard to type (OpenSpiel's "[P0]Bid: 1"): offer the numbers
+            moves = ", ".join(f"{a} = {w}" for a, w in zip(legal, written))
+        else:
+            moves = " ".join(written)
         while True:
             print(f"your move ({moves}; 'quit' to stop): ", end="", file=out, flush=True)
             line = inp.readline()
