@@ -141,7 +141,8 @@ register_agent(
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
     ),
-    "alpha-beta with evolved evaluation weights (seed 001's GA genome; Kalah feature weights)",
+    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; seed 001's GA "
+    "genome; Kalah feature weights)",
     supports=reads_features,
 )
 
@@ -256,7 +257,8 @@ def _gp(game, spec, file):
 
 
 register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),),
-               "Kalah: an evolved program picks the pit (seed 003's Mancala GP: the value mod pits, else the next "
-               "non-empty pit; or it scores each legal move)", supports=reads_features)
+               "an evolved program: of the gp recipe on any game (scores each move's after-state, or evaluates "
+               "search leaves, over the game's features); of seed 003's Mancala GP on Kalah (the value mod pits, "
+               "else the next non-empty pit; or it scores each legal move)", supports=reads_features)
 
 __all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent"]
