@@ -1,0 +1,139 @@
+"""Bad input by the thousand: spec strings, config values and expressions, each classified as accepted, a clean
+error (one of evoplay's errors) or a crash (anything else). The tests run small samples; run it as a script for
+the counts in docs/reliability.md::
+
+    python -m tests.reliability.census [N]
+"""
+from __future__ import annotations
+
+import random
+import sys
+import traceback
+from collections import Counter
+
+from evoplay.errors import EvoplayError
+
+NAMES = ["kalah", "mnk", "tron", "gems", "sevens", "random", "alphabeta", "rs", "rhea", "mcts", "lookahead",
+         "weights", "gp", "specimen", "kalha", "", "openspiel:tic_tac_toe", "x/y.py:Game"]
+KEYS = ["pits", "seeds", "m", "n", "k", "w", "h", "depth", "seed", "iterations", "budget_ms", "population",
+        "schedule", "random_ties", "file", "path", "level", "discount", "clock", "k", "elitism", "bogus", ""]
+VALUES = ["-1", "0", "1", "4", "40", "1000000000", "9" * 5000, "1e999", "nan", "-inf", "0.5", "true", "maybe",
+          "[0, 13]", "(", ")", "a=b", "'x'", "\u0663", "\x00", "/nonexistent/best.json", "x" * 300, "seed001",
+          "none", "cpu", " ", "1_000", "0x10", "+5"]
+
+
+def random_spec(rng: random.Random) -> str:
+    name = rng.choice(NAMES)
+    if rng.random() < 0.15:
+        return name
+    parts = []
+    for _ in range(rng.randint(0, 4)):
+        value = rng.choice(VALUES)
+        parts.append(value if rng.random() < 0.2 else f"{rng.choice(KEYS)}={value}")
+    spec = f"{name}({','.join(parts)})"
+    if rng.random() < 0.2:  # damage it
+        i = rng.randrange(len(spec) + 1)
+        spec = spec[:i] + rng.choice("(),=[]{}\"' \u2212\uff08") + spec[i + 1:]
+    return spec
+
+
+def try_spec(spec: str) -> str:
+    from evoplay.agents import make_agent
+    from evoplay.games import load_game
+
+    try:
+        game = load_game(spec)
+    except EvoplayError:
+        try:
+            make_agent(spec, load_game("kalah"))
+        except EvoplayError:
+            return "clean"
+    return "accepted"
+
+
+CONFIG_VALUES = [-1, 0, 1, 3, 2**70, -(2**70), 0.5, float("inf"), float("nan"), True, "a", "", "9" * 5000,
+                 ["a", 3], [1.5, 2], [], [[1]], {"x": 1}, [{"a": 1}], "1,2", "random"]
+
+
+def random_config(rng: random.Random, default: dict, depth: int = 0) -> dict:
+    out = {}
+    for key, value in default.items():
+        if rng.random() < 0.25:
+            if isinstance(value, dict) and depth < 2 and rng.random() < 0.6:
+                out[key] = random_config(rng, value, depth + 1)
+            else:
+                out[key] = rng.choice(CONFIG_VALUES)
+    if rng.random() < 0.1:
+        out[rng.choice(["bogus", "populaton", "seeds"])] = 1
+    return out
+
+
+def try_config(recipe: str, user: dict) -> str:
+    from evoplay.evolve.config import load_config, merge
+    from evoplay.recipes import load_recipe
+
+    try:
+        config = merge(load_config(recipe), user, "fuzz.toml")
+        config = load_config(recipe, None, {}, base=config)
+        load_recipe(recipe).make(config)
+    except EvoplayError:
+        return "clean"
+    return "accepted"
+
+
+def random_expression(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.1:
+        return "(" * rng.randint(40, 400) + "1" + ")" * rng.randint(0, 400)
+    if kind < 0.2:
+        return "+".join(str(rng.randint(1, 100)) for _ in range(rng.randint(50, 1200)))
+    return "".join(rng.choice("0123456789+-*/()[] x:\u2212\u00f7.a") for _ in range(rng.randint(0, 30)))
+
+
+def try_expression(text: str) -> str:
+    from evoplay.games.target_parser import parse_expression
+
+    try:
+        parse_expression(text, (1, 3, 7, 9, 15, 75))
+    except EvoplayError:
+        return "clean"
+    return "accepted"
+
+
+def census(kind: str, n: int, seed: int = 0) -> tuple[Counter, list[str]]:
+    """Counts of accepted / clean / crash over ``n`` cases of ``kind`` (spec, config, expression), and the first
+    crashes' inputs with their exception."""
+    rng = random.Random(seed)
+    counts: Counter = Counter()
+    crashes: list[str] = []
+    recipes = ("mancala", "mnk", "sevens")
+    for i in range(n):
+        if kind == "spec":
+            case = random_spec(rng)
+            run = lambda: try_spec(case)  # noqa: E731
+        elif kind == "config":
+            from evoplay.evolve.config import load_config
+
+            recipe = recipes[i % len(recipes)]
+            case = random_config(rng, load_config(recipe))
+            run = lambda: try_config(recipe, case)  # noqa: E731
+        else:
+            case = random_expression(rng)
+            run = lambda: try_expression(case)  # noqa: E731
+        try:
+            counts[run()] += 1
+        except Exception as err:  # the finding: anything that is not one of evoplay's errors
+            counts["crash"] += 1
+            if len(crashes) < 10:
+                crashes.append(f"{case!r:.200}: {type(err).__name__}: {err}\n{traceback.format_exc(limit=3)}")
+    return counts, crashes
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    for what in ("spec", "config", "expression"):
+        counts, crashes = census(what, n if what != "config" else max(1, n // 10))
+        print(f"{what}: {sum(counts.values())} cases, {counts['accepted']} accepted, {counts['clean']} clean errors, "
+              f"{counts['crash']} crashes")
+        for c in crashes:
+            print("  ", c)
