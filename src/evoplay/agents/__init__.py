@@ -46,7 +46,11 @@ def make_agent(spec: str | Agent, game: Game | str) -> Agent:
     why = refusal(entry.name, game)
     if why:
         raise SpecError(f"agent '{entry.name}' cannot play {game.spec}: {why}")
-    return entry.factory(game, **values)
+    try:
+        return entry.factory(game, **values)
+    except OSError as err:  # a file the spec names: missing, unreadable, a name too long
+        where = str(err.filename)[:80] + ("..." if len(str(err.filename)) > 80 else "") if err.filename else "a file"
+        raise SpecError(f"agent '{entry.name}': cannot read {where}: {err.strerror or err}") from None
 
 
 def searchable(game: Game) -> str | None:
