@@ -169,6 +169,21 @@ def test_resample_keeps_what_the_player_sees():
     assert perfect.resample(0, rng).history == perfect.history
 
 
+def test_resample_where_openspiel_cannot_is_a_clear_error():
+    state = load_game("openspiel:liars_dice").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(SpecError, match="cannot resample a hidden state"):
+        state.resample(0, np.random.default_rng(0))
+
+
+def test_openspiels_python_games_load_too():
+    game = load_game("openspiel:python_tic_tac_toe")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    assert state.legal_actions() == [0, 1, 2, 3, 5, 6, 7, 8] and game.num_features() == 27
+
+
 def test_action_strings_round_trip():
     state = load_game("openspiel:tic_tac_toe").new_initial_state()
     for a in state.legal_actions():

@@ -62,6 +62,12 @@ def load_openspiel(spec: str) -> "OpenSpielGame":
     if parsed.args:
         raise SpecError(f"openspiel:{parsed.name}: give parameters by name, e.g. openspiel:goofspiel(num_cards=4)")
     types = {t.short_name: t for t in pyspiel.registered_games()}
+    if parsed.name not in types:
+        try:  # OpenSpiel's games written in Python (python_*) register themselves on import
+            import open_spiel.python.games  # noqa: F401
+        except ImportError:
+            pass
+        types = {t.short_name: t for t in pyspiel.registered_games()}
     game_type = types.get(parsed.name)
     if game_type is None:
         raise SpecError(
