@@ -203,7 +203,9 @@ class OpenSpielState(State):
             raise IllegalActionError(
                 f"{self.game.spec} is at a simultaneous move: use apply_actions([one action per player])"
             )
-        super().apply_action(action)
+        if action not in s.legal_actions():  # empty at a terminal state; State.apply_action words the error
+            super().apply_action(action)
+        s.apply_action(int(action))
 
     def apply_actions(self, actions: Sequence[int]) -> None:
         s = self.pyspiel_state
