@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from evoplay.compiling import CompileColumn, in_progress_bar, watch_compiles
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, SpecError
 
 # Outside a terminal (pipes, files, CI) tables get room instead of the 80-column default.
@@ -21,12 +22,14 @@ DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "a
 
 
 class _Group(click.Group):
-    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs), 1 for the rest."""
+    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs, a folder that is not a
+    run or whose checkpoint cannot be used), 1 for the rest."""
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
-        except (SpecError, ConfigError) as err:
+            with watch_compiles(console):  # a first run's Numba compiles show as a status, never a silent wait
+                return super().invoke(ctx)
+        except (SpecError, ConfigError, CheckpointError) as err:
             print_error(err)
             sys.exit(2)
         except EvoplayError as err:
@@ -58,9 +61,9 @@ def progress_bar(description: str, enabled: bool = True):
     if not enabled:
         yield lambda done, total: None
         return
-    with Progress(
+    with in_progress_bar(), Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("eta"), TimeRemainingColumn(), console=console, transient=False,
+        TextColumn("eta"), TimeRemainingColumn(), CompileColumn(), console=console, transient=False,
     ) as prog:
         task = prog.add_task(description, total=None)
 
@@ -170,8 +173,11 @@ def check_game_command(game, n_games, seed, max_moves):
 def play(game, opponent, seat, seed, tick_ms):
     """Play GAME in the terminal against an agent (type 'quit' to stop; tron and gems run in real time)."""
     from evoplay.agents import make_agent
-    from evoplay.agents.human import HumanAgent, HumanQuit
+    from evoplay.agents.human import Announcer, HumanAgent, HumanQuit
     from evoplay.arena import play_game
+
+    def say(line):
+        out.print(line, highlight=False, markup=False)
 
     g = _game(game)
     n = g.num_players
@@ -188,38 +194,38 @@ def play(game, opponent, seat, seed, tick_ms):
     if g.name == "sevens":
         from evoplay.agents.sevens_agents import sevens_table, sevens_verdict
 
-        seats, bot_name = sevens_table(g, opponent, you, lambda line: out.print(line, highlight=False))
-    else:
-        seats = [make_agent(opponent or "alphabeta(depth=4)", g) for _ in range(n)]
+        seats, bot_name = sevens_table(g, opponent, you, say)
+    else:  # every move of the computer is shown, extra turns included
+        seats = [Announcer(make_agent(opponent or "alphabeta(depth=4)", g), say) for _ in range(n)]
         bot_name = seats[0].name
         seats[you] = HumanAgent(g)
-    out.print(f"[bold]{g.spec}[/]: you are player {you}, against {bot_name}")
+    out.print(f"[bold]{escape(g.spec)}[/]: you are player {you}, against {escape(bot_name)}")
     try:
         state = play_game(g, seats, seed)
     except HumanQuit as err:
-        out.print(str(err))
+        say(str(err))
         return
     if g.name == "sevens":
-        out.print(f"\n{state.render(you)}", highlight=False)
-        out.print(f"[bold]{sevens_verdict(state, you)}[/]")
+        say(f"\n{state.render(you)}")
+        out.print(f"[bold]{escape(sevens_verdict(state, you))}[/]")
         return
     out.print(f"\n{state}", highlight=False)
     ret, scores = state.returns(), state.scores()
     if n == 2:
         verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot_name} wins")
-        out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot_name} {scores[1 - you]:g})")
+        out.print(f"[bold]{escape(verdict)}[/] (scores: you {scores[you]:g}, {escape(bot_name)} {scores[1 - you]:g})")
         return
     top = [p for p in range(n) if ret[p] == max(ret)]
     verdict = ("you win" if top == [you] else "you share first place" if you in top
                else f"player {top[0]} wins" if len(top) == 1 else f"players {', '.join(map(str, top))} share first place")
     shown = ", ".join(("you" if p == you else f"player {p}") + f" {scores[p]:g}" for p in range(n))
-    out.print(f"[bold]{verdict}[/] (scores: {shown})", highlight=False)
+    out.print(f"[bold]{verdict}[/] (scores: {escape(shown)})", highlight=False)
 
 
 def _results_table(result, title: str) -> Table:
     from evoplay.arena import wilson_interval
 
-    table = Table(title=title)
+    table = Table(title=escape(title))
     table.add_column("agent", no_wrap=True)
     for col in ("games", "wins", "draws", "losses", "win rate", "95 % CI", "mean score", "5w+d-4l"):
         table.add_column(col, justify="right")
@@ -229,7 +235,7 @@ def _results_table(result, title: str) -> Table:
         s = stats[i]
         lo, hi = wilson_interval(s.wins + 0.5 * s.draws, s.games)
         table.add_row(
-            result.names[i], str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.win_rate():.3f}",
+            escape(result.names[i]), str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.win_rate():.3f}",
             f"{lo:.3f}-{hi:.3f}", f"{s.score / max(1, s.games):.2f}", f"{s.fitness():g}",
         )
     return table
@@ -304,14 +310,19 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _run_with_progress(module, folder, backend, workers, address):
+def _run_with_progress(module, folder, backend, workers, address, executor=None):
+    """Run (or continue) the evolution in ``folder`` under a progress bar; ``executor``: one already open (evolve
+    opens it before making the run folder, so a backend that cannot start leaves no folder behind)."""
+    from contextlib import nullcontext
+
     from evoplay.arena import make_executor
     from evoplay.evolve import run_evolution
 
     evo = module.make(folder.config, **folder.meta.get("options", {}))
-    with make_executor(backend, workers, address) as ex, Progress(
+    opened = nullcontext(executor) if executor is not None else make_executor(backend, workers, address)
+    with opened as ex, in_progress_bar(), Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[best]}"),
-        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=console,
+        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), CompileColumn(), console=console,
     ) as prog:
         task = prog.add_task(f"{folder.recipe} generations", total=evo.generations, best="")
 
@@ -320,11 +331,36 @@ def _run_with_progress(module, folder, backend, workers, address):
             prog.update(task, completed=done, total=total, best=best)
 
         run_evolution(evo, folder, ex, update)
-    console.print(f"[green]run finished[/]: {folder.path}")
-    out.print(module.report(folder))
+    console.print(f"[green]run finished[/]: {escape(str(folder.path))}")
+    out.print(module.report(folder), markup=False)
 
 
-@main.command()
+class _EvolveCommand(click.Command):
+    """``evolve --help`` ends with the recipes and the variants each ships (read when the help is shown)."""
+
+    def format_epilog(self, ctx, formatter):
+        from evoplay.evolve.config import shipped_variants
+        from evoplay.recipes import RECIPES
+
+        rows = [(name, "variants: " + (", ".join(shipped_variants(name)) or "none")) for name in sorted(RECIPES)]
+        with formatter.section("Recipes (--config VARIANT runs a variant shipped with the recipe)"):
+            formatter.write_dl(rows)
+        super().format_epilog(ctx, formatter)
+
+
+def _run_label(recipe: str, config_path: str | None, levels: bool) -> str:
+    """The run folder's name before its seed and time: the recipe, then the variant or config file it ran."""
+    from pathlib import Path
+
+    label = recipe
+    if config_path:
+        stem = Path(config_path).name.removesuffix(".toml").removeprefix(f"{recipe}_")
+        if stem and stem != recipe:
+            label = f"{recipe}_{stem}"
+    return f"{label}_levels" if levels else label
+
+
+@main.command(cls=_EvolveCommand)
 @click.argument("recipe")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="a TOML file merged over the recipe's defaults (may say base = \"VARIANT\")")
@@ -338,7 +374,7 @@ def _run_with_progress(module, folder, backend, workers, address):
 @click.option("--vs", "vs_specs", multiple=True, metavar="SPEC",
               help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's)")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="run folder (default runs/RECIPE-SEED-TIME)")
+              help="run folder (default runs/RECIPE-SEED-TIME, or runs/RECIPE_VARIANT-SEED-TIME with --config)")
 @_executor_options
 def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, out_dir,
            workers, backend, address):
@@ -365,10 +401,15 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     config = load_config(recipe, None, overrides, base=base)
     options = {"levels": True} if levels else {}
     module.make(config, **options)  # validate before creating the folder
-    out_path = out_dir or f"runs/{recipe}-{config.get('seed', 0)}-{time.strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder.create(out_path, recipe, config, options)
-    console.print(f"run folder: [bold]{folder.path}[/] (resume with: evoplay resume {folder.path})")
-    _run_with_progress(module, folder, backend, workers, address)
+    label = _run_label(recipe, config_path, levels)
+    out_path = out_dir or f"runs/{label}-{config.get('seed', 0)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    from evoplay.arena import make_executor
+
+    with make_executor(backend, workers, address) as ex:  # a backend that cannot start stops before the folder
+        folder = RunFolder.create(out_path, recipe, config, options)
+        path = escape(str(folder.path))
+        console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False)
+        _run_with_progress(module, folder, backend, workers, address, executor=ex)
 
 
 @main.command()
@@ -383,11 +424,11 @@ def resume(run_dir, workers, backend, address):
     if folder.finished:
         module = load_recipe(folder.recipe)
         if not folder.file("best.json").exists():
-            console.print(f"{folder.path} has finished but its outputs are missing; writing them again")
+            console.print(f"{escape(str(folder.path))} has finished but its outputs are missing; writing them again")
             _rewrite(module, folder, backend, workers, address)
         else:
-            console.print(f"{folder.path} has finished already; its report:")
-        out.print(module.report(folder))
+            console.print(f"{escape(str(folder.path))} has finished already; its report:")
+        out.print(module.report(folder), markup=False)
         return
     _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
 
@@ -582,11 +623,12 @@ def _play_realtime(g, opponent, you, seed, tick_ms):
         with KeyReader() as keys:
             state = play_realtime(g, bot, you, seed, tick_ms, keys.read)
     except HumanQuit as err:
-        out.print(str(err))
+        out.print(str(err), markup=False)
         return
     ret, scores = state.returns(), state.scores()
     verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot.name} wins")
-    out.print(f"[bold]{verdict}[/] (scores: you {scores[you]:g}, {bot.name} {scores[1 - you]:g})", highlight=False)
+    name = escape(bot.name)
+    out.print(f"[bold]{escape(verdict)}[/] (scores: you {scores[you]:g}, {name} {scores[1 - you]:g})", highlight=False)
 
 
 def _fmt(v: float | None) -> str:

@@ -1,4 +1,5 @@
-"""``human``: a person at the terminal; shows the board and re-prompts on an illegal or unreadable move."""
+"""``human``: a person at the terminal; shows the board, re-prompts on an illegal or unreadable move, and
+(``Announcer``) tells the person every move the computer makes."""
 from __future__ import annotations
 
 import sys
@@ -56,4 +57,50 @@ class HumanAgent(Agent):
             if action not in legal:
                 print(f"  {text} is not a legal move here; legal: {moves}", file=out)
                 continue
+            if not state.is_simultaneous_node() and moves_again(state, action):
+                print("an extra turn: you move again", file=out)
             return action
+
+
+#: how a move reads in "<agent> plays <move>" for the games whose action strings are bare numbers
+MOVE_WORDS = {"kalah": "pit "}
+
+
+def moves_again(state, action: int) -> bool:
+    """True if the mover of a turn-based ``state`` moves again after ``action`` (Kalah's extra turn)."""
+    mover = state.current_player()
+    after = state.clone()
+    after.apply_action(action)
+    return not after.is_terminal() and after.current_player() == mover
+
+
+def describe_move(state, action: int, who: str) -> str:
+    """One line for a move about to be made: 'alphabeta(depth=4) plays pit 3 (extra turn)'."""
+    if state.is_simultaneous_node():
+        return f"{who} plays {state.action_to_string(action, state.current_player())}"
+    word = MOVE_WORDS.get(getattr(state.game, "name", ""), "")
+    extra = " (extra turn)" if moves_again(state, action) else ""
+    return f"{who} plays {word}{state.action_to_string(action)}{extra}"
+
+
+class Announcer(Agent):
+    """Wraps a computer's seat so the person at the terminal sees every move it makes, extra turns included."""
+
+    def __init__(self, inner: Agent, say):
+        super().__init__(inner.game)
+        self.inner = inner
+        self.say = say
+        self.spec = inner.spec
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def restart(self, seed: int, seat: int = 0) -> None:
+        self.seat = seat
+        self.inner.restart(seed, seat)
+
+    def step(self, state) -> int:
+        action = self.inner.step(state)
+        self.say(describe_move(state, action, self.inner.name))
+        return action

@@ -7,6 +7,7 @@ once, unechoed) and restored afterwards, also on Ctrl-C.
 """
 from __future__ import annotations
 
+import copy
 import os
 import select
 import sys
@@ -91,10 +92,11 @@ def render(state, you: int, bot_name: str, colour: bool = True) -> str:
 
 
 def play_realtime(game, bot, you: int, seed: int, tick_ms: float, keys: Callable[[float], list[str]],
-                  out: TextIO | None = None, colour: bool = True):
+                  out: TextIO | None = None, colour: bool = True, countdown: int = 3):
     """Play a simultaneous-move ``game``: the person in seat ``you`` (keys from ``keys(timeout)``), ``bot`` in the
     other; one joint action every ``tick_ms`` milliseconds (longer if the bot's decision takes longer).
-    Returns the final state; raises HumanQuit if the person stops."""
+    The board is shown for ``countdown`` seconds first (3, 2, 1) so the person can find their mark; a direction
+    typed then is their first move. Returns the final state; raises HumanQuit if the person stops."""
     if tick_ms <= 0:
         raise SpecError(f"--tick-ms {tick_ms}: the tick period must be positive (e.g. 150)")
     out = out or sys.stdout
@@ -102,22 +104,37 @@ def play_realtime(game, bot, you: int, seed: int, tick_ms: float, keys: Callable
     seat = 1 - you
     bot.restart(derive_seed(seed, seat + 1), seat)
     clear = "\x1b[H\x1b[2J" if colour else "\n"
+    # The bot's first decision compiles its kernels on a first run: done now on a copy (the game's own bot keeps
+    # its random stream), so no tick waits for a compile.
+    warm = copy.deepcopy(bot)
+    warm.restart(0, seat)
+    warm.step(state.clone())
+    action = NIL
+    for left in range(countdown, 0, -1):
+        out.write(clear + render(state, you, bot.name, colour) + f"\nstarting in {left}...\n")
+        out.flush()
+        action = _read_until(time.perf_counter() + 1.0, keys, action)
     while not state.is_terminal():
         tick_end = time.perf_counter() + tick_ms / 1000.0
         out.write(clear + render(state, you, bot.name, colour) + "\n")
         out.flush()
         bot_action = bot.step(state)
-        action = NIL
-        while True:
-            for key in keys(max(0.0, tick_end - time.perf_counter())):
-                if key == "quit":
-                    raise HumanQuit("you stopped the game")
-                if key in KEY_ACTIONS:
-                    action = KEY_ACTIONS[key]
-            if time.perf_counter() >= tick_end:
-                break
+        action = _read_until(tick_end, keys, action)
         joint = [action, bot_action] if you == 0 else [bot_action, action]
         state.apply_actions(joint)
+        action = NIL
     out.write(clear + render(state, you, bot.name, colour) + "\n")
     out.flush()
     return state
+
+
+def _read_until(deadline: float, keys: Callable[[float], list[str]], action: int) -> int:
+    """The person's action at ``deadline``: the last direction key typed before it (else ``action``)."""
+    while True:
+        for key in keys(max(0.0, deadline - time.perf_counter())):
+            if key == "quit":
+                raise HumanQuit("you stopped the game")
+            if key in KEY_ACTIONS:
+                action = KEY_ACTIONS[key]
+        if time.perf_counter() >= deadline:
+            return action
