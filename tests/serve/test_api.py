@@ -298,3 +298,30 @@ def test_tron_runs_in_real_time_with_your_last_key(client):
 def test_unknown_game_id_says_how_to_go_on(client):
     r = client.get("/api/games/nope")
     assert r.status_code == 404 and "start a new one" in r.json()["error"]
+
+
+def test_a_file_game_inside_runs_gets_the_generic_view(client, runs_root):
+    import shutil
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "othello6.py"
+    if not example.is_file():
+        pytest.skip("examples/othello6.py is not in this checkout")
+    shutil.copy(example, runs_root / "othello6.py")
+    view = new_game(client, game="othello6.py:Othello", opponent="random")
+    assert view["kind"] == "generic" and view["game"] == "othello6.py:Othello"
+    assert str(runs_root) not in json.dumps(view)  # the page sees names relative to --runs only
+    legal = {a["text"] for a in view["legal"]}
+    assert legal == {"c2", "b3", "e4", "d5"} and "a b c d e f" in view["text"]
+    r = client.post(f"/api/games/{view['id']}/move", json={"text": "a1"})
+    assert r.status_code == 409 and r.json()["error"] == "a1 is not a legal move here; legal: c2, b3, e4, d5"
+    after = client.post(f"/api/games/{view['id']}/move", json={"action": view["legal"][0]["action"]}).json()
+    assert after["moves"][0]["text"] == view["legal"][0]["text"] and after["moves"][1]["player"] == 1
+
+
+def test_hidden_chance_outcomes_stay_hidden_in_the_generic_view(client):
+    pytest.importorskip("pyspiel")
+    view = new_game(client, game="openspiel:kuhn_poker", opponent="random", seat="second", seed=3)
+    deals = [m for m in view["moves"] if m["player"] == -1]
+    assert len(deals) == 2 and all(m["text"] is None for m in deals)
+    assert [a["text"] for a in view["legal"]] == ["Pass", "Bet"]

@@ -235,6 +235,7 @@ def _new_game(root: Path, body: dict) -> GameSession:
     tick = _float(body.get("tick_ms"), "tick_ms", None)
     session = GameSession(game, make, you, seed, tick)
     session.opponent_name = confined.say(session.opponent_name)
+    session.game_name = confined_game.say(game.spec)
     session.advance()
     return session
 

@@ -79,6 +79,7 @@ class GameSession:
         self.state = game.new_initial_state(self.seed)
         self.bots = [None if seat == you else make_opponent() for seat in range(game.num_players)]
         self.opponent_name = next(b for b in self.bots if b is not None).name
+        self.game_name = game.spec  # the spec as the page names it (a file game's path relative to --runs)
         for seat, agent in enumerate(self.bots):
             if agent is not None:
                 agent.restart(derive_seed(self.seed, seat + 1), seat)
@@ -279,7 +280,7 @@ class GameSession:
             actions = state.legal_actions(self.you) if player == SIMULTANEOUS else state.legal_actions()
             legal = [{"action": int(a), "text": state.action_to_string(a)} for a in actions]
         v = {
-            "id": self.id, "game": self.game.spec, "name": self.game.name, "kind": self.kind, "you": self.you,
+            "id": self.id, "game": self.game_name, "name": self.game.name, "kind": self.kind, "you": self.you,
             "players": self.game.num_players, "opponent": self.opponent_name, "to_move": player,
             "your_turn": your_turn, "terminal": terminal, "legal": legal, "moves": self.last_moves,
             "realtime": self.realtime, "tick_ms": self.tick_ms if self.realtime else None,

@@ -38,7 +38,7 @@ export function drawChart(canvas, xs, series) {
   g.lineWidth = 1;
   for (const t of niceTicks(lo, hi, 5)) {
     g.beginPath(); g.moveTo(pad.left, py(t)); g.lineTo(width - pad.right, py(t)); g.stroke();
-    g.fillText(Math.abs(t) >= 1000 ? t.toExponential(1) : String(+t.toPrecision(4)), 4, py(t) + 4);
+    g.fillText(Math.abs(t) >= 1e6 ? t.toExponential(1) : String(+t.toPrecision(6)), 4, py(t) + 4);
   }
   for (const t of niceTicks(x0, x1, 8)) {
     if (Number.isInteger(t)) g.fillText(String(t), px(t) - 4, height - 10);

@@ -33,7 +33,11 @@ export function render(root, view, ctx) {
     });
   });
   const score = document.getElementById("score");
-  if (score) score.textContent = `${view.text}   (you ${view.scores[view.you]}, ${view.opponent} ${view.scores[1 - view.you]})`;
+  const last = view.moves.length ? view.moves[view.moves.length - 1] : null;
+  if (score) {
+    score.textContent = `${view.text}   (you ${view.scores[view.you]}, ${view.opponent} ${view.scores[1 - view.you]})` +
+      (last && last.ms !== null ? `; ${view.opponent} went ${last.text} after ${last.ms.toFixed(1)} ms` : "");
+  }
 }
 
 export function run(id, view, show, message) {
