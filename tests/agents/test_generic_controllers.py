@@ -1,5 +1,4 @@
 """rs, rhea, mcts, lookahead and alphabeta on any game through the game API (evoplay.agents.generic_rollout)."""
-import numpy as np
 import pytest
 from click.testing import CliRunner
 

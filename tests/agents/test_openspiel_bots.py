@@ -67,7 +67,7 @@ def test_the_same_seed_gives_the_same_moves(spec):
     game = load_game(spec)
     histories = []
     for seed in (7, 7, 8):
-        agents = [make_agent("openspiel_mcts(simulations=50)", game), make_agent("openspiel_mcts(simulations=50)", game)]
+        agents = [make_agent("openspiel_mcts(simulations=50)", game) for _ in range(2)]
         histories.append(list(play_game(game, agents, seed=seed).history))
     assert histories[0] == histories[1]
     assert histories[0] != histories[2]
