@@ -35,11 +35,21 @@ def make_mancala_run(root, name: str = "mancala-1", generations: int = 3, finish
     return folder
 
 
-@pytest.fixture
-def runs_root(tmp_path):
-    root = tmp_path / "runs"
+@pytest.fixture(scope="session")
+def template_runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("template") / "runs"
     root.mkdir()
     make_mancala_run(root)
+    return root
+
+
+@pytest.fixture
+def runs_root(tmp_path, template_runs):
+    """A fresh copy of the template runs folder for each test (drawing the plots once is the slow part)."""
+    import shutil
+
+    root = tmp_path / "runs"
+    shutil.copytree(template_runs, root)
     return root
 
 

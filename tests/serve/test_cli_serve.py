@@ -1,0 +1,36 @@
+"""``evoplay serve``: its options, the address it prints, and that it binds 127.0.0.1 unless told otherwise."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from evoplay.cli import main
+
+
+def test_serve_binds_localhost_and_prints_the_address(monkeypatch, tmp_path):
+    import uvicorn
+
+    seen = {}
+
+    def fake_run(app, host, port, **kwargs):
+        seen.update(app=app, host=host, port=port)
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    result = CliRunner().invoke(main, ["serve", "--runs", str(tmp_path / "runs"), "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
+    assert "open http://127.0.0.1:8123/" in result.output
+    assert seen["app"].state.runs == (tmp_path / "runs").resolve()
+
+
+def test_serve_host_option_is_passed_on(monkeypatch, tmp_path):
+    import uvicorn
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: seen.update(host=host))
+    result = CliRunner().invoke(main, ["serve", "--runs", str(tmp_path), "--host", "0.0.0.0"])
+    assert result.exit_code == 0 and seen["host"] == "0.0.0.0" and "http://0.0.0.0:8000/" in result.output
+
+
+def test_serve_refuses_a_bad_port():
+    result = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert result.exit_code == 2 and "--port 70000: choose a port 1..65535" in result.output
