@@ -40,6 +40,19 @@ def test_the_api_path_counts_its_rollouts_like_the_kernels():
         assert fast.last_evaluations == api.last_evaluations == expect
 
 
+@pytest.mark.parametrize("clock", ("wall", "cpu"))
+@pytest.mark.parametrize("name", CONTROLLERS)
+def test_a_time_budget_on_the_game_api_runs_rollouts_within_it(name, clock):
+    game = load_game("openspiel:connect_four")
+    agent = make_agent(f"{name}(budget_ms=30,clock={clock})", game)
+    assert agent.model == "api"
+    state = game.new_initial_state()
+    assert agent.step(state) in state.legal_actions()
+    assert agent.last_evaluations > 0
+    if clock == "cpu":  # thread CPU time cannot be stretched by other processes holding the core
+        assert agent.last_seconds < 5
+
+
 # --- issue 15: a controller asked to move for another seat -------------------------------------------------------
 
 @pytest.mark.parametrize("model", ("auto", "api"))
