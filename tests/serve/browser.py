@@ -103,4 +103,5 @@ def wait_for(condition, timeout: float = 15.0, what: str = "the page"):
         except Exception as err:  # the element is being replaced: try again
             last_error = err
         time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}" + (f" ({last_error})" if last_error else ""))
+    detail = f" ({last_error})" if last_error else ""
+    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}{detail}")

@@ -163,15 +163,17 @@ def test_game_files_outside_runs_cannot_be_named(client):
     assert r.status_code == 403 and "absolute" in r.json()["error"]
 
 
-@pytest.mark.parametrize("path", ["../", "..", "/etc", "mancala-1/../..", "%2e%2e/", "mancala-1/%2E%2E/%2e%2e"])
+@pytest.mark.parametrize("path", ["../", "..", "/etc", "~", "mancala-1/../..", "%2e%2e/", "mancala-1/%2E%2E/%2e%2e"])
 def test_run_paths_outside_runs_are_refused(client, path):
-    url = f"/api/run?path={path}"
-    r = client.get(url)
-    assert r.status_code in (403, 404), r.text
-    if "%" not in path or path.lower().count("%2e") >= 2:
-        assert r.status_code == 403 or "not a run folder" in r.json()["error"]
-    for endpoint in ("/api/run/log", "/api/run/export"):
-        assert client.get(f"{endpoint}?path={path}").status_code in (403, 404)
+    for endpoint in ("/api/run", "/api/run/log", "/api/run/export", "/api/run/file"):
+        r = client.get(f"{endpoint}?path={path}&name=fitness.png")
+        assert r.status_code == 403, (endpoint, r.text)
+        assert "runs folder" in r.json()["error"]
+
+
+def test_double_encoded_dots_are_just_a_name_inside_runs(client):
+    r = client.get("/api/run?path=%252e%252e")  # the name '%2e%2e': no such run folder
+    assert r.status_code == 404 and "is not a run folder" in r.json()["error"]
 
 
 def test_run_files_are_only_the_offered_ones(client):

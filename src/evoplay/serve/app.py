@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, IllegalActionError, SpecError
 from evoplay.serve import runs as run_pages
-from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession, game_kind, parse_seat
+from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession, parse_seat
 from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confine_game_spec
 from evoplay.serve.target import TargetSession, check_expression, level_list
 
@@ -428,7 +428,8 @@ async def run_export(request: Request):
 # --------------------------------------------------------------------------------------------------------------
 
 
-def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS, max_sessions: int = MAX_SESSIONS) -> Starlette:
+def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
+             max_sessions: int = MAX_SESSIONS) -> Starlette:
     """The web app serving the runs under ``runs`` (created when missing, so the runs pages have a place)."""
     root = Path(runs).expanduser()
     root.mkdir(parents=True, exist_ok=True)
