@@ -127,11 +127,11 @@ def search_api(root, seat, iterations, depth, k, discount, tree, bounds, seed):
             gr.settle(work)
             if work.is_terminal() or steps >= depth:
                 break
-            if not work.is_simultaneous_node() and work.current_player() != seat:
+            legal = gr.available(work, seat)
+            if legal == [None] or not legal:  # another player's turn, or nothing for this seat to do here
                 gr.play_step(work, seat, None)
                 steps += 1
                 continue
-            legal = gr.available(work, seat)
             untried = [a for a in legal if a not in child[node]]
             if untried:
                 chosen = untried[gr.randint(len(untried))]
