@@ -327,3 +327,16 @@ def test_hidden_chance_outcomes_stay_hidden_in_the_generic_view(client):
     deals = [m for m in view["moves"] if m["player"] == -1]
     assert len(deals) == 2 and all(m["text"] is None for m in deals)
     assert [a["text"] for a in view["legal"]] == ["Pass", "Bet"]
+
+
+def test_a_file_game_run_is_offered_with_its_game_named_inside_runs(client, runs_root):
+    from evoplay.evolve import RunFolder, load_config
+
+    (runs_root / "games").mkdir()
+    (runs_root / "games" / "g.py").write_text("# a game file\n", encoding="utf-8")
+    folder = RunFolder.create(runs_root / "ga-file", "mnk", load_config("mnk", None, {}))
+    folder.write_json("best.json", {"format": 1, "game": f"{runs_root / 'games' / 'g.py'}:Nim(heaps=3)",
+                                    "schema": [], "genome": ""})
+    found = {r["path"]: r for r in client.get("/api/opponents").json()["runs"]}
+    assert found["ga-file"]["game"] == "games/g.py:Nim(heaps=3)"
+    assert found["ga-file"]["agent"] == "weights(ga-file/best.json)"

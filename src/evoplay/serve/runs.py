@@ -65,11 +65,22 @@ def opponent_of(root: Path, folder, doc: dict | None = None) -> dict | None:
     game = doc.get("game")
     if not isinstance(game, str):
         return None
+    game = _game_as_named(root, game)
     if "program" in doc and "primitive_set" in doc:
         return {"game": game, "agent": f"gp({rel})"}
     if "schema" in doc and "genome" in doc:
         return {"game": game, "agent": f"weights({rel})"}
     return None
+
+
+def _game_as_named(root: Path, game: str) -> str:
+    """A file game's spec with its path relative to the runs folder when the file lies in it (the page can only
+    name files there; a game file elsewhere keeps its path, and the play form then says why it is refused)."""
+    path, sep, rest = game.partition(".py:")
+    if not sep or not Path(path + ".py").is_absolute():
+        return game
+    file = Path(path + ".py")
+    return f"{relative_name(root, file)}:{rest}" if is_inside(root, file) else game
 
 
 def notation(doc: dict | None) -> list[dict]:
