@@ -592,6 +592,10 @@ def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, a
 
     if n_games < 1 or rounds < 1:
         raise SpecError(f"--games {n_games} and --rounds {rounds} must be >= 1")
+    try:  # the ratings come after every game: a missing extra is said before the games, not after them
+        import openskill  # noqa: F401
+    except ImportError:
+        raise SpecError("sevens-ladder's ratings need openskill: pip install 'evoplay[ratings]'") from None
     players = ladder_players(computer)
     # The command that reproduces the tables, from the options themselves (not argv: it may be a test runner's).
     command = f"evoplay sevens-ladder --games {n_games} --rounds {rounds} --seed {seed}"

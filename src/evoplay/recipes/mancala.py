@@ -135,7 +135,9 @@ def play_vs_minimax(policy, search_depth, opcodes, args, consts, starts, ends, p
         seat = seats[g]
         for i in range(size):
             work[i] = board0[i]
-        player = 0
+        # Typed int64 from the start: a literal 0 would compile program_choice and minimax_pit a second time, for
+        # Literal[int](0), and a first run would pay for both.
+        player = np.int64(0)
         while player != TERMINAL:
             if player == seat:
                 pit = program_choice(policy, opcodes, args, consts, starts[k], ends[k], work, player, pits,
@@ -168,7 +170,7 @@ def play_programs(policy, search_depth, opcodes, args, consts, starts, ends, fir
     for g in range(first.shape[0]):
         for i in range(size):
             work[i] = board0[i]
-        player = 0
+        player = np.int64(0)  # not a literal: see play_vs_minimax
         while player != TERMINAL:
             k = first[g] if player == 0 else second[g]
             pit = program_choice(policy, opcodes, args, consts, starts[k], ends[k], work, player, pits,
@@ -313,6 +315,13 @@ class Arena:
             tasks.append(dict(pool=pool, programs=local, seats=seats[a:b], depths=depths[a:b], board=self.board,
                               policy=self.policy, search_depth=self.search_depth, pits=self.pits,
                               empty_capture=self.empty_capture, shared=self.shared))
+        if getattr(executor, "needs_warmup", False):
+            # Compile here before the pool starts: forked workers inherit the code (Ray's load the cache this
+            # writes), so a first run compiles the kernels once instead of once in every worker at the same time.
+            first = tasks[0]
+            minimax_task(dict(first, programs=first["programs"][:0], seats=first["seats"][:0],
+                              depths=first["depths"][:0], shared=None))
+            merge_log(new_memo(), np.zeros((0, 3), np.int64), 0)
         results = executor.map(minimax_task, tasks)
         memo = process_memo(self.pits, self.empty_capture)
         logs = [r["log"] for r in results if len(r["log"])]
