@@ -340,3 +340,16 @@ def test_a_file_game_run_is_offered_with_its_game_named_inside_runs(client, runs
     found = {r["path"]: r for r in client.get("/api/opponents").json()["runs"]}
     assert found["ga-file"]["game"] == "games/g.py:Nim(heaps=3)"
     assert found["ga-file"]["agent"] == "weights(ga-file/best.json)"
+
+
+def test_bodies_must_be_json_so_other_sites_cannot_post(client):
+    r = client.post("/api/games", content='{"game": "kalah"}', headers={"content-type": "text/plain"})
+    assert r.status_code == 400 and "Content-Type: application/json" in r.json()["error"]
+
+
+def test_loopback_app_refuses_other_host_names(runs_root):
+    app = make_app(runs_root, allowed_hosts=["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/api/catalog").status_code == 200
+    with TestClient(app, base_url="http://rebound.example") as c:
+        assert c.get("/api/catalog").status_code == 400

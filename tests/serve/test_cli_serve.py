@@ -20,6 +20,12 @@ def test_serve_binds_localhost_and_prints_the_address(monkeypatch, tmp_path):
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
     assert "open http://127.0.0.1:8123/" in result.output
     assert seen["app"].state.runs == (tmp_path / "runs").resolve()
+    from starlette.testclient import TestClient
+
+    with TestClient(seen["app"], base_url="http://evil.example") as c:  # bound to loopback: loopback names only
+        assert c.get("/api/catalog").status_code == 400
+    with TestClient(seen["app"], base_url="http://localhost:8123") as c:
+        assert c.get("/api/catalog").status_code == 200
 
 
 def test_serve_host_option_is_passed_on(monkeypatch, tmp_path):

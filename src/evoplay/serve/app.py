@@ -103,6 +103,10 @@ async def read_json(request: Request) -> dict:
             raise BodyTooLarge()
     if not body.strip():
         return {}
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        # A JSON content type makes a browser ask before sending it from another site (a CORS preflight, which
+        # this app never grants), so a web page elsewhere cannot play or start games here.
+        raise SpecError("send the request body as JSON with Content-Type: application/json")
     try:
         data = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
@@ -428,9 +432,15 @@ async def run_export(request: Request):
 # --------------------------------------------------------------------------------------------------------------
 
 
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
 def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
-             max_sessions: int = MAX_SESSIONS) -> Starlette:
-    """The web app serving the runs under ``runs`` (created when missing, so the runs pages have a place)."""
+             max_sessions: int = MAX_SESSIONS, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The web app serving the runs under ``runs`` (created when missing, so the runs pages have a place).
+
+    ``allowed_hosts`` limits the Host header (``evoplay serve`` on a loopback address accepts only loopback names,
+    so a web page elsewhere cannot reach the app through a rebound DNS name); None accepts any."""
     root = Path(runs).expanduser()
     root.mkdir(parents=True, exist_ok=True)
     routes = [Route(path, page) for path in PAGES]
@@ -459,7 +469,13 @@ def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
                 IllegalActionError: _spec_error, CheckpointError: _spec_error, EvoplayError: _spec_error,
                 HTTPException: _http_error,
                 FileNotFoundError: _not_found}
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    middleware = []
+    if allowed_hosts is not None:
+        from starlette.middleware import Middleware
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.runs = root.resolve()
     app.state.sessions = Sessions(idle_seconds, max_sessions)
     return app
