@@ -575,7 +575,7 @@ def target(seconds, level, seed, rounds, mode, large, reveal):
 
 @main.command("sevens-ladder")
 @click.option("--computer", default=None, type=click.Path(dir_okay=False),
-              help="computer.py with the levels (default: the levels shipped with evoplay)")
+              help="a run's levels.json or run folder (default: the levels shipped with evoplay)")
 @click.option("--games", "n_games", type=int, default=10_000, show_default=True,
               help="games per ordered pairing (one player against two copies of another)")
 @click.option("--rounds", type=int, default=100, show_default=True,

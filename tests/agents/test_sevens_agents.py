@@ -1,6 +1,8 @@
 """Sevens agents: the Specimen and heuristic agents choose what the whole-game kernel chooses, load from JSON and
-from a computer.py level, explain their sends, and refuse other games."""
+from a levels.json level, explain their sends, and refuse other games."""
 import json
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -81,25 +83,37 @@ def test_specimen_json_round_trip_and_errors(tmp_path):
         make_agent("sevens_heuristic", "kalah")
 
 
-def test_levels_load_from_a_computer_py(tmp_path):
-    from evoplay.recipes.sevens import computer_source
+def test_levels_load_from_a_runs_levels_json_and_never_from_code(tmp_path):
+    import json
 
     _, specimens = _specimens(4, seed=3)
     levels = {name: s for name, s in zip(("easy", "medium", "hard", "expert"), specimens)}
     for g, s in zip((0, 1, 11, 111), specimens):
         s.info["generation"] = g
         s.info["win_ratio"] = 0.4
-    path = tmp_path / "computer.py"
-    path.write_text(computer_source(levels, "python"))
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps({name: s.to_dict() for name, s in levels.items()}))
     hard = level_specimen("hard", path)
     assert hard.play == specimens[2].play and hard.send == specimens[2].send
-    agent = make_agent(f"specimen(level=expert,computer={path})", "sevens(players=4)")
+    agent = make_agent(f"specimen(level=expert,computer={tmp_path})", "sevens(players=4)")  # the run folder
     assert agent.specimen.play == specimens[3].play
     with pytest.raises(SpecError, match="unknown Sevens level"):
         level_specimen("grandmaster", path)
-    (tmp_path / "broken.py").write_text("LEVELS = {")
-    with pytest.raises(SpecError, match="could not be loaded"):
-        level_specimen("easy", tmp_path / "broken.py")
+    (tmp_path / "broken.json").write_text("{")
+    with pytest.raises(SpecError, match="not JSON"):
+        level_specimen("easy", tmp_path / "broken.json")
+    (tmp_path / "computer.py").write_text("open('ran', 'w')\nLEVELS = {}")
+    with pytest.raises(SpecError, match="generated computer.py.*levels.json"):
+        level_specimen("easy", tmp_path / "computer.py")
+    assert not Path("ran").exists()
+
+
+def test_the_shipped_levels_are_data_and_load():
+    from evoplay.agents.sevens_agents import SHIPPED_LEVELS, load_levels
+
+    assert SHIPPED_LEVELS.suffix == ".json"
+    assert list(load_levels()) == ["easy", "medium", "hard", "expert"]
+    assert level_specimen("expert").info["generation"] == 111
 
 
 def test_narrated_table_explains_sends_to_the_person():

@@ -230,8 +230,8 @@ def test_ladder_command_prints_tables_ratings_and_its_command(tmp_path):
     specimens = _export_specimens()
     for k, s in enumerate(specimens.values()):
         s.info.update(generation=k, win_ratio=0.4)
-    path = tmp_path / "computer.py"
-    path.write_text(R.computer_source(specimens, "python"))
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps({name: s.to_dict() for name, s in specimens.items()}))
     out_file = tmp_path / "ladder.md"
     result = CliRunner().invoke(main, ["sevens-ladder", "--computer", str(path), "--games", "60", "--rounds", "1",
                                        "--workers", "1", "--out", str(out_file)])

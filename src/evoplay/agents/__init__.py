@@ -170,7 +170,7 @@ register_agent(
     (
         Param("path", str, "", "best.json of a sevens run"),
         Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
-        Param("computer", str, "", "computer.py holding the levels (default: the levels shipped with evoplay)"),
+        Param("computer", str, "", "a run's levels.json or run folder (default: the levels shipped with evoplay)"),
     ),
     "Sevens: seed 000's evolved player (play and send trees), from a run or a difficulty level",
     supports=sevens_only,

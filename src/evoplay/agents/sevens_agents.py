@@ -6,13 +6,14 @@ card number) on ties. A Specimen scores with its ``play`` tree when it must play
 chooses the card to send; the heuristic uses a fixed formula. With one legal card nothing is evaluated.
 
 A Specimen is built from a JSON file (``specimen(path=best.json)``, written by ``evoplay evolve sevens``) or
-from a level of a ``computer.py`` written by ``evoplay evolve sevens --levels`` (``specimen(level=expert)``
-reads the levels shipped with evoplay, ``specimen(level=hard,computer=runs/x/computer.py)`` another file).
+from a level of a ``levels.json`` written by ``evoplay evolve sevens --levels`` (``specimen(level=expert)``
+reads the levels shipped with evoplay, ``specimen(level=hard,computer=runs/x/levels.json)`` a run's; the run
+folder itself names its levels.json too). Levels are data: the ``computer.py``/``computer.lua`` exports are
+written from them and never read back.
 The uniformly random player is the generic ``random`` agent.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +24,8 @@ from evoplay.agents.base import Agent
 from evoplay.errors import SpecError
 
 LEVELS = ("easy", "medium", "hard", "expert")
-#: the levels evoplay ships (written by ``evoplay evolve sevens --levels``, copied here)
-SHIPPED_COMPUTER = Path(__file__).with_name("sevens_computer.py")
+#: the levels evoplay ships (a run's levels.json from ``evoplay evolve sevens --levels``, copied here)
+SHIPPED_LEVELS = Path(__file__).with_name("sevens_levels.json")
 
 
 def sevens_primitive_set(functions=("add", "mul"), features=None, random: bool = True,
@@ -107,34 +108,34 @@ class Specimen:
         return cls.from_dict(d, str(p))
 
 
-def load_computer(path: str | Path | None = None):
-    """Import a ``computer.py`` written by ``evoplay evolve sevens --levels`` (default: the shipped one)."""
-    p = Path(path) if path else SHIPPED_COMPUTER
+def load_levels(path: str | Path | None = None) -> dict[str, dict]:
+    """{level: specimen dict} from a run's ``levels.json`` or its run folder (default: the shipped levels)."""
+    p = Path(path) if path else SHIPPED_LEVELS
+    if p.is_dir():
+        p = p / "levels.json"
     if not p.is_file():
-        if path:
-            raise SpecError(f"computer file {str(p)!r} does not exist; write one with evoplay evolve sevens --levels")
-        raise SpecError("no Sevens levels are shipped with this install; write them with "
-                        "'evoplay evolve sevens --levels' and pass computer=RUN/computer.py")
-    spec = importlib.util.spec_from_file_location(f"_sevens_computer_{abs(hash(str(p.resolve())))}", p)
-    module = importlib.util.module_from_spec(spec)
+        raise SpecError(f"levels file {str(p)!r} does not exist; write one with evoplay evolve sevens --levels and "
+                        f"pass computer=RUN/levels.json (or the run folder)")
+    if p.suffix == ".py":
+        raise SpecError(f"{str(p)!r} is a generated computer.py (code, never read back); give the levels.json "
+                        f"written beside it by 'evoplay evolve sevens --levels', or the run folder")
     try:
-        spec.loader.exec_module(module)
-    except Exception as err:  # a damaged or foreign file: say which and why
-        raise SpecError(f"{p} could not be loaded as a computer.py: {type(err).__name__}: {err}") from None
-    if not hasattr(module, "LEVELS"):
-        raise SpecError(f"{p} has no LEVELS table; is it a computer.py written by evoplay evolve sevens --levels?")
-    return module
+        levels = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise SpecError(f"levels file {str(p)!r} is not JSON: {err}") from None
+    if not isinstance(levels, dict) or not levels or not all(isinstance(v, dict) for v in levels.values()):
+        raise SpecError(f"levels file {str(p)!r} is not a table of levels ({{\"easy\": {{...}}, ...}})")
+    return levels
 
 
 def level_specimen(level: str, computer: str | Path | None = None) -> Specimen:
-    """The Specimen of a difficulty level (easy, medium, hard, expert) of a computer.py."""
-    module = load_computer(computer)
-    if level not in module.LEVELS:
+    """The Specimen of a difficulty level (easy, medium, hard, expert) of a levels.json (default: the shipped)."""
+    levels = load_levels(computer)
+    if level not in levels:
         from evoplay.spec import suggest
 
-        raise SpecError(f"unknown Sevens level '{level}'{suggest(level, module.LEVELS)}; "
-                        f"known: {', '.join(module.LEVELS)}")
-    spec = Specimen.from_dict(module.LEVELS[level]["specimen"], f"level {level}")
+        raise SpecError(f"unknown Sevens level '{level}'{suggest(level, levels)}; known: {', '.join(levels)}")
+    spec = Specimen.from_dict(levels[level], f"level {level}")
     spec.info.setdefault("level", level)
     return spec
 

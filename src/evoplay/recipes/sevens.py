@@ -611,13 +611,12 @@ def export(folder, lang: str) -> Path:
 
 
 def ladder_players(computer: str | Path | None = None) -> dict:
-    """{name: player} for the ladder: random, the heuristic and every level of a computer.py."""
-    from evoplay.agents.sevens_agents import Specimen, load_computer
+    """{name: player} for the ladder: random, the heuristic and every level of a levels.json (default: shipped)."""
+    from evoplay.agents.sevens_agents import Specimen, load_levels
 
-    module = load_computer(computer)
     players = {"random": "random", "heuristic": "heuristic"}
-    for name, d in module.LEVELS.items():
-        sp = Specimen.from_dict(d["specimen"], f"level {name}")
+    for name, d in load_levels(computer).items():
+        sp = Specimen.from_dict(d, f"level {name}")
         players[name] = (sp.play, sp.send)
     return players
 
