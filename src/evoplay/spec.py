@@ -23,6 +23,7 @@ class Param:
     #: bounds of a number (None: the default bounds of its name, ``LIMITS``, else only the int64 range)
     min: float | None = None
     max: float | None = None
+    why: str = ""  # what the explicit bounds protect, for the error
 
     @property
     def required(self) -> bool:
@@ -54,7 +55,7 @@ class Param:
         """(lowest, highest, why): explicit ``min``/``max``, else the limit of the parameter's name."""
         lo, hi, why = LIMITS.get(self.name, (-INT64_MAX, INT64_MAX, "the range of a 64-bit integer"))
         if self.min is not None or self.max is not None:
-            why = "this parameter's range"
+            why = self.why or "this parameter's range"
         return (self.min if self.min is not None else lo), (self.max if self.max is not None else hi), why
 
     def describe(self) -> str:

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents import generic_rollout as gr
-from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
+from evoplay.agents.rollout import ITERATION_SLICE, ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
 
@@ -175,7 +175,14 @@ class RheaAgent(ForwardModelAgent):
                           self.elitism, self.tournament, self.mutation, self._seed(), work, self.mask)
 
         if iterations > 0:
-            n = run(max(iterations, self.population))
+            total = max(iterations, self.population)
+            per_call = max(self.population + per_gen, ITERATION_SLICE // self.depth)
+            n = run(min(total, per_call))
+            while n < total and per_gen:  # past ITERATION_SLICE steps, slices: Ctrl-C is seen between them
+                more = run(min(total - n, per_call - per_call % per_gen))
+                if more <= 0:
+                    break
+                n += more
         else:
             # The first call creates the population; later calls breed whole generations.
             t = self._now()

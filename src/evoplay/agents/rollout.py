@@ -197,6 +197,7 @@ from evoplay.games.base import SIMULTANEOUS  # noqa: E402
 from evoplay.games.forward import forward_model  # noqa: E402
 
 BATCH_SECONDS = 0.0005  # a kernel call lasts about this long, so the clock is read every half millisecond
+ITERATION_SLICE = 1 << 20  # rollout steps (iterations x depth) of one kernel call with a fixed iteration count
 CLOCKS = ("wall", "cpu")
 MODELS = ("auto", "api")
 
@@ -343,7 +344,19 @@ class ForwardModelAgent(Agent):
         average (then the first call is checked too); the return value counts only the calls made here.
         """
         if iterations > 0:
-            return run(iterations)
+            # One call up to ITERATION_SLICE steps of rollouts (about a second at most); more are run in slices so
+            # Ctrl-C is seen between them (and a tree grows slice by slice, not allocated for all at once).
+            per_call = max(1, ITERATION_SLICE // max(1, getattr(self, "depth", 10)))
+            if iterations <= per_call:
+                return run(iterations)
+            per_call = max(granule, per_call - per_call % granule)
+            done = 0
+            while done < iterations:
+                ran = run(min(per_call, iterations - done))
+                if ran <= 0:
+                    break
+                done += ran
+            return done
         brk = self.break_ms / 1000.0
         batch = granule
         first = done

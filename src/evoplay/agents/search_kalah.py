@@ -12,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 from numba import boolean, int8, int64, njit, types
 
+from evoplay.agents.interrupt import run_interruptibly
 from evoplay.agents.search_kalah_weights import evaluate, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import reference_sow, sow
 
 INF = 1 << 40
+INTERRUPTIBLE_DEPTH = 12
 
 # --------------------------------------------------------------------------------------------------------------
 # Reference.
@@ -159,7 +161,7 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8
 
 @njit(
     [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none), types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1])],
-    cache=True,
+    cache=True, nogil=True,
 )
 def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
     """Kernel of ``reference_root_values``: fills ``values`` per pit; returns (first best pit, nodes)."""
@@ -197,7 +199,8 @@ def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture:
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
-    best, nodes = root_values(
-        np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values, boards, w
-    )
+    args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values,
+            boards, w)
+    # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
+    best, nodes = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
     return values, int(best), int(nodes)

@@ -23,11 +23,14 @@ from __future__ import annotations
 import numpy as np
 from numba import int8, int64, njit, types
 
+from evoplay.agents.interrupt import run_interruptibly
+
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk import play, reference_play
 
 INF = 1 << 40
 WIN = 1 << 30
+INTERRUPTIBLE_DEPTH = 5
 EVAL_LINES = 0
 EVAL_SEED001 = 1
 
@@ -397,7 +400,7 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
         int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], int64[:, ::1], types.boolean,
         int64[::1], int8[:, ::1],
     ),
-    cache=True,
+    cache=True, nogil=True,
 )
 def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards):
     """Kernel of ``reference_root_values``: fills ``values`` per cell; returns (first best cell, nodes)."""
@@ -441,9 +444,9 @@ def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties
     size = m * n
     values = np.empty(size, np.int64)
     boards = np.empty((depth + 2, size), np.int8)
-    best, nodes = root_values(
-        np.ascontiguousarray(board, dtype=np.int8), player, depth, m, n, k, eval_kind,
-        np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
-        exact_ties, values, boards,
-    )
+    args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, m, n, k, eval_kind,
+            np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
+            exact_ties, values, boards)
+    # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
+    best, nodes = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
     return values, int(best), int(nodes)
