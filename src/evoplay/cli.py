@@ -499,11 +499,15 @@ def serve(port, runs_dir, host):
 
 @main.command()
 @click.argument("names", nargs=-1)
-@click.option("--quick", is_flag=True, help="smaller samples (for a smoke test)")
+@click.option("--quick", is_flag=True, help="smaller samples: every benchmark in under a minute in all, a first look")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 def bench(names, quick, as_json):
-    """Measure evoplay against its references and targets (all benchmarks, or the NAMES given)."""
-    from evoplay.bench import load_all
+    """Measure evoplay against its references and targets (all benchmarks, or the NAMES given).
+
+    Each benchmark's table is printed as it finishes; Ctrl-C keeps the finished ones (exit code 130)."""
+    import time
+
+    from evoplay.bench import load_all, load_note
     from evoplay.spec import suggest
 
     registry = load_all()
@@ -512,23 +516,41 @@ def bench(names, quick, as_json):
         if n not in registry:
             raise SpecError(f"unknown benchmark '{n}'{suggest(n, registry)}; known: {', '.join(registry)}")
     results = []
-    for n in chosen:
-        if not as_json:
-            console.print(f"[dim]running {n}: {registry[n].help}[/]")
-        results.append(registry[n].run(quick))
+    start = time.perf_counter()
+    try:
+        for i, n in enumerate(chosen):
+            if not as_json:
+                console.print(f"running {n} ({i + 1} of {len(chosen)}{', quick' if quick else ''}): "
+                              f"{registry[n].help}", style="dim", markup=False, highlight=False)
+            t0 = time.perf_counter()
+            r = registry[n].run(quick)
+            results.append(r)
+            if not as_json:
+                out.print(_bench_table(r, time.perf_counter() - t0))
+    except KeyboardInterrupt:
+        done = ", ".join(r.name for r in results) or "none"
+        if as_json:
+            click.echo(json.dumps([r.to_dict() for r in results], indent=2))
+        print_error(f"interrupted: {len(results)} of {len(chosen)} benchmark(s) finished ({done})")
+        sys.exit(130)
     if as_json:
         click.echo(json.dumps([r.to_dict() for r in results], indent=2))
-        return
-    for r in results:
-        table = Table(title=f"{r.name}  ({r.command})")
-        for col in ("figure", "evoplay", "reference (same run)", "speed-up", "target", "met"):
-            table.add_column(col, justify="left" if col in ("figure", "reference (same run)") else "right")
-        for f in r.figures:
-            ref = f"{_fmt(f.reference)} {f.reference_name}" if f.reference is not None else (f.note or "-")
-            ratio = f"{f.ratio:,.1f}x" if f.ratio is not None else "-"
-            met = "-" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
-            table.add_row(f.name, f"{_fmt(f.value)} {f.unit}", ref, ratio, f.target or "-", met)
-        out.print(table)
+    else:
+        console.print(f"{len(results)} benchmark(s) in {time.perf_counter() - start:.0f} s; {load_note()}",
+                      style="dim", markup=False, highlight=False)
+
+
+def _bench_table(r, seconds: float) -> Table:
+    table = Table(title=escape(f"{r.name}  ({r.command}, {seconds:.0f} s)"))
+    for col in ("figure", "evoplay", "reference (same run)", "speed-up", "target", "met"):
+        table.add_column(col, justify="left" if col in ("figure", "reference (same run)") else "right")
+    for f in r.figures:
+        ref = f"{_fmt(f.reference)} {f.reference_name}" if f.reference is not None else (f.note or "-")
+        ratio = f"{f.ratio:,.1f}x" if f.ratio is not None else "-"
+        met = "-" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
+        table.add_row(escape(f.name), escape(f"{_fmt(f.value)} {f.unit}"), escape(ref), ratio, escape(f.target or "-"),
+                      met)
+    return table
 
 
 # ---------------------------------------------------------------------------------------------------------------
