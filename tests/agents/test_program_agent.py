@@ -186,3 +186,12 @@ def test_scorer_kernels_equal_their_references():
     weights = LinearScorer(rng.normal(size=game.num_features()) * 1e6)
     np.testing.assert_allclose(weights(rows), weights.reference(rows), rtol=1e-12)
     assert weights(rows)[3] == 0.0 and np.abs(weights(rows)).max() <= 1e8
+
+
+def test_same_game_other_parameters_plays_with_a_warning(tmp_path, capsys):
+    path = write_doc(tmp_path, load_game(TAKE_AWAY))
+    agent = make_agent(f"gp({path})", TAKE_AWAY + "(stones=9)")
+    assert "rules differ" in capsys.readouterr().err
+    assert "rules differ" in agent.describe()
+    s = agent.game.new_initial_state()
+    assert agent.step(s) == 0  # 9 - 1 = 8, a multiple of 4
