@@ -22,14 +22,13 @@ DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "a
 
 
 class _Group(click.Group):
-    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs, a folder that is not a
-    run or whose checkpoint cannot be used), 1 for the rest."""
+    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs), 1 for the rest."""
 
     def invoke(self, ctx):
         try:
             with watch_compiles(console):  # a first run's Numba compiles show as a status, never a silent wait
                 return super().invoke(ctx)
-        except (SpecError, ConfigError, CheckpointError) as err:
+        except (SpecError, ConfigError) as err:
             print_error(err)
             sys.exit(2)
         except EvoplayError as err:
@@ -420,7 +419,11 @@ def resume(run_dir, workers, backend, address):
     from evoplay.evolve import RunFolder
     from evoplay.recipes import load_recipe
 
-    folder = RunFolder.open(run_dir)
+    try:
+        folder = RunFolder.open(run_dir)
+    except CheckpointError as err:  # not a run folder (or not one this evoplay reads): bad input, as elsewhere
+        print_error(err)
+        sys.exit(2)
     if folder.finished:
         module = load_recipe(folder.recipe)
         if not folder.file("best.json").exists():
