@@ -130,7 +130,7 @@ class WeightsAgent(Agent):
     """
 
     def __init__(self, game, record: dict, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
-                 depth: int = 4, streaks: str = "all", spec: str | None = None):
+                 depth: int = 4, streaks: str = "all", spec: str | None = None, nodes: int = 0):
         super().__init__(game)
         from evoplay.games.kalah import KalahGame
         from evoplay.games.mnk import MnkGame
@@ -161,6 +161,11 @@ class WeightsAgent(Agent):
         self.genome_depth = int(self.record.get(DEPTH_FIELD, depth))
         if self.genome_depth < 0:
             raise SpecError(f"weights: search_depth {self.genome_depth} is negative")
+        # Kalah: nodes > 0 searches by iterative deepening within that many nodes (evoplay.agents.kalah_deepening)
+        # instead of the fixed depth; ties then go to the pit searched first.
+        self.nodes_budget = int(nodes)
+        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah):
+            raise SpecError(f"weights: nodes={nodes}; a node budget (> 0) is for Kalah genomes only (0: the depth)")
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
@@ -176,6 +181,15 @@ class WeightsAgent(Agent):
         g = self.game
         depth = self.depth_for(state)
         player = state.current_player()
+        if self._kalah and self.nodes_budget:
+            from evoplay.agents import kalah_deepening
+
+            best, _, nodes = kalah_deepening.search(state._board, player, g.pits, g.empty_capture, self._params,
+                                                    self.nodes_budget)
+            self.nodes += nodes
+            values = np.full(g.pits, -kalah_deepening.INF, dtype=np.int64)
+            values[best] = 0
+            return values, best
         if self._kalah:
             from evoplay.agents import search_kalah
 
@@ -215,4 +229,4 @@ def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = Fa
     if streaks not in STREAKS:
         raise SpecError(f"weights: {doc['path']} has streaks={streaks!r}; known: {', '.join(STREAKS)}")
     return WeightsAgent(game, doc["params"], schedule=schedule, random_ties=random_ties, seed=seed,
-                        depth=int(doc.get("depth", 4)), streaks=streaks, spec=spec)
+                        depth=int(doc.get("depth", 4)), streaks=streaks, spec=spec, nodes=int(doc.get("nodes", 0)))

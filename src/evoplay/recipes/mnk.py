@@ -98,6 +98,9 @@ def _check(config: dict) -> None:
     need(config["search"]["schedule"] in ("seed001", "none"),
          f"search.schedule = {config['search']['schedule']!r}; use \"seed001\" or \"none\"")
     need(config["search"]["depth"] >= 1, "search.depth: use 1 or more")
+    need(config["search"].get("nodes", 0) >= 0, "search.nodes: use 0 (search to the depth) or a node budget")
+    need(not config["search"].get("nodes", 0) or str(config["game"]).startswith("kalah"),
+         f"search.nodes = {config['search'].get('nodes')}: a node budget is for Kalah; an m,n,k run uses 0")
     need(config["search"]["streaks"] in ("all", "live"),
          f"search.streaks = {config['search']['streaks']!r}; use \"all\" (the seed's) or \"live\"")
     need(config["convergence"]["draw_rounds"] >= 0, "convergence.draw_rounds: use 0 (never) or more")
@@ -143,7 +146,8 @@ class MnkGA:
 
         s = self.config["search"]
         return WeightsAgent(self.game, self.schema.decode(bits), schedule=s["schedule"],
-                            random_ties=s["random_ties"], depth=s["depth"], streaks=s["streaks"], spec=name)
+                            random_ties=s["random_ties"], depth=s["depth"], streaks=s["streaks"], spec=name,
+                            nodes=s.get("nodes", 0))
 
     def fitness(self, wins, draws, losses) -> np.ndarray:
         f = self.config["fitness"]
@@ -347,19 +351,22 @@ def write_results(evo: MnkGA, state: dict, folder) -> None:
     extra = {k: v for k, v in best.items() if k != "genome"}
     doc = weights_document(
         evo.game, evo.schema, best["genome"], schedule=evo.config["search"]["schedule"],
-        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], **extra,
+        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"],
+        nodes=evo.config["search"].get("nodes", 0), **extra,
         final=final, recipe="mnk", seed=evo.seed,
     )
     folder.write_json("best.json", doc)
     last = state["best"]
     folder.write_json("last_best.json", weights_document(
         evo.game, evo.schema, last["genome"], schedule=evo.config["search"]["schedule"],
-        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], round=last["round"],
+        streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"],
+        nodes=evo.config["search"].get("nodes", 0), round=last["round"],
         fitness=last["fitness"]))
     if state["initial_best"] is not None:
         folder.write_json("initial_best.json", weights_document(
             evo.game, evo.schema, state["initial_best"], schedule=evo.config["search"]["schedule"],
-            streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"], round=0))
+            streaks=evo.config["search"]["streaks"], depth=evo.config["search"]["depth"],
+            nodes=evo.config["search"].get("nodes", 0), round=0))
     folder.write_text("progression.md", progression_markdown(log))
     plot_log(folder, f"{evo.game.spec}: fitness of the round robin")
     xs = [r["generation"] for r in log]

@@ -1,0 +1,393 @@
+"""Iterative-deepening alpha-beta for Kalah under a node budget: as deep as a fixed number of nodes allows.
+
+The search is ``search_kalah``'s minimax (every sowing a ply, an extra move keeps the mover) with the feature
+weights of ``search_kalah_weights`` (a finished game is worth ``WIN`` plus the margin), plus what lets it go
+deeper for the same nodes:
+
+- a transposition table of ``TT_SIZE`` entries (Zobrist keys of the board and the player to move, one entry a
+  slot, always replaced): an entry searched at least as deep ends the search of a node when its value is exact
+  or its bound falls outside the window, and its best pit is searched first otherwise; the table lives for one
+  move (every iteration of it), since values are seen from the root player;
+- move ordering: the table's pit, then the pits whose sowing ends in the mover's store (an extra move), then the
+  others, each group from the pit nearest the store; at the root the previous iteration's best pit first.
+
+Only a strictly better value replaces the best, so ties go to the pit searched first. Iterations run at depth 1,
+2, 3, ... After an iteration of ``n`` nodes, the previous one having cost ``p``, the next is predicted to cost
+``n * n / p``; it runs only when the nodes spent so far plus that prediction stay within ``budget``. The search
+stops early when the result is proven (the best pit wins for sure, or every pit loses for sure) or when an
+iteration evaluated no position at its horizon and took nothing from the table (the whole game below the root
+was searched). A node budget, not a clock, makes the player the same on every machine.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import boolean, int8, int64, njit, types
+
+from evoplay.agents.search_kalah_weights import WIN, reference_evaluate, reference_terminal, terminal_value
+from evoplay.games.base import TERMINAL
+from evoplay.games.kalah import reference_sow, sow
+
+INF = 1 << 40
+MAX_DEPTH = 64
+PROVEN = WIN // 2  # a value beyond this is a finished game's
+TT_BITS = 14
+TT_SIZE = 1 << TT_BITS
+EXACT, LOWER, UPPER = 0, 1, 2
+KEY, DEPTH, FLAG, VALUE, MOVE = range(5)  # the columns of a table entry
+# Zobrist keys: one per (cell, seeds) of a board of up to 42 cells and 127 seeds, and one for the second player.
+ZOBRIST = np.random.default_rng(15_2026).integers(1, 1 << 62, size=(43, 128), dtype=np.int64)
+SECOND_TO_MOVE = 42
+NODES, HORIZON, HITS = range(3)  # the counters of one iteration
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Reference.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def reference_key(board, player: int) -> int:
+    key = 0
+    for cell, seeds in enumerate(board):
+        key ^= int(ZOBRIST[cell, seeds])
+    if player == 1:
+        key ^= int(ZOBRIST[SECOND_TO_MOVE, 0])
+    return key
+
+
+def reference_order(board, player: int, pits: int, first: int = -1) -> list[int]:
+    """The legal pits of ``player`` in search order: ``first`` (when legal), then extra moves, then the others,
+    each group from the store's end."""
+    base = 0 if player == 0 else pits + 1
+    cycle = 2 * pits + 1
+    extra, other = [], []
+    for pit in range(pits - 1, -1, -1):
+        seeds = board[base + pit]
+        if seeds == 0:
+            continue
+        (extra if seeds % cycle == (pits - pit) % cycle else other).append(pit)
+    order = extra + other
+    if first in order:
+        order.remove(first)
+        order.insert(0, first)
+    return order
+
+
+def reference_value(board, player: int, root: int, depth: int, alpha: int, beta: int, pits: int,
+                    empty_capture: bool, weights, table: list, counts: list[int]) -> int:
+    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``;
+    ``table`` is a list of ``TT_SIZE`` entries [key, depth, flag, value, move] (key 0: empty)."""
+    counts[NODES] += 1
+    key = reference_key(board, player)
+    entry = table[key & (TT_SIZE - 1)]
+    first = -1
+    if entry[KEY] == key:
+        first = entry[MOVE]
+        if entry[DEPTH] >= depth:
+            v, flag = entry[VALUE], entry[FLAG]
+            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                counts[HITS] += 1
+                return v
+    alpha0, beta0 = alpha, beta
+    maximizing = player == root
+    best = -INF if maximizing else INF
+    best_pit = -1
+    for pit in reference_order(board, player, pits, first):
+        child = list(board)
+        nxt = reference_sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL:
+            counts[NODES] += 1
+            value = reference_terminal(child, root, pits)
+        elif depth == 1:
+            counts[NODES] += 1
+            counts[HORIZON] += 1
+            value = reference_evaluate(child, root, pits, weights)
+        else:
+            value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, weights, table,
+                                    counts)
+        if maximizing:
+            if value > best:
+                best, best_pit = value, pit
+            alpha = max(alpha, best)
+        else:
+            if value < best:
+                best, best_pit = value, pit
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
+    table[key & (TT_SIZE - 1)] = [key, depth, flag, best, best_pit]
+    return best
+
+
+def reference_root(board, player: int, depth: int, pits: int, empty_capture: bool, weights, first: int,
+                   table: list, counts: list[int]) -> tuple[int, int]:
+    """One iteration at the root, ``first`` (a legal pit, or -1) searched first: (best pit, its value)."""
+    counts[NODES] += 1
+    alpha, best_pit = -INF, -1
+    for pit in reference_order(board, player, pits, first):
+        child = list(board)
+        nxt = reference_sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL:
+            counts[NODES] += 1
+            value = reference_terminal(child, player, pits)
+        elif depth == 1:
+            counts[NODES] += 1
+            counts[HORIZON] += 1
+            value = reference_evaluate(child, player, pits, weights)
+        else:
+            value = reference_value(child, nxt, player, depth - 1, alpha, INF, pits, empty_capture, weights, table,
+                                    counts)
+        if value > alpha:
+            alpha, best_pit = value, pit
+    return best_pit, alpha
+
+
+def _next_fits(spent: int, nodes: int, previous: int, budget: int) -> bool:
+    """Does the next iteration, predicted to cost ``nodes * nodes / previous``, fit the budget?"""
+    return spent + nodes * nodes // max(previous, 1) <= budget
+
+
+def reference_deepen(board, player: int, pits: int, empty_capture: bool, weights, budget: int,
+                     max_depth: int = MAX_DEPTH) -> tuple[int, int, int]:
+    """The readable iterative deepening: returns (pit, depth of the last iteration, nodes spent)."""
+    weights = [int(w) for w in weights]
+    board = [int(x) for x in board]
+    table = [[0, 0, 0, 0, 0] for _ in range(TT_SIZE)]
+    spent = previous = 0
+    best = depth = -1
+    for d in range(1, max_depth + 1):
+        counts = [0, 0, 0]
+        best, top = reference_root(board, player, d, pits, empty_capture, weights, best, table, counts)
+        spent += counts[NODES]
+        depth = d
+        if top >= PROVEN or top <= -PROVEN or (counts[HORIZON] == 0 and counts[HITS] == 0):
+            break
+        if not _next_fits(spent, counts[NODES], previous if d > 1 else 1, budget):
+            break
+        previous = counts[NODES]
+    return best, depth, spent
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Kernels. The recursive kernel has an explicit signature: without one, cache=True breaks on reload.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def board_key(board, player, zobrist):
+    """Kernel of ``reference_key``."""
+    key = np.int64(0)
+    for cell in range(board.shape[0]):
+        key ^= zobrist[cell, board[cell]]
+    if player == 1:
+        key ^= zobrist[SECOND_TO_MOVE, 0]
+    return key
+
+
+@njit(cache=True, inline="always")
+def evaluate(board, root, pits, weights):
+    """Kernel of ``search_kalah_weights.reference_evaluate`` that allocates nothing (a leaf is visited millions
+    of times a second): each side's five features are summed with the root's sign as they are counted."""
+    total = np.int64(0)
+    cycle = 2 * pits + 1
+    for side in range(2):
+        sign = np.int64(1) if side == root else np.int64(-1)
+        base = 0 if side == 0 else pits + 1
+        opp_base = pits + 1 if side == 0 else 0
+        store = np.int64(board[pits]) if side == 0 else np.int64(board[2 * pits + 1])
+        seeds = np.int64(0)
+        empty = np.int64(0)
+        extra = np.int64(0)
+        capture = np.int64(0)
+        for pit in range(pits):
+            s = np.int64(board[base + pit])
+            seeds += s
+            if s == 0:
+                empty += 1
+                continue
+            to_store = pits - pit
+            lap = s
+            while lap >= cycle:  # s % cycle without a division (s is rarely a lap)
+                lap -= cycle
+            if lap == to_store:
+                extra += 1
+            elif s < to_store:
+                land = pit + s
+                if board[base + land] == 0 and board[opp_base + pits - 1 - land] > 0:
+                    capture += 1
+        total += sign * (weights[0] * store + weights[1] * seeds + weights[2] * empty + weights[3] * extra
+                         + weights[4] * capture)
+    return total
+
+
+@njit(cache=True, inline="always")
+def order(board, player, pits, first, out):
+    """Kernel of ``reference_order``: writes the pits into ``out``, returns how many."""
+    base = 0 if player == 0 else pits + 1
+    cycle = 2 * pits + 1
+    count = 0
+    if first >= 0 and board[base + first] > 0:
+        out[0] = first
+        count = 1
+    others = 0
+    for pit in range(pits - 1, -1, -1):
+        seeds = np.int64(board[base + pit])
+        if pit == first or seeds == 0:
+            continue
+        while seeds >= cycle:
+            seeds -= cycle
+        if seeds == pits - pit:
+            out[count] = pit
+            count += 1
+        else:
+            out[pits + others] = pit  # held in the second half of ``out`` until the extra moves are placed
+            others += 1
+    for i in range(others):
+        out[count + i] = out[pits + i]
+    return count + others
+
+
+_VALUE_ARGS = (int8[:, ::1], int64[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean,
+               int64[::1], int64[:, ::1], int64[:, ::1], int64[::1])
+
+
+@njit(int64(*_VALUE_ARGS), cache=True)
+def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, empty_capture, weights, table, zobrist,
+                 counts):
+    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows and ``moves`` are scratch."""
+    counts[0] += 1
+    board = boards[ply]
+    key = board_key(board, player, zobrist)
+    slot = key & (TT_SIZE - 1)
+    first = -1
+    if table[slot, 0] == key:
+        first = table[slot, 4]
+        if table[slot, 1] >= depth:
+            v = table[slot, 3]
+            flag = table[slot, 2]
+            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                counts[2] += 1
+                return v
+    alpha0 = alpha
+    beta0 = beta
+    child = boards[ply + 1]
+    pits_here = moves[ply]
+    size = 2 * pits + 2
+    maximizing = player == root
+    best = -INF if maximizing else INF
+    best_pit = -1
+    count = order(board, player, pits, first, pits_here)
+    for i in range(count):
+        pit = pits_here[i]
+        for j in range(size):
+            child[j] = board[j]
+        nxt = sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL:
+            counts[0] += 1
+            value = terminal_value(child, root, pits)
+        elif depth == 1:
+            counts[0] += 1
+            counts[1] += 1
+            value = evaluate(child, root, pits, weights)
+        else:
+            value = search_value(boards, moves, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture,
+                                 weights, table, zobrist, counts)
+        if maximizing:
+            if value > best:
+                best = value
+                best_pit = pit
+            if best > alpha:
+                alpha = best
+        else:
+            if value < best:
+                best = value
+                best_pit = pit
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    flag = EXACT
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta0:
+        flag = LOWER
+    table[slot, 0] = key
+    table[slot, 1] = depth
+    table[slot, 2] = flag
+    table[slot, 3] = best
+    table[slot, 4] = best_pit
+    return best
+
+
+@njit(types.Tuple((int64, int64))(int8[::1], int64, int64, int64, boolean, int64[::1], int64, int8[:, ::1],
+                                  int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1]), cache=True)
+def search_root(board, player, depth, pits, empty_capture, weights, first, boards, moves, table, zobrist, counts):
+    """Kernel of ``reference_root``: (best pit, its value)."""
+    root_pits = moves[0]
+    count = order(board, player, pits, first, root_pits)
+    counts[0] += 1
+    size = 2 * pits + 2
+    for j in range(size):
+        boards[0, j] = board[j]
+    child = boards[1]
+    alpha = -INF
+    best_pit = -1
+    for i in range(count):
+        pit = root_pits[i]
+        for j in range(size):
+            child[j] = board[j]
+        nxt = sow(child, player, pit, pits, empty_capture)
+        if nxt == TERMINAL:
+            counts[0] += 1
+            value = terminal_value(child, player, pits)
+        elif depth == 1:
+            counts[0] += 1
+            counts[1] += 1
+            value = evaluate(child, player, pits, weights)
+        else:
+            value = search_value(boards, moves, 1, nxt, player, depth - 1, alpha, INF, pits, empty_capture, weights,
+                                 table, zobrist, counts)
+        if value > alpha:
+            alpha = value
+            best_pit = pit
+    return best_pit, alpha
+
+
+@njit(types.UniTuple(int64, 3)(int8[::1], int64, int64, boolean, int64[::1], int64, int64, int64[:, ::1]),
+      cache=True, nogil=True)
+def deepen(board, player, pits, empty_capture, weights, budget, max_depth, zobrist):
+    """Kernel of ``reference_deepen``: returns (pit, depth, nodes)."""
+    boards = np.empty((max_depth + 2, 2 * pits + 2), np.int8)
+    moves = np.empty((max_depth + 2, 2 * pits), np.int64)
+    table = np.zeros((TT_SIZE, 5), np.int64)
+    counts = np.zeros(3, np.int64)
+    spent = np.int64(0)
+    previous = np.int64(0)
+    best = np.int64(-1)
+    depth = np.int64(-1)
+    for d in range(1, max_depth + 1):
+        counts[:] = 0
+        best, top = search_root(board, player, d, pits, empty_capture, weights, best, boards, moves, table, zobrist,
+                                counts)
+        spent += counts[0]
+        depth = d
+        if top >= PROVEN or top <= -PROVEN or (counts[1] == 0 and counts[2] == 0):
+            break
+        prev = previous if d > 1 else np.int64(1)
+        if prev < 1:
+            prev = np.int64(1)
+        if spent + counts[0] * counts[0] // prev > budget:
+            break
+        previous = counts[0]
+    return best, depth, spent
+
+
+def search(board, player: int, pits: int, empty_capture: bool, weights, budget: int,
+           max_depth: int = MAX_DEPTH) -> tuple[int, int, int]:
+    """Run the kernel from a position: (pit, depth of the last iteration, nodes spent)."""
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise ValueError(f"max_depth={max_depth}; use 1..{MAX_DEPTH}")
+    pit, depth, nodes = deepen(np.ascontiguousarray(board, dtype=np.int8), int(player), int(pits),
+                               bool(empty_capture), np.ascontiguousarray(weights, dtype=np.int64), int(budget),
+                               int(max_depth), ZOBRIST)
+    return int(pit), int(depth), int(nodes)

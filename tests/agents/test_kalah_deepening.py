@@ -1,0 +1,109 @@
+"""Iterative deepening for Kalah under a node budget: kernel equal to the reference, budgets, proofs, agents."""
+import numpy as np
+import pytest
+
+from evoplay.agents import kalah_deepening as kd
+from evoplay.agents import make_agent
+from evoplay.agents.search_kalah_weights import reference_evaluate
+from evoplay.agents.weights import WeightsAgent
+from evoplay.errors import SpecError
+from evoplay.games import load_game
+
+
+def _positions(spec: str, count: int, seed: int):
+    game = load_game(spec)
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state(0)
+        for _ in range(int(rng.integers(0, 45))):
+            if state.current_player() < 0:
+                break
+            legal = state.legal_actions()
+            state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+        if state.current_player() >= 0:
+            out.append(state)
+    return game, out
+
+
+@pytest.mark.parametrize("spec", ["kalah(empty_capture=false)", "kalah", "kalah(pits=4,seeds=3)"])
+def test_kernel_equals_reference_pit_depth_and_nodes(spec):
+    game, states = _positions(spec, 25, 3)
+    rng = np.random.default_rng(4)
+    for state in states:
+        weights = rng.integers(-8, 9, size=5)
+        for budget in (1, 400, 6000):
+            got = kd.search(state._board, state.current_player(), game.pits, game.empty_capture, weights, budget)
+            want = kd.reference_deepen(state._board, state.current_player(), game.pits, game.empty_capture, weights,
+                                       budget)
+            assert got == want
+
+
+def test_evaluate_kernel_equals_reference():
+    game, states = _positions("kalah(empty_capture=false)", 60, 5)
+    rng = np.random.default_rng(6)
+    for state in states:
+        weights = rng.integers(-20, 21, size=5).astype(np.int64)
+        board = np.ascontiguousarray(state._board)
+        for root in (0, 1):
+            assert kd.evaluate(board, root, game.pits, weights) == reference_evaluate(list(board), root, game.pits,
+                                                                                      weights)
+
+
+def test_order_puts_extra_moves_first_from_the_store_end():
+    # pits 0..5 of the first player: pit 5 with 1 seed and pit 3 with 3 end in the store.
+    board = [2, 0, 5, 3, 7, 1, 0] + [4] * 6 + [0]
+    assert kd.reference_order(board, 0, 6) == [5, 3, 4, 2, 0]
+    assert kd.reference_order(board, 0, 6, first=2) == [2, 5, 3, 4, 0]
+    out = np.empty(12, np.int64)
+    count = kd.order(np.array(board, np.int8), 0, 6, -1, out)
+    assert list(out[:count]) == [5, 3, 4, 2, 0]
+
+
+def test_a_bigger_budget_searches_deeper_and_spends_within_reach_of_it():
+    game, states = _positions("kalah(empty_capture=false)", 10, 7)
+    weights = np.array([4, 1, 0, 1, 1])
+    for state in states:
+        small = kd.search(state._board, state.current_player(), 6, False, weights, 2000)
+        big = kd.search(state._board, state.current_player(), 6, False, weights, 60000)
+        assert big[1] >= small[1]
+        # The rule only starts an iteration predicted to fit: a search spends at most a few budgets.
+        assert big[2] <= 4 * 60000 or big[1] <= 2
+
+
+def test_a_proven_win_stops_the_deepening_and_is_played():
+    # The first player moves pit 5 (1 seed) into the store and then pit 4 (2 seeds): the last seed lands in
+    # the store, the side is empty, and the game ends 30-18 with every other move losing or worse.
+    board = [0, 0, 0, 0, 2, 1, 27] + [3, 3, 3, 3, 3, 3, 0]
+    pit, depth, _ = kd.search(np.array(board, np.int8), 0, 6, False, np.array([1, 0, 0, 0, 0]), 10**9)
+    ref = kd.reference_deepen(board, 0, 6, False, [1, 0, 0, 0, 0], 10**9)
+    assert (pit, depth) == ref[:2]
+    assert depth < kd.MAX_DEPTH  # stopped by the proof, not the depth cap
+    assert pit in (4, 5)
+
+
+def test_weights_agent_with_a_node_budget_plays_the_deepening_move():
+    game, states = _positions("kalah(empty_capture=false)", 8, 9)
+    record = {"store": 4, "seeds": 1, "empty": 0, "extra": 1, "capture": 1}
+    agent = WeightsAgent(game, record, nodes=5000)
+    for state in states:
+        want = kd.search(state._board, state.current_player(), 6, False, [4, 1, 0, 1, 1], 5000)[0]
+        assert agent.step(state) == want
+
+
+def test_a_node_budget_on_mnk_is_refused():
+    game = load_game("mnk(m=3,n=3,k=3)")
+    from evoplay.agents.weights import mnk_schema
+
+    record = mnk_schema(3, 3, 3).decode(np.zeros(len(mnk_schema(3, 3, 3)), np.uint8))
+    with pytest.raises(SpecError, match="node budget"):
+        WeightsAgent(game, record, nodes=100)
+
+
+def test_champion_plays_kalah_and_refuses_other_games():
+    game = load_game("kalah(empty_capture=false)")
+    agent = make_agent("champion", game)
+    state = game.new_initial_state(0)
+    assert agent.step(state) in state.legal_actions()
+    with pytest.raises(SpecError, match="champion"):
+        make_agent("champion", "tron")
