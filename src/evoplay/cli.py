@@ -309,6 +309,21 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
 # ---------------------------------------------------------------------------------------------------------------
 
 
+class _Finishing:
+    """An evolution that calls ``on_finish()`` before its ``finish``; everything else is the evolution's own."""
+
+    def __init__(self, evo, on_finish):
+        self._evo = evo
+        self._on_finish = on_finish
+
+    def __getattr__(self, name):
+        return getattr(self._evo, name)
+
+    def finish(self, state, folder) -> None:
+        self._on_finish()
+        self._evo.finish(state, folder)
+
+
 def _run_with_progress(module, folder, backend, workers, address, executor=None):
     """Run (or continue) the evolution in ``folder`` under a progress bar; ``executor``: one already open (evolve
     opens it before making the run folder, so a backend that cannot start leaves no folder behind)."""
@@ -329,7 +344,11 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
             best = f"best {record['best']:.4g}" if record and "best" in record else ""
             prog.update(task, completed=done, total=total, best=best)
 
-        run_evolution(evo, folder, ex, update)
+        # The final tables (the best against held-out opponents) can take longer than the generations did: the
+        # bar says so while its clock keeps running.
+        finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables, exports "
+                                                                          "and plots"))
+        run_evolution(finishing, folder, ex, update)
     console.print(f"[green]run finished[/]: {escape(str(folder.path))}")
     out.print(module.report(folder), markup=False)
 
