@@ -2,7 +2,8 @@
 error (one of evoplay's errors) or a crash (anything else). The tests run small samples; run it as a script for
 the counts in docs/reliability.md::
 
-    python -m tests.reliability.census [N]
+    python -m tests.reliability.census [N]          # N specs and expressions, N/10 configs
+    python -m tests.reliability.census RUNS kills   # RUNS toy runs, each killed 8 times and resumed
 """
 from __future__ import annotations
 
@@ -129,8 +130,33 @@ def census(kind: str, n: int, seed: int = 0) -> tuple[Counter, list[str]]:
     return counts, crashes
 
 
+def kill_census(runs: int, kills: int, seed: int = 0) -> Counter:
+    """``runs`` toy runs each killed (SIGKILL) ``kills`` times at random moments and resumed: how many kills
+    were made, how many runs ended equal to the uninterrupted run (log and best), how many differ (data lost)."""
+    import tempfile
+    from pathlib import Path
+
+    from .test_kill_resume import _kill_and_resume, _straight, _strip
+
+    rng = random.Random(seed)
+    counts: Counter = Counter()
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp)
+            straight = _straight(base, 25)
+            resumed = _kill_and_resume(base, 25, kills, rng)
+            counts["kills"] += kills
+            same = (_strip(resumed.read_log()) == _strip(straight.read_log())
+                    and resumed.read_json("best.json") == straight.read_json("best.json"))
+            counts["equal" if same else "data lost"] += 1
+    return counts
+
+
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    if len(sys.argv) > 2 and sys.argv[2] == "kills":
+        print(dict(kill_census(n, 8)))
+        sys.exit(0)
     for what in ("spec", "config", "expression"):
         counts, crashes = census(what, n if what != "config" else max(1, n // 10))
         print(f"{what}: {sum(counts.values())} cases, {counts['accepted']} accepted, {counts['clean']} clean errors, "

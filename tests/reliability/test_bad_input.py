@@ -146,7 +146,7 @@ def test_text_in_brackets_survives_the_error_line(cli):
 @pytest.mark.parametrize("spec, words", [
     ("alphabeta(depth=2000)", "depth='2000' is out of range; give 0 to 1000"),
     ("rs(iterations=1000000000)", "iterations per decision"),
-    ("mcts(iterations=1000000000)", "iterations per decision"),
+    ("mcts(iterations=1000000000)", "mcts keeps a tree node per iteration in memory"),
     ("rhea(budget_ms=600000000)", "at most an hour"),
     ("rs(budget_ms=nan)", "finite number"),
     ("random(seed=" + "9" * 5000 + ")", "5000 digits"),

@@ -95,4 +95,14 @@ def test_a_killed_mancala_run_resumes_exactly_through_the_cli(tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     a, b = RunFolder.open(tmp_path / "a"), RunFolder.open(tmp_path / "b")
     assert _strip(a.read_log()) == _strip(b.read_log())
-    assert json.loads(a.file("best.json").read_text()) == json.loads(b.file("best.json").read_text())
+    best = json.loads(a.file("best.json").read_text())
+    assert best == json.loads(b.file("best.json").read_text())
+    # A finished run whose outputs were deleted: report says how to get them back; report --rewrite and
+    # resume both write them again, equal to the first ones.
+    for command in (["report", "--rewrite"], ["resume", "--backend", "serial"]):
+        a.file("best.json").unlink()
+        told = subprocess.run([*evoplay, "report", str(a.path)], capture_output=True, text=True)
+        assert told.returncode == 1 and f"evoplay report --rewrite {a.path}" in told.stderr, told.stderr
+        done = subprocess.run([*evoplay, command[0], str(a.path), *command[1:]], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(a.file("best.json").read_text()) == best
