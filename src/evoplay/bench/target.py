@@ -212,9 +212,9 @@ def bench_target(quick: bool = False) -> BenchResult:
     # the improved GA usually stops within the first generations, so 1000 draws are cheap; the seed's GA
     # spends its whole second on a third of the draws, so it gets a smaller sample here (docs/target.md has 1000)
     budget = 0.25 if quick else 1.0
-    for name, cfg, n in (("seed GA", TargetGAConfig.seed(time_limit=budget, clock="cpu"), 20 if quick else 100),
+    for name, cfg, n in (("seed GA", TargetGAConfig.seed(time_limit=budget, clock="cpu"), 10 if quick else 100),
                          ("improved GA", TargetGAConfig.improved(time_limit=budget, clock="cpu"),
-                          200 if quick else 1000)):
+                          100 if quick else 1000)):
         r = ga_rates(cfg, draws(n, 2026), 2026)
         target = ("at 1 s: >= 99.5 %" if quick else ">= 99.5 %") if name == "improved GA" else ""
         met = (100 * r["rate"] >= 99.5) if name == "improved GA" and not quick else None
