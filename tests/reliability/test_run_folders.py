@@ -76,6 +76,17 @@ def test_a_hostile_pickle_checkpoint_runs_nothing(stopped, tmp_path):
     assert not marker.exists()
 
 
+def test_a_finished_run_of_an_older_evoplay_is_reported_without_reading_its_pickle(finished, tmp_path):
+    marker = tmp_path / "pwned"
+    finished.file("checkpoint.npz").unlink()
+    finished.file("checkpoint.pkl").write_bytes(pickle.dumps(Hostile(str(marker))))
+    verify_folder(RunFolder.open(finished.path), GENS)  # the log agrees with finished.json: nothing to say
+    assert not marker.exists()
+    with pytest.raises(CheckpointError, match="pickle checkpoint of an older evoplay"):
+        rewrite_outputs(Toy(GENS), RunFolder.open(finished.path))
+    assert not marker.exists()
+
+
 @pytest.mark.parametrize("generation", [999, -5, GENS + 1])
 def test_a_checkpoint_generation_outside_the_run_is_refused(stopped, generation):
     _forge(stopped, generation)

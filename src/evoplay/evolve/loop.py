@@ -19,7 +19,7 @@ import numpy as np
 
 from evoplay.arena.executors import Executor, SerialExecutor
 from evoplay.errors import CheckpointError
-from evoplay.evolve.runs import CHECKPOINT, FINISHED, LOG, RunFolder
+from evoplay.evolve.runs import CHECKPOINT, FINISHED, LOG, OLD_CHECKPOINT, RunFolder
 
 
 class Evolution(Protocol):
@@ -120,6 +120,14 @@ def rewrite_outputs(evo: Evolution, folder: RunFolder, executor: Executor | None
 def verify_folder(folder: RunFolder, generations: int) -> None:
     """Check a run folder's log, checkpoint and finish mark against each other (for report): raises
     CheckpointError saying what is inconsistent."""
+    if not folder.file(CHECKPOINT).exists() and folder.file(OLD_CHECKPOINT).exists() and folder.finished:
+        # A finished run of an older evoplay: its pickle is never read; the log is checked against the finish mark.
+        finished = folder.read_json(FINISHED)
+        count = finished.get("generations") if isinstance(finished, dict) else None
+        if not isinstance(count, int):
+            raise CheckpointError(f"{folder.file(FINISHED)} does not say how many generations ran")
+        folder.check_log(count, f"{folder.file(FINISHED)}")
+        return
     loaded = folder.load_checkpoint()
     if loaded is None:
         if folder.read_log():
