@@ -93,3 +93,19 @@ def test_workers_exit_when_their_parent_is_killed():
 def test_no_orphans_over_many_kills():
     seen, left = _orphans_after_kill(2, 8)
     assert seen == 16 and left == 0
+
+
+
+@pytest.mark.slow
+def test_ray_tasks_keep_their_own_errors_and_name_a_task_that_loses_its_worker_every_time():
+    pytest.importorskip("ray", reason="needs Ray")
+    from evoplay.arena.executors import RayExecutor
+
+    # Builtins, so Ray's workers can unpickle the functions without this test module.
+    with RayExecutor(1) as ex:
+        assert ex.map(abs, [-1, -2]) == [1, 2]
+        with pytest.raises(ValueError, match="invalid literal"):
+            ex.map(int, ["x"])
+        with pytest.raises(WorkerLostError, match=f"task 0 of 1 .* lost with its Ray worker or node "
+                                                  f"{MAX_ATTEMPTS + 1} times"):
+            ex.map(os._exit, [3])

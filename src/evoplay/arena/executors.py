@@ -236,7 +236,16 @@ class RayExecutor(Executor):
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 i = index[ref]
-                results[i] = ray.get(ref)
+                try:
+                    results[i] = ray.get(ref)
+                except ray.exceptions.RayTaskError as err:  # the task itself raised: its own error
+                    cause = getattr(err, "cause", None)
+                    raise (cause if isinstance(cause, BaseException) else err) from None
+                except ray.exceptions.RayError as err:  # its worker or node was lost every time it ran
+                    raise WorkerLostError(
+                        f"task {i} of {len(items)} ({getattr(fn, '__name__', fn)}) was lost with its Ray worker "
+                        f"or node {MAX_ATTEMPTS + 1} times ({type(err).__name__}); check the cluster's nodes"
+                    ) from None
                 if on_done:
                     on_done(i, results[i])
         return results
