@@ -86,3 +86,13 @@ def test_a_compile_shows_the_status_on_a_terminal_and_nothing_elsewhere():
     with watch_compiles(Console(file=log, force_terminal=False)) as state:
         assert compile_something(5) == 16
     assert state.compiles >= 1 and log.getvalue() == ""
+
+
+def test_a_run_folder_with_brackets_is_printed_whole_in_every_hint(tmp_path):
+    out = tmp_path / "runs" / "try[ratings]"
+    result = CliRunner().invoke(main, [
+        "evolve", "mancala", "--generations", "1", "--population", "6", "--backend", "serial", "--out", str(out),
+        "--set", "report.random_programs=5", "--set", "report.heldout_depths=[2]"])
+    assert result.exit_code == 0, result.output
+    assert f"evoplay resume {out}" in result.output and f"run finished: {out}" in result.output
+    assert f"gp({out}/best.json)" in result.output  # the report's 'play it' line

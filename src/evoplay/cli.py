@@ -208,7 +208,7 @@ def play(game, opponent, seat, seed, tick_ms):
         say(f"\n{state.render(you)}")
         out.print(f"[bold]{escape(sevens_verdict(state, you))}[/]")
         return
-    out.print(f"\n{state}", highlight=False)
+    out.print(f"\n{state}", highlight=False, markup=False)
     ret, scores = state.returns(), state.scores()
     if n == 2:
         verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot_name} wins")
@@ -349,8 +349,8 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
         finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables, exports "
                                                                           "and plots"))
         run_evolution(finishing, folder, ex, update)
-    console.print(f"[green]run finished[/]: {escape(str(folder.path))}")
-    out.print(module.report(folder), markup=False)
+    console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
+    out.print(module.report(folder), markup=False, soft_wrap=True)
 
 
 class _EvolveCommand(click.Command):
@@ -426,7 +426,8 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     with make_executor(backend, workers, address) as ex:  # a backend that cannot start stops before the folder
         folder = RunFolder.create(out_path, recipe, config, options)
         path = escape(str(folder.path))
-        console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False)
+        console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False,
+                      soft_wrap=True)
         _run_with_progress(module, folder, backend, workers, address, executor=ex)
 
 
@@ -449,8 +450,8 @@ def resume(run_dir, workers, backend, address):
             console.print(f"{escape(str(folder.path))} has finished but its outputs are missing; writing them again")
             _rewrite(module, folder, backend, workers, address)
         else:
-            console.print(f"{escape(str(folder.path))} has finished already; its report:")
-        out.print(module.report(folder), markup=False)
+            console.print(f"{escape(str(folder.path))} has finished already; its report:", soft_wrap=True)
+        out.print(module.report(folder), markup=False, soft_wrap=True)
         return
     _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
 
@@ -477,13 +478,13 @@ def report(run_dir, rewrite):
     module = load_recipe(folder.recipe)
     if rewrite:
         _rewrite(module, folder)
-        console.print(f"rewrote the outputs of {folder.path}")
+        console.print(f"rewrote the outputs of {folder.path}", markup=False)
     else:
         verify_folder(folder, module.make(folder.config, **folder.meta.get("options", {})).generations)
         if folder.finished and not folder.file("best.json").exists():
             raise CheckpointError(f"{folder.file('best.json')} is missing although the run has finished; write "
                                   f"the outputs again with: evoplay report --rewrite {folder.path}")
-    out.print(module.report(folder))
+    out.print(module.report(folder), markup=False, soft_wrap=True)
 
 
 @main.command()
