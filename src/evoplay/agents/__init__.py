@@ -259,6 +259,23 @@ register_agent(
 )
 
 
+def _champion(game, spec, nodes):
+    from evoplay.agents.champion import make_champion
+
+    return make_champion(game, spec, nodes)
+
+
+def _champion_supports(game: Game) -> str | None:
+    from evoplay.agents.champion import supports
+
+    return supports(game)
+
+
+register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per move (0: the champion's own)"),),
+               "the strongest evolved player evoplay ships for the game (Kalah: evolved feature weights searched by "
+               "iterative deepening within a node budget; docs/strength.md)", supports=_champion_supports)
+
+
 def _gp(game, spec, file):
     from evoplay.agents.gp import make_gp_agent
 

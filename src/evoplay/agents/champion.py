@@ -1,0 +1,49 @@
+"""``champion``: the strongest evolved player evoplay ships for a game, read from ``src/evoplay/champions/``.
+
+Kalah: the genome of ``evoplay evolve mnk --config kalah_champion`` (feature weights of
+``search_kalah_weights``), searched by iterative deepening within the file's node budget
+(``evoplay.agents.kalah_deepening``); it plays any Kalah, its weights having been evolved on standard Kalah.
+docs/strength.md gives each champion's run and its measured strength against OpenSpiel's MCTS.
+"""
+from __future__ import annotations
+
+from importlib import resources
+
+from evoplay.errors import SpecError
+
+#: game name -> the shipped file (inside the evoplay package)
+FILES = {"kalah": "kalah.json"}
+
+
+def champion_path(game_name: str):
+    """The shipped champion file of a game, as an importlib resource."""
+    return resources.files("evoplay").joinpath("champions", FILES[game_name])
+
+
+def supports(game) -> str | None:
+    from evoplay.games.kalah import KalahGame
+
+    if isinstance(game, KalahGame):
+        return None
+    return f"evoplay ships a champion for {', '.join(sorted(FILES))} only"
+
+
+def make_champion(game, spec: str = "champion", nodes: int = 0):
+    """The champion of ``game``; ``nodes`` > 0 replaces the file's node budget (a weaker or stronger player)."""
+    from evoplay.agents.weights import FORMAT, WeightsAgent
+    from evoplay.ga import Schema
+
+    why = supports(game)
+    if why:
+        raise SpecError(f"champion cannot play {game.spec}: {why}")
+    if nodes < 0:
+        raise SpecError(f"champion: nodes={nodes}; use 0 (the champion's own budget) or a node budget > 0")
+    import json
+
+    with resources.as_file(champion_path(game.name)) as path:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    if doc.get("format") != FORMAT:
+        raise SpecError(f"champion: the shipped {FILES[game.name]} is not an evoplay weights file")
+    schema = Schema.from_list(doc["schema"], f"champion {FILES[game.name]}")
+    record = schema.decode(schema.from_string(doc["genome"]))
+    return WeightsAgent(game, record, nodes=nodes or int(doc["nodes"]), spec=spec)
