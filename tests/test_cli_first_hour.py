@@ -96,3 +96,17 @@ def test_a_run_folder_with_brackets_is_printed_whole_in_every_hint(tmp_path):
     assert result.exit_code == 0, result.output
     assert f"evoplay resume {out}" in result.output and f"run finished: {out}" in result.output
     assert f"gp({out}/best.json)" in result.output  # the report's 'play it' line
+
+
+def test_the_progress_bar_column_shows_the_compile_briefly_and_only_while_it_runs():
+    from evoplay.compiling import STATE, CompileColumn
+
+    saved = (STATE.first_start, STATE.depth, STATE.clock)
+    try:
+        STATE.clock = lambda: 50.0
+        STATE.first_start, STATE.depth = 42.0, 1
+        assert CompileColumn().render(None).plain == "compiling (first run only) 8 s"
+        STATE.depth = 0
+        assert CompileColumn().render(None).plain == ""
+    finally:
+        STATE.first_start, STATE.depth, STATE.clock = saved

@@ -346,8 +346,7 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
 
         # The final tables (the best against held-out opponents) can take longer than the generations did: the
         # bar says so while its clock keeps running.
-        finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables, exports "
-                                                                          "and plots"))
+        finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables"))
         run_evolution(finishing, folder, ex, update)
     console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
     out.print(module.report(folder), markup=False, soft_wrap=True)

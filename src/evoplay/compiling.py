@@ -61,7 +61,8 @@ class CompileColumn(ProgressColumn):
     """A progress-bar column showing 'compiling kernels (first run only): 12 s' while Numba compiles."""
 
     def render(self, task) -> Text:
-        return Text(STATE.note(), style="yellow")
+        # Short: beside a bar on an 80-column terminal the long note would push the clock off the line.
+        return Text(f"compiling (first run only) {STATE.elapsed():.0f} s" if STATE.active else "", style="yellow")
 
 
 @contextmanager
