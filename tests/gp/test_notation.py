@@ -1,5 +1,6 @@
 """Seed-003 notation: printing and parsing give back the same program, and bad text is refused at the right token."""
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -138,3 +139,14 @@ def test_very_deep_programs_print_and_parse():
     text = gp.to_notation(program)
     assert text.startswith("neg [(neg [(") and text.count("neg") == depth
     assert gp.parse_notation(text) == program
+
+
+def test_programs_deeper_than_the_default_recursion_limit_print_and_parse_from_a_fresh_limit():
+    depth = 600  # about three frames per level: past Python's default limit of 1000 unless it is raised
+    program = gp.Program([NEG] * depth + [CONST], [0] * (depth + 1), [0.0] * depth + [1.0])
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        assert gp.parse_notation(gp.to_notation(program)) == program
+    finally:
+        sys.setrecursionlimit(max(old, sys.getrecursionlimit()))
