@@ -195,3 +195,22 @@ def test_same_game_other_parameters_plays_with_a_warning(tmp_path, capsys):
     assert "rules differ" in agent.describe()
     s = agent.game.new_initial_state()
     assert agent.step(s) == 0  # 9 - 1 = 8, a multiple of 4
+
+
+def test_depth_overrides_the_files_search_depth_and_is_refused_for_a_move_scorer(tmp_path):
+    from evoplay.recipes.ga import feature_schema
+
+    game = load_game("mnk(m=3,n=3,k=3)")
+    schema = feature_schema(9, 4)
+    bits = schema.random(1, np.random.default_rng(0))[0]
+    doc = {"format": "evoplay-weights/1", "game": game.spec, "schema": schema.to_list(),
+           "genome": "".join(map(str, bits)), "features": game.feature_names(), "weight_scale": 0.125,
+           "policy": "search", "depth": 2}
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(doc))
+    assert make_agent(f"weights({path},depth=5)", game).depth == 5
+    assert make_agent(f"weights({path})", game).depth == 2
+    scorer = write_doc(tmp_path, load_game(TAKE_AWAY))  # policy "move"
+    with pytest.raises(SpecError, match="depth=3 is for a searching player; this file's policy is 'move'"):
+        make_agent(f"gp({scorer},depth=3)", TAKE_AWAY)
+    assert make_agent(f"gp({scorer})", TAKE_AWAY).policy == "move"

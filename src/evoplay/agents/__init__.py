@@ -130,10 +130,10 @@ register_agent(
 register_agent("human", _human, (), "you, at the terminal")
 
 
-def _weights(game, spec, file, schedule, random_ties, seed):
+def _weights(game, spec, file, schedule, random_ties, seed, depth):
     from evoplay.agents.weights import from_file
 
-    return from_file(game, file, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec)
+    return from_file(game, file, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec, depth=depth)
 
 
 register_agent(
@@ -144,6 +144,7 @@ register_agent(
         Param("schedule", str, "seed001", "m,n,k depth cap by empty cells", ("seed001", "none")),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
+        Param("depth", int, 0, "plies to search (0: the genome's or the file's own)", max=1000),
     ),
     "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; seed 001's GA "
     "genome; Kalah feature weights)",
@@ -276,13 +277,15 @@ register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per m
                "iterative deepening within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
-def _gp(game, spec, file):
+def _gp(game, spec, file, depth):
     from evoplay.agents.gp import make_gp_agent
 
-    return make_gp_agent(game, spec, file)
+    return make_gp_agent(game, spec, file, depth)
 
 
-register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),),
+register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),
+                           Param("depth", int, 0, "plies to search for a searching program (0: the file's own)",
+                                 max=1000)),
                "an evolved program: of the gp recipe on any game (scores each move's after-state, or evaluates "
                "search leaves, over the game's features); of seed 003's Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)

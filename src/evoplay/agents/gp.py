@@ -364,14 +364,15 @@ class GPAgent(Agent):
         return int(pit)
 
 
-def make_gp_agent(game, spec: str, file: str):
+def make_gp_agent(game, spec: str, file: str, depth: int = 0):
     """The player of a program file: a Kalah policy (the seed's kernels) or a feature program of any game
-    (``evoplay.agents.program``: policies move and search)."""
+    (``evoplay.agents.program``: policies move and search). ``depth`` > 0 searches that many plies instead of
+    the file's (search policies only)."""
     from evoplay.agents import program as feature_program
 
     program, pset, doc = load_program(file)
     if doc["policy"] in feature_program.POLICIES:
-        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec)
+        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec, depth)
     note = ""
     if doc.get("game"):
         from evoplay.games import load_game
@@ -384,7 +385,11 @@ def make_gp_agent(game, spec: str, file: str):
             # Same board, other rules (seeds per pit, the capture rule): the program reads the same numbers.
             note = f"gp: {file} was evolved under {want.spec}; playing {game.spec}, whose rules differ"
             feature_program.warn(note)
+    if depth and doc["policy"] != "kalah_search":
+        raise SpecError(f"gp: {file} plays policy {doc['policy']!r}, which does not search; leave depth out")
+    if depth < 0:
+        raise SpecError(f"gp: depth={depth}; give the plies to search (0: the file's own)")
     agent = GPAgent(game, program, pset, spec=spec, policy=doc["policy"],
-                    search_depth=int(doc.get("search_depth", 1)))
+                    search_depth=depth or int(doc.get("search_depth", 1)))
     agent.note = note
     return agent

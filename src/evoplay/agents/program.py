@@ -351,17 +351,28 @@ def linear_agent(game, weights, policy="search", depth=1, opponents="noop", spec
     return FeatureAgent(game, LinearScorer(weights), policy, depth, opponents, spec, note=note)
 
 
-def agent_from_program_document(game, doc: dict, where: str, spec: str) -> FeatureAgent:
-    """The agent of a generic ``gp`` document (policy move or search), checked against ``game``."""
+def _played_depth(where: str, policy: str, recorded: int, depth: int) -> int:
+    """The search depth to play: ``depth`` when given (> 0), else the one the file records."""
+    if depth < 0:
+        raise SpecError(f"{where}: depth={depth}; give the plies to search (0: the file's own, {recorded})")
+    if depth and policy != "search":
+        raise SpecError(f"{where}: depth={depth} is for a searching player; this file's policy is {policy!r} "
+                        f"(it scores each move's after-state), so leave depth out")
+    return depth or recorded
+
+
+def agent_from_program_document(game, doc: dict, where: str, spec: str, depth: int = 0) -> FeatureAgent:
+    """The agent of a generic ``gp`` document (policy move or search), checked against ``game``; ``depth`` > 0
+    searches that many plies instead of the file's."""
     note = check_game(where, doc["game"], game)
     check_features(where, doc.get("features", []), game)
     warn(note)
     program = Program.from_dict(doc["program"])
-    return program_agent(game, program, doc["policy"], int(doc.get("depth", 1)), doc.get("opponents", "noop"),
-                         spec, note)
+    depth = _played_depth(where, doc["policy"], int(doc.get("depth", 1)), depth)
+    return program_agent(game, program, doc["policy"], depth, doc.get("opponents", "noop"), spec, note)
 
 
-def agent_from_weights_document(game, doc: dict, where: str, spec: str) -> FeatureAgent:
+def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: int = 0) -> FeatureAgent:
     """The agent of a generic ``weights`` document (a genome of one weight per feature), checked against ``game``."""
     note = check_game(where, doc["game"], game)
     check_features(where, doc["features"], game)
@@ -369,8 +380,10 @@ def agent_from_weights_document(game, doc: dict, where: str, spec: str) -> Featu
     params = doc["params"]
     weights = decode_weights(params, len(doc["features"]), float(doc.get("weight_scale", 1.0)))
     # a genome's depth field holds plies - 1 (0 plays one ply); without one the document's depth
-    depth = int(params["depth"]) + 1 if "depth" in params else int(doc.get("depth", 1))
-    return linear_agent(game, weights, doc.get("policy", "search"), depth, doc.get("opponents", "noop"), spec, note)
+    recorded = int(params["depth"]) + 1 if "depth" in params else int(doc.get("depth", 1))
+    policy = doc.get("policy", "search")
+    depth = _played_depth(where, policy, recorded, depth)
+    return linear_agent(game, weights, policy, depth, doc.get("opponents", "noop"), spec, note)
 
 
 def weight_field(i: int) -> str:

@@ -213,20 +213,26 @@ class WeightsAgent(Agent):
 
 
 def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
-              spec: str | None = None) -> WeightsAgent:
-    """The agent of a weights JSON, checked to be for ``game``; it evaluates streaks as the run did."""
+              spec: str | None = None, depth: int = 0) -> WeightsAgent:
+    """The agent of a weights JSON, checked to be for ``game``; it evaluates streaks as the run did. ``depth`` > 0
+    searches that many plies instead of the genome's or the file's depth (seed 001's schedule still caps m,n,k)."""
     from evoplay.games import load_game
 
     doc = load_weights(path)
     if "features" in doc:  # a genome of feature weights (the ga recipe): any game that gives those features
         from evoplay.agents.program import agent_from_weights_document
 
-        return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights")
+        return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights", depth)
+    if depth < 0:
+        raise SpecError(f"weights: depth={depth}; give the plies to search (0: the genome's own)")
     made_for = load_game(doc["game"])
     if made_for != game:
         raise SpecError(f"weights: {doc['path']} was evolved for {made_for.spec}, not {game.spec}")
     streaks = doc.get("streaks", "all")
     if streaks not in STREAKS:
         raise SpecError(f"weights: {doc['path']} has streaks={streaks!r}; known: {', '.join(STREAKS)}")
-    return WeightsAgent(game, doc["params"], schedule=schedule, random_ties=random_ties, seed=seed,
+    record = dict(doc["params"])
+    if depth:
+        record[DEPTH_FIELD] = depth
+    return WeightsAgent(game, record, schedule=schedule, random_ties=random_ties, seed=seed,
                         depth=int(doc.get("depth", 4)), streaks=streaks, spec=spec, nodes=int(doc.get("nodes", 0)))
