@@ -107,3 +107,12 @@ def test_champion_plays_kalah_and_refuses_other_games():
     assert agent.step(state) in state.legal_actions()
     with pytest.raises(SpecError, match="champion"):
         make_agent("champion", "tron")
+
+
+def test_champion_says_when_the_rules_differ_from_its_evolution(capsys):
+    same = make_agent("champion", load_game("kalah(empty_capture=false)"))
+    assert same.note == "" and "warning" not in capsys.readouterr().err
+    other = make_agent("champion", load_game("kalah"))  # the seed's capture rule
+    assert "rules differ" in other.note and "rules differ" in capsys.readouterr().err
+    state = other.game.new_initial_state(0)
+    assert other.step(state) in state.legal_actions()

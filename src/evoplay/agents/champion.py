@@ -46,4 +46,11 @@ def make_champion(game, spec: str = "champion", nodes: int = 0):
         raise SpecError(f"champion: the shipped {FILES[game.name]} is not an evoplay weights file")
     schema = Schema.from_list(doc["schema"], f"champion {FILES[game.name]}")
     record = schema.decode(schema.from_string(doc["genome"]))
-    return WeightsAgent(game, record, nodes=nodes or int(doc["nodes"]), spec=spec)
+    agent = WeightsAgent(game, record, nodes=nodes or int(doc["nodes"]), spec=spec)
+    agent.note = ""
+    if doc["game"] != game.spec:  # the features read any Kalah board; say so when the rules are others
+        from evoplay.agents.program import warn
+
+        agent.note = f"champion: evolved under {doc['game']}; playing {game.spec}, whose rules differ"
+        warn(agent.note)
+    return agent
