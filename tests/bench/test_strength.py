@@ -53,3 +53,24 @@ def test_targets_need_sixty_percent_wins_in_each_seat_within_two_ms():
 def test_markdown_table_has_a_row_per_pairing():
     text = S.markdown_table([_row(S.KALAH, 12, 8, 13, 7)])
     assert "| kalah(empty_capture=false) | `champion` | `openspiel_mcts(simulations=10000)` | 12/0/8 |" in text
+
+
+def test_cli_quick_prints_every_pairing_with_both_seats():
+    import json
+
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+
+    result = CliRunner().invoke(main, ["bench", "strength", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)[0]["figures"]
+    names = [f["name"] for f in figures]
+    assert "kalah(empty_capture=false): champion vs openspiel_mcts(simulations=10000)" in names
+    assert "mnk(m=5,n=5,k=4): alphabeta(schedule=seed001) vs openspiel_mcts(simulations=1000)" in names
+    champion = figures[names.index("kalah(empty_capture=false): champion vs openspiel_mcts(simulations=10000)")]
+    assert champion["target"].startswith(">= 60 %") and champion["met"] in (True, False)
+    first, second = champion["note"].split("; second ")
+    for seat in (first.removeprefix("first "), second):
+        wins, draws, losses = (int(x) for x in seat.split(",")[0].split("/"))
+        assert wins + draws + losses == 3  # --quick: three games a seat
