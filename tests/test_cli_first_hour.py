@@ -110,3 +110,23 @@ def test_the_progress_bar_column_shows_the_compile_briefly_and_only_while_it_run
         assert CompileColumn().render(None).plain == ""
     finally:
         STATE.first_start, STATE.depth, STATE.clock = saved
+
+
+def test_a_compile_under_another_live_display_does_not_break_it():
+    import io
+
+    from numba import njit
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from evoplay.compiling import watch_compiles
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=100)
+    with watch_compiles(screen) as state, Progress(console=screen):  # a live display the watch does not know of
+
+        @njit
+        def g(x):
+            return x - 1
+
+        assert g(3) == 2
+    assert state.compiles >= 1

@@ -11,6 +11,7 @@ import threading
 import time
 from contextlib import contextmanager
 
+from rich.errors import LiveError
 from rich.progress import ProgressColumn
 from rich.text import Text
 
@@ -97,8 +98,12 @@ def watch_compiles(console, state: CompileState | None = None):
                 if not console.is_terminal:  # a log or a pipe: no spinner (and nothing mixed into the output)
                     return
                 if status is None:
-                    status = console.status(Text(state.note()), spinner="dots")
-                    status.start()
+                    shown = console.status(Text(state.note()), spinner="dots")
+                    try:
+                        shown.start()
+                    except LiveError:  # another live display (a progress bar of its own) is on screen
+                        return
+                    status = shown
                     _tick(status, state, lock, lambda shown=status: status is shown)
 
         def on_end(self, ev):
