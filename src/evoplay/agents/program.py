@@ -126,20 +126,25 @@ def clip_values(values: np.ndarray) -> np.ndarray:
     return np.clip(np.nan_to_num(values, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
 
 
+@njit(cache=True, inline="always")
+def clip_value(v):
+    """One value clipped as ``clip_values``: NaN to 0, the rest within +-EVAL_LIMIT."""
+    if v != v:
+        return 0.0
+    if v > EVAL_LIMIT:
+        return EVAL_LIMIT
+    if v < -EVAL_LIMIT:
+        return -EVAL_LIMIT
+    return v
+
+
 @njit(cache=True)
 def program_rows(opcodes, args, consts, size, rows, out):
     """The program on every row of ``rows`` (float64[:, ::1]) into ``out``, clipped as ``clip_values``: one call per
     move, so a move costs one dispatch however many legal actions it has."""
     stack = np.empty(size, np.float64)
     for r in range(rows.shape[0]):
-        v = evaluate_with_stack(opcodes, args, consts, 0, size, rows[r], stack)
-        if v != v:
-            v = 0.0
-        elif v > EVAL_LIMIT:
-            v = EVAL_LIMIT
-        elif v < -EVAL_LIMIT:
-            v = -EVAL_LIMIT
-        out[r] = v
+        out[r] = clip_value(evaluate_with_stack(opcodes, args, consts, 0, size, rows[r], stack))
 
 
 @njit(cache=True)
@@ -149,13 +154,7 @@ def linear_rows(weights, rows, out):
         v = 0.0
         for j in range(weights.shape[0]):
             v += weights[j] * rows[r, j]
-        if v != v:
-            v = 0.0
-        elif v > EVAL_LIMIT:
-            v = EVAL_LIMIT
-        elif v < -EVAL_LIMIT:
-            v = -EVAL_LIMIT
-        out[r] = v
+        out[r] = clip_value(v)
 
 
 class ProgramScorer:
