@@ -57,6 +57,7 @@ def test_encode_refuses_records_that_do_not_fit_and_decode_inverts_it():
     assert SCHEMA.decode(bits) == {"a": 5, "b": -8}
     assert SCHEMA.decode(SCHEMA.encode({"a": 7, "b": 7})) == {"a": 7, "b": 7}
     assert message(lambda: SCHEMA.encode({"a": 1})) == "a genome record must give exactly the schema's fields; missing: b"
+    assert message(lambda: SCHEMA.encode({})) == "a genome record must give exactly the schema's fields; missing: a, b"
     assert message(lambda: SCHEMA.encode({"a": 1, "b": 0, "c": 2, "d": 3})) == \
         "a genome record must give exactly the schema's fields; unknown: c, d"
     assert message(lambda: SCHEMA.encode({"b": 0, 3: 1})) == \

@@ -190,3 +190,38 @@ def test_koza_breed_rejected_children_become_copies_of_their_parent():
     gp.koza_breed(pop, np.arange(8.0), pset, np.random.default_rng(1), uniform, crossover_rate=0.0,
                   mutation_rate=0.0, accept=lambda p: seen.append(p) or True)
     assert seen == []
+
+
+def test_split_breed_is_the_operators_applied_in_rank_order_with_one_generator():
+    ranked = ranked_programs(8)
+    got = gp.split_breed(ranked, PSET, np.random.default_rng(11), {"constant": 0.5, "crossover": 0.5})
+    rng = np.random.default_rng(11)
+    want = [gp.constant_mutation(ranked[i], rng) for i in range(4)]
+    for i in range(4):  # crossover draws its donor among the best 4, then the two subtrees
+        donor = ranked[int(rng.integers(4))]
+        want.append(gp.crossover(ranked[i], donor, rng))
+    assert got == want
+    pairs = [(p, gp.parse_notation("(y) - (z)", PSET)) for p in ranked_programs(4)]
+    got = gp.split_breed(pairs, PSET, np.random.default_rng(12), {"clone": 0.5, "subtree": 0.5})
+    rng = np.random.default_rng(12)
+    want = list(pairs[:2])  # clones draw nothing
+    for i in range(2):
+        k = int(rng.integers(2))
+        trees = list(pairs[i])
+        trees[k] = gp.subtree_mutation(trees[k], PSET, rng, 2)
+        want.append(tuple(trees))
+    assert got == want
+
+
+def test_koza_breed_elites_keep_the_earlier_of_equal_fitness():
+    pset = gp.seed003_primitive_set()
+    pop = [gp.parse_notation(f"({i % 14}) + ({i // 14})", pset) for i in range(100)]
+    fit = np.array([1.0, 0, 1, 0, 1, 0, 1, 1, 0, 1] * 10)
+
+    def uniform(f, k, r):
+        return r.integers(len(f), size=k)
+
+    new = gp.koza_breed(pop, fit, pset, np.random.default_rng(0), uniform, crossover_rate=0.0, mutation_rate=0.0,
+                        elites=30)
+    best = [i for i in range(100) if fit[i] == 1.0][:30]
+    assert new[:30] == [pop[i] for i in best]

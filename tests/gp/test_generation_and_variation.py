@@ -112,6 +112,8 @@ def test_subtree_mutation_replaces_a_whole_subtree_by_default():
             assert reads_features(child)
         depths.add(child.depth() if child.opcodes[0] != ADD else child.depth() - 1)
     assert max(depths) == 2  # a new tree is at most 2 deep (seed 000)
+    from_leaf = {gp.subtree_mutation(gp.parse_notation("f0"), pset, np.random.default_rng(s)).depth() for s in range(40)}
+    assert from_leaf == {0, 1, 2}  # grown (the default method), not full
     leafy = gp.subtree_mutation(gp.parse_notation("f0"), pset, np.random.default_rng(0), 0)
     assert leafy.size == 1 and leafy.opcodes[0] == CONST  # depth 0: one new terminal
     assert {gp.subtree_mutation(gp.parse_notation("f0"), pset, np.random.default_rng(s), 2, method="full").depth()
@@ -126,13 +128,15 @@ def test_subtree_mutation_keep_node_keeps_the_operation_and_regrows_its_children
         child = gp.subtree_mutation(gp.parse_notation("(f0) + (f1)"), pset, rng, 1, keep_node=True)
         if child.opcodes[0] == ADD and not reads_features(child):
             assert child.depth() == 1  # the kept node's children are regrown at most max_depth - 1 deep
+            assert child.args[0] == 0 and child.consts[0] == 0.0  # the kept node itself is unchanged
             kept_binary += 1
         unary = gp.subtree_mutation(gp.parse_notation("neg [(f0)]"), pset, rng, 1, keep_node=True)
-        if unary.opcodes[0] == NEG and not reads_features(unary):
+        if unary.opcodes[0] == NEG and unary.size == 2 and not reads_features(unary):
             kept_unary += 1
         leaf = gp.subtree_mutation(gp.parse_notation("f0"), pset, rng, 1, keep_node=True)
         assert not reads_features(leaf)  # a chosen leaf is always replaced
-    assert kept_binary > 0 and kept_unary > 0
+    # a unary root is kept half the time (then gets a terminal); its leaf is regrown as a terminal 2/3 of the time
+    assert kept_binary > 0 and kept_unary / 80 == pytest.approx(0.5 + 0.5 * 2 / 3, abs=0.12)
 
 
 def test_subtree_mutation_refuses_bad_arguments():
