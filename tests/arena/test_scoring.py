@@ -1,10 +1,11 @@
 """The arena's scoring and schedules, on hand-made game records: outcomes, tables, the JSON report, seeds."""
 import json
 
+import numpy as np
 import pytest
 
 from evoplay import load_game, make_agent
-from evoplay.arena import derive_seed, gauntlet, match, wilson_interval
+from evoplay.arena import derive_seed, gauntlet, match, round_robin, wilson_interval
 from evoplay.arena.executors import Executor
 from evoplay.arena.match import GameRecord
 from evoplay.arena.tournament import (
@@ -54,13 +55,13 @@ def test_fitness_is_seed_001s_and_win_rate_counts_half_draws():
 
 
 def test_pair_table_counts_each_pair_from_both_sides_and_skips_games_of_more_seats():
-    recs = RECORDS + [GameRecord((0, 1, 2), (1.0, 0.0, 0.0), (1.0, 0.0, 0.0), 3, 15)]
+    recs = [GameRecord((0, 1, 2), (1.0, 0.0, 0.0), (1.0, 0.0, 0.0), 3, 15)] + RECORDS + RECORDS[:1]
     table = TournamentResult(["a", "b", "c", "d"], recs, 9).pair_table()
-    assert table.shape == (4, 4, 3)
-    assert table[0, 1].tolist() == [1, 1, 0] and table[1, 0].tolist() == [0, 1, 1]
+    assert table.shape == (4, 4, 3) and table.dtype == np.int64
+    assert table[0, 1].tolist() == [2, 1, 0] and table[1, 0].tolist() == [0, 1, 2]
     assert table[0, 2].tolist() == [0, 0, 1] and table[2, 0].tolist() == [1, 0, 0]
     assert table[2, 1].tolist() == [1, 0, 0] and table[1, 2].tolist() == [0, 0, 1]
-    assert table[3].sum() == 0 and table.sum() == 2 * len(RECORDS)
+    assert table[3].sum() == 0 and table.sum() == 2 * (len(RECORDS) + 1)
 
 
 def test_report_dict_and_json():
@@ -187,3 +188,46 @@ def test_two_seat_schedules_name_themselves_in_the_error():
         assert str(err.value) == (f"{what} seats two agents, but sevens(players=3) has 3 seats; play a round robin "
                                   f"(evoplay tournament sevens(players=3) A B C ...), which seats every ordering "
                                   f"of distinct agents")
+
+
+def test_defaults_one_game_per_pairing_seed_0_round_0():
+    assert round_robin_pairings(2) == [Pairing((0, 1), 1, (0, 0, 1)), Pairing((1, 0), 1, (0, 1, 0))]
+    assert gauntlet_pairings(1, 1, 2) == [Pairing((0, 1), 2, (0, 0, 1)), Pairing((1, 0), 2, (0, 1, 0))]
+    agents = [make_agent("random", TTT), make_agent("random", TTT)]
+    want = [((0, 1), derive_seed(0, 0, 0, 1, 0)), ((1, 0), derive_seed(0, 0, 1, 0, 0))]
+    for res in (round_robin(TTT, agents), match(TTT, *agents), gauntlet(TTT, agents[:1], agents[1:]),
+                play_schedule(TTT, agents, round_robin_pairings(2))):
+        assert [(r.seats, r.seed) for r in res.records] == want
+        assert res.seed == 0
+
+
+def test_every_schedule_plays_on_the_executor_it_is_given():
+    agents = [make_agent("random", TTT), make_agent("random", TTT)]
+    for play in (lambda ex: round_robin(TTT, agents, 2, seed=4, executor=ex),
+                 lambda ex: match(TTT, *agents, games=4, seed=4, executor=ex)):
+        ex = RecordingExecutor(2, warm=False)
+        res = play(ex)
+        assert sum(ex.sizes) == 4 and res.seed == 4
+
+
+def test_serial_play_reports_progress_after_each_game_up_to_64_steps():
+    agents = [make_agent("random", TTT), make_agent("random", TTT)]
+    seen = []
+    play_schedule(TTT, agents, round_robin_pairings(2, 10), seed=2, progress=lambda d, t: seen.append(d))
+    assert seen == list(range(21))
+    seen.clear()
+    play_schedule(TTT, agents, round_robin_pairings(2, 50), seed=2, progress=lambda d, t: seen.append(d))
+    assert len(seen) == 1 + 64 and seen[-1] == 100  # 100 games in 64 tasks
+
+
+def test_a_parallel_executor_is_not_used_for_a_single_game_and_warms_up_on_the_first_of_two():
+    agents = [make_agent("random", TTT), make_agent("random", TTT)]
+    one = RecordingExecutor(2, warm=True)
+    play_schedule(TTT, agents, match_pairings(1), seed=3, executor=one)
+    assert one.sizes == [1]  # one game: played as one task, nothing to warm up for
+    two = RecordingExecutor(2, warm=True)
+    res = play_schedule(TTT, agents, match_pairings(2), seed=3, executor=two)
+    assert two.sizes == [1] and len(res.records) == 2  # the first game warmed up here, the second on the pool
+    none = RecordingExecutor(2, warm=False)
+    play_schedule(TTT, agents, match_pairings(6), seed=3, executor=none, tasks_per_worker=0)
+    assert none.sizes == [6]  # fewer than one task per worker still makes one task

@@ -72,3 +72,18 @@ def test_cells_are_typed_as_column_letter_and_row_number():
 def test_the_board_prints_row_1_at_the_bottom():
     assert str(G.state_from_board(BOARD)) == "   a b c d\n 3 . . . O\n 2 . X . .\n 1 X O . .\nX (player 0) to move"
     assert str(G.state_from_board(BOARD, 1)).endswith("O (player 1) to move")
+
+
+def test_board_and_line_limits_are_exact():
+    for spec in ("mnk(m=26,n=99,k=5)", "mnk(m=1,n=1,k=1)", "mnk(m=3,n=3,k=1)"):
+        assert load_game(spec).new_initial_state().returns() == [0.0, 0.0]
+    for m, n in ((27, 3), (3, 100), (0, 3), (3, 0)):
+        with pytest.raises(SpecError) as err:
+            load_game(f"mnk(m={m},n={n},k=1)")
+        assert str(err.value) == f"mnk: board {m}x{n} is out of range; use m in 1..26 and n in 1..99"
+    with pytest.raises(SpecError) as err:
+        load_game("mnk(m=3,n=4,k=5)")
+    assert str(err.value) == "mnk: k=5 cannot fit a 3x4 board; use 1..4"
+    one = load_game("mnk(m=3,n=3,k=1)").new_initial_state()
+    one.apply_action(4)
+    assert one.is_terminal() and one.returns() == [1.0, -1.0]  # k=1: the first stone wins
