@@ -116,6 +116,20 @@ def test_the_shipped_levels_are_data_and_load():
     assert level_specimen("expert").info["generation"] == 111
 
 
+def test_the_shipped_expert_comes_from_the_expert_config_and_its_heuristic_check():
+    from evoplay.evolve.config import load_config
+    from evoplay.recipes.sevens import validate
+
+    config = load_config("sevens", "expert")  # evoplay evolve sevens --config expert --levels made the shipped levels
+    assert validate(config, levels=True) == {"easy": 0, "medium": 1, "hard": 11, "expert": 111}
+    assert config["fitness"]["heuristic_share"] == 0.9 and config["levels"]["top_heuristic_games"] == 10000
+    info = level_specimen("expert").info
+    assert info["candidates"] == config["levels"]["candidates"] == 20
+    assert info["heuristic_games"] == 10000 and info["heuristic_win_ratio"] > 0.35  # parity is 1/3
+    assert info["recheck_against"] == "two copies of hard"
+    assert "sub" in level_specimen("expert").to_dict()["primitives"]["functions"]
+
+
 def test_narrated_table_explains_sends_to_the_person():
     game = load_game("sevens(players=3)")
     lines = []
