@@ -195,3 +195,94 @@ def test_checkpoints_belong_to_their_recipe_and_replace_old_pickles(folder):
     assert message(other.load_checkpoint) == f"{folder.file('checkpoint.npz')} belongs to recipe 'mnk', not 'kalah'"
     assert message(lambda: folder.save_checkpoint(5, {"f": len})) == \
         "the mnk state cannot be checkpointed: state.f: a builtin_function_or_method cannot be stored in a checkpoint"
+
+
+def test_create_makes_missing_parents_and_records_the_run(tmp_path):
+    import time
+    before = time.time()
+    folder = RunFolder.create(tmp_path / "a" / "b" / "run", "mnk", {"a": 1})
+    folder.release()
+    assert folder.meta["recipe"] == "mnk" and before <= folder.meta["created"] <= time.time()
+    assert json.loads(folder.file("run.json").read_text())["created"] == folder.meta["created"]
+    assert folder.file("run.json").read_text().startswith('{\n  "format": 1,\n  "recipe": "mnk",')  # indented by 2
+    (tmp_path / "file").write_text("x")
+    assert message(lambda: RunFolder.create(tmp_path / "file" / "run", "mnk", {})) == \
+        f"cannot create the run folder {tmp_path / 'file' / 'run'}: a part of the path is not a directory"
+
+
+def test_a_bad_config_names_its_file(folder):
+    folder.file("config.toml").write_text("a = = 1\n")
+    assert message(lambda: RunFolder.open(folder.path), ConfigError).startswith(
+        f"{folder.file('config.toml')} is not valid TOML: ")
+
+
+def test_the_log_stores_numpy_numbers_as_json_numbers(folder):
+    folder.log({"generation": np.int64(0), "best": np.float64(0.5), "pop": np.arange(2)})
+    assert folder.read_log() == [{"generation": 0, "best": 0.5, "pop": [0, 1]}]
+
+
+def test_the_lock_file_names_the_holder_and_is_not_executable(folder):
+    lock = folder.file(".lock")
+    lock.write_text("1234567890123\n")  # a longer pid left by an earlier holder
+    folder.lock()
+    try:
+        assert lock.read_text() == f"{os.getpid()}\n"
+        assert lock.stat().st_mode & 0o111 == 0
+    finally:
+        folder.release()
+    folder.release()  # releasing a folder this process does not hold is harmless
+    RunFolder.open(folder.path).release()
+
+
+def test_a_lock_that_cannot_be_opened_names_its_path(folder):
+    lock = folder.file(".lock")
+    lock.unlink(missing_ok=True)
+    lock.mkdir()
+    assert message(folder.lock) == f"cannot lock the run folder at {lock}: it is a directory"
+    assert not folder.is_locked
+
+
+def _in_child(action) -> int:
+    """Run ``action`` in a forked child (POSIX locks are per process); its exit code: 0 done, 1 refused."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            action()
+            os._exit(0)
+        except CheckpointError:
+            os._exit(1)
+        except BaseException:
+            os._exit(2)
+    return os.waitpid(pid, 0)[1] >> 8
+
+
+def test_another_process_holding_the_lock_is_named_and_a_killed_holder_frees_it(folder):
+    import signal
+    import time
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child holds the lock until it is killed
+        folder.lock()
+        os.write(write, b"x")
+        time.sleep(60)
+        os._exit(0)
+    try:
+        assert os.read(read, 1) == b"x"
+        assert message(folder.lock) == (f"{folder.path} is in use by another evoplay process (pid {pid}); wait for "
+                                        f"it to end, or stop it")
+        assert not folder.is_locked
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(read)
+        os.close(write)
+    def lock_elsewhere():
+        runs._HELD.clear()  # the child is another process: only the POSIX lock may stop it
+        folder.lock()
+
+    folder.lock()  # the killed holder's lock went with it
+    try:
+        assert _in_child(lock_elsewhere) == 1  # now this process holds it
+    finally:
+        folder.release()
+    assert _in_child(lock_elsewhere) == 0  # released: another process may take it
