@@ -75,4 +75,5 @@ def test_spaces_and_tabs_separate_tokens_and_values_are_exact():
     result = parse_expression("\t75 *\t9 + 3 ", [75, 9, 3])
     assert result.value == 678 and result.canonical == "75 * 9 + 3" and result.text == "\t75 *\t9 + 3 "
     assert parse_expression("75 - 9 - 3").value == 63 and parse_expression("75 / 15 / 5").value == 1
+    assert type(parse_expression("75 / 15").value) is int  # exact division gives an int, never a float
     assert parse_expression("3 - 1", [3, 1]).value == 2
