@@ -257,6 +257,8 @@ class RayExecutor(Executor):
 
 
 def _call_pickled(payload: bytes):
+    # The payload is one this process tree pickled a moment ago (RayExecutor.map sends it to its own workers);
+    # no file or upload ever reaches here. Run folders are read by evolve.checkpoint, which never unpickles.
     fn, item = pickle.loads(payload)
     return fn(item)
 

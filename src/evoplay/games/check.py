@@ -366,7 +366,7 @@ def check_spec(game: Game, checker: _Checker) -> None:
         again = load_game(game.spec)
         if again != game or type(again) is not type(game):
             checker.problem("spec", f"load_game({game.spec!r}) builds a different game; keep Game.spec canonical")
-        copy = pickle.loads(pickle.dumps(game))
+        copy = pickle.loads(pickle.dumps(game))  # a round trip of our own bytes, as a worker process receives it
         if copy != game:
             checker.problem("spec", f"a pickled game comes back different ({game.spec!r})")
     except Exception as err:  # noqa: BLE001
