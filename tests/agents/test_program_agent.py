@@ -139,7 +139,8 @@ def test_gp_file_with_renamed_features_names_the_first_difference(tmp_path):
         make_agent(f"gp({path})", game)
 
 
-def test_weights_file_of_other_size_is_a_clear_error(tmp_path):
+def write_weights_doc(tmp_path):
+    """A ga-recipe weights file for tic-tac-toe: 9 four-bit weights, a 2-ply search."""
     from evoplay.recipes.ga import feature_schema
 
     game = load_game("mnk(m=3,n=3,k=3)")
@@ -150,6 +151,11 @@ def test_weights_file_of_other_size_is_a_clear_error(tmp_path):
            "policy": "search", "depth": 2}
     path = tmp_path / "w.json"
     path.write_text(json.dumps(doc))
+    return game, path
+
+
+def test_weights_file_of_other_size_is_a_clear_error(tmp_path):
+    game, path = write_weights_doc(tmp_path)
     agent = make_agent(f"weights({path})", game)
     assert agent.depth == 2
     with pytest.raises(SpecError, match="reads 9 features but mnk\\(m=4,n=4,k=3\\) gives 16"):
@@ -198,16 +204,7 @@ def test_same_game_other_parameters_plays_with_a_warning(tmp_path, capsys):
 
 
 def test_depth_overrides_the_files_search_depth_and_is_refused_for_a_move_scorer(tmp_path):
-    from evoplay.recipes.ga import feature_schema
-
-    game = load_game("mnk(m=3,n=3,k=3)")
-    schema = feature_schema(9, 4)
-    bits = schema.random(1, np.random.default_rng(0))[0]
-    doc = {"format": "evoplay-weights/1", "game": game.spec, "schema": schema.to_list(),
-           "genome": "".join(map(str, bits)), "features": game.feature_names(), "weight_scale": 0.125,
-           "policy": "search", "depth": 2}
-    path = tmp_path / "w.json"
-    path.write_text(json.dumps(doc))
+    game, path = write_weights_doc(tmp_path)
     assert make_agent(f"weights({path},depth=5)", game).depth == 5
     assert make_agent(f"weights({path})", game).depth == 2
     scorer = write_doc(tmp_path, load_game(TAKE_AWAY))  # policy "move"
