@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from evoplay.agents import target_ga as G
 from evoplay.errors import ConfigError
 from evoplay.games import target as T
+from evoplay.games.target import ADD, DIV, MUL, SUB
 
 NUMBERS = (3, 7, 9, 1, 15, 75)
 
@@ -16,28 +17,28 @@ def _random_tree(seed, n=6):
 
 
 def test_lenient_division_returns_its_left_operand():
-    assert G.lenient(G.DIV, 7, 2) == 7
-    assert G.lenient(G.DIV, 7, 0) == 7
-    assert G.lenient(G.DIV, 8, 2) == 4
-    assert G.lenient(G.SUB, 3, 7) == -4  # the GA's values may be negative; its answer is made legal
+    assert G.lenient(DIV, 7, 2) == 7
+    assert G.lenient(DIV, 7, 0) == 7
+    assert G.lenient(DIV, 8, 2) == 4
+    assert G.lenient(SUB, 3, 7) == -4  # the GA's values may be negative; its answer is made legal
 
 
 def test_reduction_removes_neutral_and_invalid_operations():
     nums = (5, 1, 3, 2, 10, 25)
-    assert G.tidy((G.MUL, 0, 1), nums) == (0, 5)  # x * 1
-    assert G.tidy((G.DIV, 0, 2), nums) == (0, 5)  # 5 / 3 is not exact: as if not performed
-    assert G.tidy((G.ADD, 2, (G.SUB, 0, 0)), nums) == (2, 3)  # + 0 (the duplicate leaf is only a test device)
-    assert G.tidy((G.DIV, 4, (G.SUB, 3, 3)), nums) == (4, 10)  # division by zero
+    assert G.tidy((MUL, 0, 1), nums) == (0, 5)  # x * 1
+    assert G.tidy((DIV, 0, 2), nums) == (0, 5)  # 5 / 3 is not exact: as if not performed
+    assert G.tidy((ADD, 2, (SUB, 0, 0)), nums) == (2, 3)  # + 0 (the duplicate leaf is only a test device)
+    assert G.tidy((DIV, 4, (SUB, 3, 3)), nums) == (4, 10)  # division by zero
 
 
 def test_the_article_s_reduction_replaces_an_operation_by_a_sub_expression_of_the_same_value():
     nums = (5, 1, 3, 2, 10, 25)
     ga = G.TargetGA(G.TargetGAConfig.seed(reduction="subexpression"))
-    assert ga._tidy((G.SUB, (G.ADD, 0, 2), 2), nums) == (0, 5)  # (5 + 3) - 3
-    assert ga._tidy((G.DIV, (G.MUL, 4, 0), 0), nums) == (4, 10)  # (10 * 5) / 5
-    assert ga._tidy((G.MUL, 0, 1), nums) == (0, 5)  # the neutral operands are the simplest case
-    assert G.tidy((G.SUB, (G.ADD, 0, 2), 2), nums)[0] != 0  # the narrower reduction keeps (5 + 3) - 3
-    kept = (G.SUB, (G.MUL, 0, 4), 2)  # 5 * 10 - 3 = 47 equals none of its sub-expressions
+    assert ga._tidy((SUB, (ADD, 0, 2), 2), nums) == (0, 5)  # (5 + 3) - 3
+    assert ga._tidy((DIV, (MUL, 4, 0), 0), nums) == (4, 10)  # (10 * 5) / 5
+    assert ga._tidy((MUL, 0, 1), nums) == (0, 5)  # the neutral operands are the simplest case
+    assert G.tidy((SUB, (ADD, 0, 2), 2), nums)[0] != 0  # the narrower reduction keeps (5 + 3) - 3
+    kept = (SUB, (MUL, 0, 4), 2)  # 5 * 10 - 3 = 47 equals none of its sub-expressions
     assert ga._tidy(kept, nums) == (kept, 47)
 
 
@@ -73,11 +74,11 @@ def test_the_library_s_roulette_wheel():
 
 def test_normalisation_sorts_chains_of_plus_and_times():
     nums = (5, 1, 3, 2, 10, 25)
-    a, _ = G.tidy((G.ADD, 4, (G.ADD, 0, 2)), nums)  # 10 + (5 + 3)
-    b, _ = G.tidy((G.ADD, (G.ADD, 2, 4), 0), nums)  # (3 + 10) + 5
-    assert a == b == (G.ADD, (G.ADD, 2, 0), 4)  # 3 + 5 + 10
-    c, _ = G.tidy((G.MUL, 5, (G.MUL, 4, 2)), nums)
-    assert c == (G.MUL, (G.MUL, 2, 4), 5)
+    a, _ = G.tidy((ADD, 4, (ADD, 0, 2)), nums)  # 10 + (5 + 3)
+    b, _ = G.tidy((ADD, (ADD, 2, 4), 0), nums)  # (3 + 10) + 5
+    assert a == b == (ADD, (ADD, 2, 0), 4)  # 3 + 5 + 10
+    c, _ = G.tidy((MUL, 5, (MUL, 4, 2)), nums)
+    assert c == (MUL, (MUL, 2, 4), 5)
 
 
 @settings(max_examples=300, deadline=None)
@@ -118,7 +119,7 @@ def test_desired_value_inverts_sums_and_differences(seed):
     tree = G.random_tree(rng, 5)
     # a tree of + and - only: grafting the exact desired value at any node hits the target
     def plus_minus(t):
-        return t if type(t) is int else ((G.ADD if t[0] in (G.ADD, G.MUL) else G.SUB), plus_minus(t[1]), plus_minus(t[2]))
+        return t if type(t) is int else ((ADD if t[0] in (ADD, MUL) else SUB), plus_minus(t[1]), plus_minus(t[2]))
     tree = plus_minus(tree)
     numbers = NUMBERS[:5] + (0,)
     for path, node, _ in G._subtrees(tree):
