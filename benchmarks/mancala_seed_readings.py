@@ -8,7 +8,7 @@ direction to step past an empty pit) and the capture rule. Takes a few minutes.
 import itertools
 
 from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import reference_sow
+from evoplay.games.kalah.game import reference_sow
 from evoplay.gp.interpreter import reference_evaluate, reference_wrap_index
 from evoplay.recipes.mancala import seed_programs
 

@@ -191,7 +191,7 @@ def play(game, opponent, seat, seed, tick_ms):
         _play_realtime(g, opponent, you, seed, tick_ms)
         return
     if g.name == "sevens":
-        from evoplay.agents.sevens_agents import sevens_table, sevens_verdict
+        from evoplay.games.sevens.agents import sevens_table, sevens_verdict
 
         seats, bot_name = sevens_table(g, opponent, you, say)
     else:  # every move of the computer is shown, extra turns included
@@ -586,8 +586,8 @@ def _bench_table(r, seconds: float) -> Table:
 @click.option("--python", "use_python", is_flag=True, help="use the plain-Python reference solver")
 def solve(numbers, target, use_python):
     """The best value NUMBERS reach for --target (+ - * /, each number once, all results positive integers)."""
-    from evoplay.games.target import reference_solve
-    from evoplay.games.target import solve as solve_draw
+    from evoplay.games.target.game import reference_solve
+    from evoplay.games.target.game import solve as solve_draw
 
     sol = (reference_solve if use_python else solve_draw)(numbers, target)
     out.print(f"{sol.expression} = {sol.value}", highlight=False)
@@ -607,7 +607,7 @@ def solve(numbers, target, use_python):
 @click.option("--reveal", is_flag=True, help="show the CPU's numbers in its live status (the seed's view)")
 def target(seconds, level, seed, rounds, mode, large, reveal):
     """Play the target-number game (Moj broj / Countdown) against the genetic CPU player."""
-    from evoplay.target_game import play
+    from evoplay.games.target.terminal import play
 
     play(rounds, seconds, level, seed, mode, large, reveal)
 

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
-from evoplay.agents import search_kalah, search_mnk
+from evoplay.games.kalah import search as search_kalah
+from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.human import HumanAgent, HumanQuit
 from evoplay.errors import SpecError
 

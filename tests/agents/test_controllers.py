@@ -8,7 +8,7 @@ from evoplay.agents import make_agent
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
 from evoplay.games.forward import BODY, HUGE_POSITIVE
-from evoplay.games.tron import DOWN, WALL
+from evoplay.games.tron.game import DOWN, WALL
 
 CONTROLLERS = ("rs", "rhea", "mcts", "lookahead")
 GAMES = ("tron(w=6,h=6)", "gems(w=5,h=5,ticks=12)", "kalah(pits=4,seeds=3)", "mnk(m=4,n=4,k=3)")

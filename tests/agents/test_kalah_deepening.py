@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from evoplay.agents import kalah_deepening as kd
+from evoplay.games.kalah import deepening as kd
 from evoplay.agents import make_agent
-from evoplay.agents.search_kalah_weights import reference_evaluate
+from evoplay.games.kalah.search_weights import reference_evaluate
 from evoplay.agents.weights import WeightsAgent
 from evoplay.errors import SpecError
 from evoplay.games import load_game

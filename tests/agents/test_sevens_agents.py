@@ -9,13 +9,13 @@ import pytest
 
 from evoplay import load_game
 from evoplay.agents import make_agent
-from evoplay.agents.sevens_agents import (
+from evoplay.games.sevens.agents import (
     Narrator, SevensHeuristicAgent, SevensSpecimenAgent, Specimen, level_specimen, sevens_primitive_set,
     sevens_table, sevens_verdict,
 )
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
-from evoplay.games.sevens_kernels import Lineup
+from evoplay.games.sevens.kernels import Lineup
 from evoplay.gp.generate import grow
 
 
@@ -109,7 +109,7 @@ def test_levels_load_from_a_runs_levels_json_and_never_from_code(tmp_path):
 
 
 def test_the_shipped_levels_are_data_and_load():
-    from evoplay.agents.sevens_agents import SHIPPED_LEVELS, load_levels
+    from evoplay.games.sevens.agents import SHIPPED_LEVELS, load_levels
 
     assert SHIPPED_LEVELS.suffix == ".json"
     assert list(load_levels()) == ["easy", "medium", "hard", "expert"]

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evoplay.agents import target_ga as G
+from evoplay.games.target import ga as G
 from evoplay.errors import ConfigError
-from evoplay.games import target as T
-from evoplay.games.target import ADD, DIV, MUL, SUB
+from evoplay.games.target import game as T
+from evoplay.games.target.game import ADD, DIV, MUL, SUB
 
 NUMBERS = (3, 7, 9, 1, 15, 75)
 

@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
-from evoplay.agents import search_kalah, search_kalah_weights, search_mnk
+from evoplay.games.kalah import search as search_kalah
+from evoplay.games.kalah import search_weights as search_kalah_weights
+from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.weights import WeightsAgent, mnk_schema, mnk_search_params, weights_document
 from evoplay.arena import match
 from evoplay.cli import main

@@ -128,7 +128,7 @@ def test_play_step_repairs_an_illegal_move_and_gives_the_non_mover_nil():
 
 
 def test_xorshift_reference_matches_kernel():
-    from evoplay.games.gems import _xorshift
+    from evoplay.games.gems.game import _xorshift
 
     x = 12345
     for _ in range(1000):

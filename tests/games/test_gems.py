@@ -8,7 +8,7 @@ from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL
 from evoplay.games.forward import BODY, DRAW, RNG, SCORE, TICK, WINNER
-from evoplay.games.gems import DOWN, GEM, LEFT, NIL, RIGHT, UP, WALL, reference_step
+from evoplay.games.gems.game import DOWN, GEM, LEFT, NIL, RIGHT, UP, WALL, reference_step
 
 
 def _play_both(spec, seed, joint_actions):

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import reference_legal_actions, reference_sow, sow
+from evoplay.games.kalah.game import reference_legal_actions, reference_sow, sow
 
 
 def _play_both(pits, seeds, empty_capture, choices):

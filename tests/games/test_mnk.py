@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import TERMINAL
-from evoplay.games.mnk import play, reference_play
+from evoplay.games.mnk.game import play, reference_play
 
 
 def _play_both(m, n, k, choices):

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games import sevens as S
+from evoplay.games.sevens import game as S
 from evoplay.games.base import TERMINAL
-from evoplay.games.sevens_kernels import Lineup, reference_heuristic_choice, reference_play_game
+from evoplay.games.sevens.kernels import Lineup, reference_heuristic_choice, reference_play_game
 
 
 def _play_both(players, seed, choices, check_features=True):
@@ -249,7 +249,7 @@ def test_random_games_kernel_counts_one_winner_per_game():
 
 
 def _deterministic_trees(rng):
-    from evoplay.agents.sevens_agents import sevens_primitive_set
+    from evoplay.games.sevens.agents import sevens_primitive_set
     from evoplay.gp.generate import grow
 
     pset = sevens_primitive_set(("add", "mul", "sub", "min", "max"), random=False)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evoplay.errors import SpecError
-from evoplay.games import target as T
+from evoplay.games.target import game as T
 
 
 def test_mojbroj_draws_follow_the_seed():

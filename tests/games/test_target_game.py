@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from evoplay.arena import derive_seed
 from evoplay.cli import main
-from evoplay.games.target import make_draw, solve
+from evoplay.games.target.game import make_draw, solve
 
 
 def _run(args, stdin, timeout=120):

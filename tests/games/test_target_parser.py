@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evoplay.games import target as T
-from evoplay.games.target_parser import (ExpressionError, TargetArithmeticError, TargetInputError,
+from evoplay.games.target import game as T
+from evoplay.games.target.parser import (ExpressionError, TargetArithmeticError, TargetInputError,
                                          TargetSyntaxError, parse_expression, tokens)
 
 DRAW = [3, 7, 9, 1, 15, 75]

@@ -1,7 +1,7 @@
 """The target game's expression errors, word for word, with their column and the width of their caret."""
 import pytest
 
-from evoplay.games.target_parser import MAX_NESTING, MAX_NUMBERS, parse_expression
+from evoplay.games.target.parser import MAX_NESTING, MAX_NUMBERS, parse_expression
 
 DRAW = [3, 7, 9, 1, 15, 75]
 ONLY_DIGITS = "use numbers, + - * / and brackets"

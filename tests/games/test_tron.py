@@ -8,7 +8,7 @@ from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import SIMULTANEOUS
 from evoplay.games.forward import BODY, DRAW, PHASE, SCORE, WINNER
-from evoplay.games.tron import DOWN, LEFT, NIL, RIGHT, UP, reference_step
+from evoplay.games.tron.game import DOWN, LEFT, NIL, RIGHT, UP, reference_step
 
 
 def _play_both(spec, seed, joint_actions):

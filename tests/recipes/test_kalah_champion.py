@@ -5,7 +5,7 @@ from importlib import resources
 
 import pytest
 
-from evoplay.agents import kalah_deepening as kd
+from evoplay.games.kalah import deepening as kd
 from evoplay.agents import make_agent
 from evoplay.arena.executors import SerialExecutor
 from evoplay.errors import ConfigError
@@ -24,7 +24,7 @@ def _small(config: dict) -> dict:
 
 def test_the_shipped_champion_is_the_configs_player():
     config = load_config("mnk", "kalah_champion")
-    doc = json.loads(resources.files("evoplay").joinpath("champions", "kalah.json").read_text())
+    doc = json.loads(resources.files("evoplay.games.kalah").joinpath("champion.json").read_text())
     assert doc["game"] == config["game"] == "kalah(empty_capture=false)"
     assert doc["nodes"] == config["search"]["nodes"]
     assert [f["name"] for f in doc["schema"]] == [f["name"] for f in config["genome"]["fields"]]

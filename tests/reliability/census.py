@@ -92,7 +92,7 @@ def random_expression(rng: random.Random) -> str:
 
 
 def try_expression(text: str) -> str:
-    from evoplay.games.target_parser import parse_expression
+    from evoplay.games.target.parser import parse_expression
 
     try:
         parse_expression(text, (1, 3, 7, 9, 15, 75))

@@ -79,14 +79,14 @@ def reads_features(game: Game) -> str | None:
 
 
 def sevens_only(game: Game) -> str | None:
-    from evoplay.games.sevens import SevensGame
+    from evoplay.games.sevens.game import SevensGame
 
     return None if isinstance(game, SevensGame) else "it plays Sevens only"
 
 
 def alphabeta_supports(game: Game) -> str | None:
-    from evoplay.games.kalah import KalahGame
-    from evoplay.games.mnk import MnkGame
+    from evoplay.games.kalah.game import KalahGame
+    from evoplay.games.mnk.game import MnkGame
 
     return None if isinstance(game, (KalahGame, MnkGame)) else searchable(game)
 
@@ -153,13 +153,13 @@ register_agent(
 
 
 def _sevens_heuristic(game, spec):
-    from evoplay.agents.sevens_agents import SevensHeuristicAgent
+    from evoplay.games.sevens.agents import SevensHeuristicAgent
 
     return SevensHeuristicAgent(game)
 
 
 def _specimen(game, spec, path, level, computer):
-    from evoplay.agents.sevens_agents import make_specimen_agent
+    from evoplay.games.sevens.agents import make_specimen_agent
 
     return make_specimen_agent(game, spec, path, level, computer)
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.agents import generic_search, search_kalah, search_mnk
+from evoplay.agents import generic_search
+
+from evoplay.games.kalah import search as search_kalah
+
+from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import SIMULTANEOUS
-from evoplay.games.kalah import KalahGame
-from evoplay.games.mnk import MnkGame
+from evoplay.games.kalah.game import KalahGame
+from evoplay.games.mnk.game import MnkGame
 from evoplay.spec import suggest
 
 SCHEDULES = ("none", "seed001")

@@ -1,8 +1,8 @@
-"""``champion``: the strongest evolved player evoplay ships for a game, read from ``src/evoplay/champions/``.
+"""``champion``: the strongest evolved player evoplay ships for a game, read from the game's package (``games/kalah/champion.json``).
 
 Kalah: the genome of ``evoplay evolve mnk --config kalah_champion`` (feature weights of
 ``search_kalah_weights``), searched by iterative deepening within the file's node budget
-(``evoplay.agents.kalah_deepening``); it plays any Kalah, its weights having been evolved on standard Kalah.
+(``evoplay.games.kalah.deepening``); it plays any Kalah, its weights having been evolved on standard Kalah.
 docs/strength.md gives each champion's run and its measured strength against OpenSpiel's MCTS.
 """
 from __future__ import annotations
@@ -12,16 +12,17 @@ from importlib import resources
 from evoplay.errors import SpecError
 
 #: game name -> the shipped file (inside the evoplay package)
-FILES = {"kalah": "kalah.json"}
+FILES = {"kalah": ("evoplay.games.kalah", "champion.json")}
 
 
 def champion_path(game_name: str):
     """The shipped champion file of a game, as an importlib resource."""
-    return resources.files("evoplay").joinpath("champions", FILES[game_name])
+    package, name = FILES[game_name]
+    return resources.files(package).joinpath(name)
 
 
 def supports(game) -> str | None:
-    from evoplay.games.kalah import KalahGame
+    from evoplay.games.kalah.game import KalahGame
 
     if isinstance(game, KalahGame):
         return None

@@ -31,7 +31,7 @@ from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate, refe
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
 from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import sow
+from evoplay.games.kalah.game import sow
 
 FORMAT = "evoplay-gp-program/1"
 POLICIES = ("kalah_pit", "kalah_move", "kalah_search")
@@ -92,7 +92,7 @@ def program_pit(opcodes, args, consts, start, end, board, player, pits, row, sta
 
 def reference_move(program: Program, board, player: int, pits: int, empty_capture: bool) -> int:
     """The pit policy ``kalah_move`` plays: the legal pit whose resulting position the program values most."""
-    from evoplay.games.kalah import reference_sow
+    from evoplay.games.kalah.game import reference_sow
 
     best, best_value = -1, None
     base = 0 if player == 0 else pits + 1
@@ -139,7 +139,7 @@ def program_move(opcodes, args, consts, start, end, board, player, pits, empty_c
 def reference_search(program: Program, board, player: int, pits: int, empty_capture: bool, depth: int) -> int:
     """The pit policy ``kalah_search`` plays: alpha-beta ``depth`` plies deep with the program at the leaves."""
     from evoplay.games.base import TERMINAL
-    from evoplay.games.kalah import reference_sow
+    from evoplay.games.kalah.game import reference_sow
 
     root = player
 
@@ -331,7 +331,7 @@ class GPAgent(Agent):
     def __init__(self, game, program: Program, pset: PrimitiveSet, spec: str = "gp", policy: str = "kalah_pit",
                  search_depth: int = 1):
         super().__init__(game)
-        from evoplay.games.kalah import KalahGame
+        from evoplay.games.kalah.game import KalahGame
 
         if not isinstance(game, KalahGame):
             raise SpecError(f"gp: program files hold Kalah players ({', '.join(POLICIES)}); "
@@ -376,7 +376,7 @@ def make_gp_agent(game, spec: str, file: str, depth: int = 0):
     note = ""
     if doc.get("game"):
         from evoplay.games import load_game
-        from evoplay.games.kalah import KalahGame
+        from evoplay.games.kalah.game import KalahGame
 
         want = load_game(doc["game"])
         if want.spec != game.spec:

@@ -57,8 +57,8 @@ class Mapping:
 
 def mapping(game) -> Mapping | str:
     """The OpenSpiel equivalent of ``game``, or one line saying why it has none."""
-    from evoplay.games.kalah import KalahGame
-    from evoplay.games.mnk import MnkGame
+    from evoplay.games.kalah.game import KalahGame
+    from evoplay.games.mnk.game import MnkGame
 
     if hasattr(game, "pyspiel_game"):
         return Mapping(game.pyspiel_game)

@@ -17,7 +17,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games import gems, kalah, mnk, tron
+from evoplay.games.gems import game as gems
+
+from evoplay.games.kalah import game as kalah
+
+from evoplay.games.mnk import game as mnk
+
+from evoplay.games.tron import game as tron
 from evoplay.games.base import TERMINAL
 from evoplay.games.forward import (
     BODY, DRAW, HUGE_NEGATIVE, HUGE_POSITIVE, KIND_GEMS, KIND_KALAH, KIND_TRON, P_ACTIONS, P_GAME, P_KIND,
@@ -27,7 +33,7 @@ from evoplay.games.forward import (
 
 @njit(cache=True)
 def kalah_step(params, buf, a0, a1):
-    """Kalah through the forward model: sow the mover's pit (evoplay.games.kalah.sow) and keep the header."""
+    """Kalah through the forward model: sow the mover's pit (evoplay.games.kalah.game.sow) and keep the header."""
     pits = params[P_GAME]
     mover = buf[PHASE]
     board = buf[BODY : BODY + 2 * pits + 2]
@@ -43,7 +49,7 @@ def kalah_step(params, buf, a0, a1):
 
 @njit(cache=True)
 def mnk_step(params, buf, a0, a1):
-    """The m,n,k-game through the forward model (evoplay.games.mnk.play); the body ends with the empty count."""
+    """The m,n,k-game through the forward model (evoplay.games.mnk.game.play); the body ends with the empty count."""
     m = params[P_GAME]
     n = params[P_GAME + 1]
     k = params[P_GAME + 2]

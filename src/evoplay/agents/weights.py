@@ -4,7 +4,7 @@ For the m,n,k-game the genome is seed 001's: a positional weight per symmetry cl
 streak weights for runs of 1..k-1 stones along rows/columns and diagonals per player, two scale factors and a
 3-bit search depth (211 bits on 5,5,4). The player searches to the smaller of its genome's depth and the
 seed's schedule by empty cells. For Kalah the genome is a user's schema of feature weights
-(see ``evoplay.agents.search_kalah_weights``). FILE is the JSON a run writes (``best.json``) or a run folder.
+(see ``evoplay.games.kalah.search_weights``). FILE is the JSON a run writes (``best.json``) or a run folder.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.agents import search_mnk
+from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.base import Agent
 from evoplay.errors import SpecError
 from evoplay.ga import Field, Schema
@@ -132,8 +132,8 @@ class WeightsAgent(Agent):
     def __init__(self, game, record: dict, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
                  depth: int = 4, streaks: str = "all", spec: str | None = None, nodes: int = 0):
         super().__init__(game)
-        from evoplay.games.kalah import KalahGame
-        from evoplay.games.mnk import MnkGame
+        from evoplay.games.kalah.game import KalahGame
+        from evoplay.games.mnk.game import MnkGame
 
         self.record = {k: int(v) for k, v in record.items()}
         self.schedule = schedule
@@ -152,7 +152,7 @@ class WeightsAgent(Agent):
             self._windows = np.zeros((0, game.k), dtype=np.int64)
             self._kalah = False
         elif isinstance(game, KalahGame):
-            from evoplay.agents import search_kalah_weights
+            from evoplay.games.kalah import search_weights as search_kalah_weights
 
             self._params = search_kalah_weights.feature_weights(self.record)
             self._kalah = True
@@ -161,7 +161,7 @@ class WeightsAgent(Agent):
         self.genome_depth = int(self.record.get(DEPTH_FIELD, depth))
         if self.genome_depth < 0:
             raise SpecError(f"weights: search_depth {self.genome_depth} is negative")
-        # Kalah: nodes > 0 searches by iterative deepening within that many nodes (evoplay.agents.kalah_deepening)
+        # Kalah: nodes > 0 searches by iterative deepening within that many nodes (evoplay.games.kalah.deepening)
         # instead of the fixed depth; ties then go to the pit searched first.
         self.nodes_budget = int(nodes)
         if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah):
@@ -182,7 +182,7 @@ class WeightsAgent(Agent):
         depth = self.depth_for(state)
         player = state.current_player()
         if self._kalah and self.nodes_budget:
-            from evoplay.agents import kalah_deepening
+            from evoplay.games.kalah import deepening as kalah_deepening
 
             best, _, nodes = kalah_deepening.search(state._board, player, g.pits, g.empty_capture, self._params,
                                                     self.nodes_budget)
@@ -191,7 +191,7 @@ class WeightsAgent(Agent):
             values[best] = 0
             return values, best
         if self._kalah:
-            from evoplay.agents import search_kalah
+            from evoplay.games.kalah import search as search_kalah
 
             values, best, nodes = search_kalah.search(
                 state._board, player, depth, g.pits, g.empty_capture, self.random_ties, self._params

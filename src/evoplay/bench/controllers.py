@@ -86,7 +86,7 @@ def _decisions(agent, game, count: int, seed: int, waits: list[float] | None = N
 
 def _safe_random(state, rng) -> int:
     from evoplay.games.forward import BODY
-    from evoplay.games.tron import EMPTY
+    from evoplay.games.tron.game import EMPTY
 
     g = state.game
     head = state.heads()[1]

@@ -10,7 +10,7 @@ from evoplay.bench import BenchResult, Figure, load_note, median_time, register_
 
 def _python_kalah_playouts(board, pits, count, seed):
     from evoplay.games.base import TERMINAL
-    from evoplay.games.kalah import reference_legal_actions, reference_sow
+    from evoplay.games.kalah.game import reference_legal_actions, reference_sow
 
     rng = np.random.default_rng(seed)
     for _ in range(count):
@@ -23,7 +23,7 @@ def _python_kalah_playouts(board, pits, count, seed):
 
 def _python_mnk_playouts(m, n, k, count, seed):
     from evoplay.games.base import TERMINAL
-    from evoplay.games.mnk import reference_play
+    from evoplay.games.mnk.game import reference_play
 
     rng = np.random.default_rng(seed)
     for _ in range(count):
@@ -66,10 +66,10 @@ def _openspiel_anchors(quick: bool):
 
 @register_benchmark("engines", "Kalah and 5,5,4 engines and alpha-beta: Numba kernels against the Python reference")
 def bench_engines(quick: bool = False) -> BenchResult:
-    from evoplay.agents import search_kalah
+    from evoplay.games.kalah import search as search_kalah
     from evoplay.games import load_game
-    from evoplay.games import kalah as kalah_mod
-    from evoplay.games import mnk as mnk_mod
+    from evoplay.games.kalah import game as kalah_mod
+    from evoplay.games.mnk import game as mnk_mod
 
     res = BenchResult("engines", command="evoplay bench engines")
     reps = 3 if quick else 7

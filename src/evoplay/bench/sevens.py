@@ -11,7 +11,7 @@ from evoplay.bench import BenchResult, Figure, load_note, median_time, register_
 
 def _population(n: int, seed: int = 0):
     """Specimens at least as big as evolved ones: full trees of depth 3-4 (15-31 nodes per tree)."""
-    from evoplay.agents.sevens_agents import sevens_primitive_set
+    from evoplay.games.sevens.agents import sevens_primitive_set
     from evoplay.recipes.sevens import random_population
 
     return random_population(sevens_primitive_set(), np.random.default_rng(seed), n, "full", 3, 4)
@@ -19,7 +19,7 @@ def _population(n: int, seed: int = 0):
 
 def _python_games(population, games: int, seed: int) -> None:
     """The same match played move by move in Python: State objects, agents, the interpreter per decision."""
-    from evoplay.agents.sevens_agents import SevensSpecimenAgent, Specimen, sevens_primitive_set
+    from evoplay.games.sevens.agents import SevensSpecimenAgent, Specimen, sevens_primitive_set
     from evoplay.arena import play_game
     from evoplay.games import load_game
 
@@ -35,7 +35,7 @@ def _python_games(population, games: int, seed: int) -> None:
 def bench_sevens(quick: bool = False) -> BenchResult:
     from evoplay.arena.executors import ProcessExecutor, SerialExecutor
     from evoplay.evolve import load_config
-    from evoplay.games.sevens_kernels import Lineup
+    from evoplay.games.sevens.kernels import Lineup
     from evoplay.recipes.sevens import SevensEvolution
 
     res = BenchResult("sevens", command="evoplay bench sevens")

@@ -78,8 +78,8 @@ def load_installed_games() -> list[str]:
 
 
 def _register_builtins() -> None:
-    from evoplay.games.kalah import KalahGame
-    from evoplay.games.mnk import MnkGame
+    from evoplay.games.kalah.game import KalahGame
+    from evoplay.games.mnk.game import MnkGame
 
     register_game(
         "kalah",
@@ -101,8 +101,8 @@ def _register_builtins() -> None:
         ),
         "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)",
     )
-    from evoplay.games.gems import GemsGame
-    from evoplay.games.tron import TronGame
+    from evoplay.games.gems.game import GemsGame
+    from evoplay.games.tron.game import TronGame
 
     register_game(
         "tron",
@@ -126,7 +126,7 @@ def _register_builtins() -> None:
         ),
         "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks",
     )
-    from evoplay.games.sevens import SevensGame
+    from evoplay.games.sevens.game import SevensGame
 
     register_game(
         "sevens",

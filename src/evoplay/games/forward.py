@@ -190,7 +190,7 @@ class TurnBasedForwardModel(ForwardModel):
 # The turn-based adapters: Kalah and m,n,k as forward models.
 # ----------------------------------------------------------------------------------------------------------------
 
-# Kalah params: P_GAME pits, P_GAME+1 empty_capture. Body: the 2*pits+2 board of evoplay.games.kalah.
+# Kalah params: P_GAME pits, P_GAME+1 empty_capture. Body: the 2*pits+2 board of evoplay.games.kalah.game.
 # m,n,k params: P_GAME m, +1 n, +2 k. Body: the m*n board, then the number of empty cells.
 
 
@@ -220,7 +220,7 @@ def _mnk_legal(params, buf) -> list[int]:
 
 
 def _kalah_step(params, buf, a0, a1):
-    from evoplay.games.kalah import sow
+    from evoplay.games.kalah.game import sow
 
     pits = int(params[P_GAME])
     mover = int(buf[PHASE])
@@ -235,7 +235,7 @@ def _kalah_step(params, buf, a0, a1):
 
 
 def _mnk_step(params, buf, a0, a1):
-    from evoplay.games.mnk import play
+    from evoplay.games.mnk.game import play
 
     m, n, k = int(params[P_GAME]), int(params[P_GAME + 1]), int(params[P_GAME + 2])
     mover = int(buf[PHASE])
@@ -287,8 +287,8 @@ def mnk_buffer(state) -> np.ndarray:
 
 def forward_model(state) -> ForwardModel:
     """The forward model of any evoplay state that has one: tron, gems (native) and Kalah, m,n,k (adapted)."""
-    from evoplay.games.kalah import KalahState
-    from evoplay.games.mnk import MnkState
+    from evoplay.games.kalah.game import KalahState
+    from evoplay.games.mnk.game import MnkState
 
     if hasattr(state, "forward_model"):
         return state.forward_model()

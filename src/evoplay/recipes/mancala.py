@@ -31,13 +31,13 @@ from evoplay.agents.gp import (
     POLICIES, POLICY_CODES, policy_features, program_choice, program_document, reference_move, reference_pit,
     reference_search,
 )
-from evoplay.agents.search_kalah import reference_root_values, root_values
+from evoplay.games.kalah.search import reference_root_values, root_values
 from evoplay.arena import derive_seed
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve import selection
 from evoplay.evolve.bloat import SizeDepthLimit, apply_parsimony
 from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import reference_sow, sow
+from evoplay.games.kalah.game import reference_sow, sow
 
 MAX_DEPTH = 30  # the memo key holds depth * 2 + player in 7 bits
 
@@ -437,7 +437,7 @@ def _check(config: dict) -> None:
 
 def _game(config: dict):
     from evoplay.games import load_game
-    from evoplay.games.kalah import KalahGame
+    from evoplay.games.kalah.game import KalahGame
 
     try:
         game = load_game(config["game"])

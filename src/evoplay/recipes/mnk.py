@@ -44,8 +44,8 @@ SEAT_NAMES = ("first", "second")
 def _game_and_schema(config: dict):
     from evoplay.agents.weights import DEPTH_FIELD, mnk_schema
     from evoplay.games import load_game
-    from evoplay.games.kalah import KalahGame
-    from evoplay.games.mnk import MnkGame
+    from evoplay.games.kalah.game import KalahGame
+    from evoplay.games.mnk.game import MnkGame
 
     try:
         game = load_game(config["game"])
@@ -59,7 +59,7 @@ def _game_and_schema(config: dict):
             )
         schema = mnk_schema(game.m, game.n, game.k)
     elif isinstance(game, KalahGame):
-        from evoplay.agents.search_kalah_weights import FEATURES
+        from evoplay.games.kalah.search_weights import FEATURES
 
         if not fields:
             raise ConfigError(
@@ -419,7 +419,7 @@ def draw_genome(game, params: dict, path: Path, title: str) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from evoplay.games.mnk import MnkGame
+    from evoplay.games.mnk.game import MnkGame
 
     if not isinstance(game, MnkGame):
         names = [n for n in params]
@@ -434,7 +434,7 @@ def draw_genome(game, params: dict, path: Path, title: str) -> Path:
         plt.close(fig)
         return path
 
-    from evoplay.agents.search_mnk import position_classes
+    from evoplay.games.mnk.search import position_classes
 
     m, n, k = game.m, game.n, game.k
     classes, names = position_classes(m, n)
@@ -517,7 +517,7 @@ def export(folder, lang: str) -> Path:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(LANGUAGES)}")
     from evoplay.agents.weights import load_weights
     from evoplay.games import load_game
-    from evoplay.games.kalah import KalahGame
+    from evoplay.games.kalah.game import KalahGame
 
     doc = load_weights(folder.file("best.json"))
     game = load_game(doc["game"])
@@ -529,7 +529,7 @@ def export(folder, lang: str) -> Path:
 
 
 def _mnk_tables(game, doc) -> dict:
-    from evoplay.agents.search_mnk import SEED001_SCHEDULE
+    from evoplay.games.mnk.search import SEED001_SCHEDULE
     from evoplay.agents.weights import mnk_search_params
 
     m, n, k = game.m, game.n, game.k
@@ -1111,7 +1111,7 @@ return {{ choose_move = choose_move, evaluate = evaluate }}
 
 
 def kalah_source(game, doc: dict, lang: str) -> str:
-    from evoplay.agents.search_kalah_weights import feature_weights
+    from evoplay.games.kalah.search_weights import feature_weights
 
     params = doc["params"]
     weights = feature_weights(params).tolist()

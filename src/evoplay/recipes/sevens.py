@@ -6,7 +6,7 @@ One generation (``SevensEvolution.step``): breed (from generation 1 on), then ev
 (offsets drawn afresh each round, modulo the population) at a table where i sits first, so each individual
 plays once in every seat per round against changing opponents, and every game counts for all of its players:
 ``games`` rounded up to a multiple of ``players`` per individual. Whole games run in the Numba kernel
-(``evoplay.games.sevens_kernels.play_games``) with the trees evaluated by the GP interpreter; a game stops when
+(``evoplay.games.sevens.kernels.play_games``) with the trees evaluated by the GP interpreter; a game stops when
 its first player empties their hand (only wins count). fitness = win ratio - 0.0004 x max(0, play size + send
 size - 20). Breeding sorts by fitness (best first, ties by index) and emits, for each operation O in order, O of
 the best ``split_O x N`` individuals: clones, constant mutations (one ephemeral constant of either tree scaled by
@@ -61,8 +61,8 @@ def _check(cond: bool, message: str) -> None:
 
 
 def primitive_set_from_config(config: dict):
-    from evoplay.agents.sevens_agents import sevens_primitive_set
-    from evoplay.games.sevens import FEATURES
+    from evoplay.games.sevens.agents import sevens_primitive_set
+    from evoplay.games.sevens.game import FEATURES
 
     prim = config["primitives"]
     for f in prim["functions"]:
@@ -84,7 +84,7 @@ def primitive_set_from_config(config: dict):
 
 def validate(config: dict, levels: bool = False) -> dict:
     """Check every value's range; returns the level generations {name: generation}."""
-    from evoplay.games.sevens import MAX_PLAYERS, MIN_PLAYERS
+    from evoplay.games.sevens.game import MAX_PLAYERS, MIN_PLAYERS
 
     players = config["game"]["players"]
     _check(MIN_PLAYERS <= players <= MAX_PLAYERS, f"game.players={players}: Sevens is for {MIN_PLAYERS} to "
@@ -174,7 +174,7 @@ def evaluate_population(population, players: int, games: int, rng: np.random.Gen
                         heuristic_share: float = 0.0):
     """(wins, games played) per individual under the rotation schedule (games at each table count for every
     individual at it; the heuristic's seats count for nobody)."""
-    from evoplay.games.sevens_kernels import Lineup
+    from evoplay.games.sevens.kernels import Lineup
 
     n = len(population)
     seats = rotation_schedule(n, players, games, rng, heuristic_share)
@@ -195,7 +195,7 @@ def fitness_of(wins, played, sizes, size_free: int = 20, size_penalty: float = 0
 
 def versus_heuristic(trees, players: int, games: int, seed: int) -> float:
     """Win ratio of one specimen against ``players - 1`` heuristic players, its seat rotating."""
-    from evoplay.games.sevens_kernels import Lineup
+    from evoplay.games.sevens.kernels import Lineup
 
     lineup = Lineup([trees, "heuristic"])
     seats = np.ones((games, players), np.int64)
@@ -295,8 +295,8 @@ class SevensEvolution:
         copies of the level below (the lowest level: against two members of its generation drawn at random),
         and the one winning most becomes the level: a larger sample than the ranking's 1000 games (the best of
         100 noisy win ratios is usually a lucky one), aimed at what a level must do, beat the one below."""
-        from evoplay.agents.sevens_agents import Specimen
-        from evoplay.games.sevens_kernels import Lineup
+        from evoplay.games.sevens.agents import Specimen
+        from evoplay.games.sevens.kernels import Lineup
 
         ranked, rng, generation = state["ranked"], state["rng"], state["generation"]
         lv = self.config["levels"]
@@ -346,7 +346,7 @@ class SevensEvolution:
         generator (derived from the run seed and the generation), so switching this check on changes no other
         random number of the run: the populations and the lower levels stay exactly as without it."""
         from evoplay.arena.match import derive_seed
-        from evoplay.games.sevens_kernels import Lineup
+        from evoplay.games.sevens.kernels import Lineup
 
         k = len(candidates)
         rng = np.random.default_rng(derive_seed(int(self.config.get("seed", 0)), generation, 7))
@@ -360,7 +360,7 @@ class SevensEvolution:
         return np.bincount(focus, weights=won, minlength=k) / games
 
     def specimen(self, trees, generation: int, fitness: float, win_ratio: float, level: str | None = None):
-        from evoplay.agents.sevens_agents import Specimen
+        from evoplay.games.sevens.agents import Specimen
 
         info = {"generation": generation, "fitness": fitness, "win_ratio": win_ratio,
                 "players": self.players, "games": int(self.config["fitness"]["games"])}
@@ -392,7 +392,7 @@ def make(config: dict, levels: bool = False, **options) -> SevensEvolution:
 
 
 def _level_specimens(levels: dict) -> dict:
-    from evoplay.agents.sevens_agents import Specimen
+    from evoplay.games.sevens.agents import Specimen
 
     order = sorted(levels, key=lambda k: (levels[k]["info"].get("generation", 0), k))
     return {name: Specimen.from_dict(levels[name], f"level {name}") for name in order}
@@ -456,7 +456,7 @@ def _expression(program, pset, lang: str) -> tuple[list[int], str]:
 
 
 def _env_doc_lines(prefix: str) -> list[str]:
-    from evoplay.games.sevens import FEATURES
+    from evoplay.games.sevens.game import FEATURES
 
     width = max(len(k) for k in FEATURES)
     return [f"{prefix}{k.ljust(width)}  {ENV_DOC[k]}" for k in FEATURES]
@@ -557,7 +557,7 @@ def computer_source(specimens: dict, lang: str) -> str:
 
 
 def report(folder) -> str:
-    from evoplay.agents.sevens_agents import Specimen
+    from evoplay.games.sevens.agents import Specimen
 
     log = folder.read_log()
     lines = [f"sevens run {folder.path}: {len(log)} generation(s) logged"]
@@ -590,7 +590,7 @@ def report(folder) -> str:
 
 def export(folder, lang: str) -> Path:
     """Write computer.<ext> (all levels, when the run has them) or best.<ext> (the best specimen)."""
-    from evoplay.agents.sevens_agents import Specimen
+    from evoplay.games.sevens.agents import Specimen
 
     ext = {"python": "py", "lua": "lua"}.get(lang)
     if ext is None:
@@ -612,7 +612,7 @@ def export(folder, lang: str) -> Path:
 
 def ladder_players(computer: str | Path | None = None) -> dict:
     """{name: player} for the ladder: random, the heuristic and every level of a levels.json (default: shipped)."""
-    from evoplay.agents.sevens_agents import Specimen, load_levels
+    from evoplay.games.sevens.agents import Specimen, load_levels
 
     players = {"random": "random", "heuristic": "heuristic"}
     for name, d in load_levels(computer).items():
@@ -625,7 +625,7 @@ def pairing_table(players: dict, games: int, seed: int = 0, table_size: int = 3,
     """For every ordered pair (A, B): ``games`` games of one A against ``table_size - 1`` copies of B, A's seat
     rotating; returns {(A, B): (A's wins, games)}."""
     from evoplay.arena.match import derive_seed
-    from evoplay.games.sevens_kernels import Lineup
+    from evoplay.games.sevens.kernels import Lineup
 
     names = list(players)
     lineup = Lineup([players[n] for n in names])
@@ -657,7 +657,7 @@ def rating_games(players: dict, rounds: int, seed: int = 0, table_size: int = 3,
     import itertools
 
     from evoplay.arena.match import derive_seed
-    from evoplay.games.sevens_kernels import Lineup
+    from evoplay.games.sevens.kernels import Lineup
 
     names = list(players)
     tables = [perm for combo in itertools.combinations(range(len(names)), table_size)

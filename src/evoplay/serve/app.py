@@ -186,7 +186,7 @@ async def page(request: Request):
 async def catalog(request: Request):
     """The games, the agents and the levels the play page offers."""
     from evoplay.agents import AGENTS
-    from evoplay.agents.sevens_agents import LEVELS as SEVENS_LEVELS
+    from evoplay.games.sevens.agents import LEVELS as SEVENS_LEVELS
     from evoplay.games import GAMES
 
     games = []
@@ -203,7 +203,7 @@ async def catalog(request: Request):
 def _opponent_spec(game, text: str | None) -> str:
     spec = (text or "").strip() or DEFAULT_OPPONENTS.get(game.name, GENERIC_OPPONENT)
     if game.name == "sevens":
-        from evoplay.agents.sevens_agents import LEVELS as SEVENS_LEVELS
+        from evoplay.games.sevens.agents import LEVELS as SEVENS_LEVELS
 
         if spec in SEVENS_LEVELS:
             spec = f"specimen(level={spec})"

@@ -32,9 +32,9 @@ MIN_TICK_MS, MAX_TICK_MS = 40.0, 2000.0
 def game_kind(game) -> str:
     """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time) or generic."""
     from evoplay.games.forward import GridDuelState
-    from evoplay.games.kalah import KalahGame
-    from evoplay.games.mnk import MnkGame
-    from evoplay.games.sevens import SevensGame
+    from evoplay.games.kalah.game import KalahGame
+    from evoplay.games.mnk.game import MnkGame
+    from evoplay.games.sevens.game import SevensGame
 
     if isinstance(game, KalahGame):
         return "kalah"
@@ -228,7 +228,7 @@ class GameSession:
             if 0 <= action < self.game.m * self.game.n:
                 return f"{text} is taken; place your stone on an empty cell"
         if self.kind == "sevens":
-            from evoplay.games.sevens import CARDS, card_name
+            from evoplay.games.sevens.game import CARDS, card_name
 
             if not 0 <= action < CARDS:
                 return f"{action} is not a card"
@@ -294,7 +294,7 @@ class GameSession:
         state = self.state
         returns, scores = state.returns(), state.scores()
         if self.kind == "sevens":
-            from evoplay.agents.sevens_agents import sevens_verdict
+            from evoplay.games.sevens.agents import sevens_verdict
 
             return {"returns": returns, "scores": scores, "verdict": sevens_verdict(state, self.you)}
         me = returns[self.you]
@@ -330,7 +330,7 @@ class GameSession:
                 "names": [g.cell_name(c) for c in range(g.m * g.n)], "last": last, "text": str(self.state)}
 
     def _view_sevens(self) -> dict:
-        from evoplay.games.sevens import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name, card_rank, card_suit
+        from evoplay.games.sevens.game import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name, card_rank, card_suit
 
         obs = self.state.observation(self.you)
 

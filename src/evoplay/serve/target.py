@@ -6,12 +6,12 @@ import threading
 import time
 import uuid
 
-from evoplay.agents.target_ga import LEVELS, level_config
+from evoplay.games.target.ga import LEVELS, level_config
 from evoplay.arena import derive_seed
 from evoplay.errors import SpecError
-from evoplay.games.target import leaves, make_draw, solve
-from evoplay.games.target_parser import ExpressionError, parse_expression
-from evoplay.target_game import CpuPlayer
+from evoplay.games.target.game import leaves, make_draw, solve
+from evoplay.games.target.parser import ExpressionError, parse_expression
+from evoplay.games.target.terminal import CpuPlayer
 
 MIN_SECONDS, MAX_SECONDS = 5.0, 600.0
 MAX_EXPRESSION = 200  # characters: a longer expression cannot use six numbers sensibly

@@ -13,9 +13,9 @@ import numpy as np
 from numba import boolean, int8, int64, njit, types
 
 from evoplay.agents.interrupt import run_interruptibly
-from evoplay.agents.search_kalah_weights import evaluate, reference_evaluate, reference_terminal, terminal_value
+from evoplay.games.kalah.search_weights import evaluate, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import reference_sow, sow
+from evoplay.games.kalah.game import reference_sow, sow
 
 INF = 1 << 40
 INTERRUPTIBLE_DEPTH = 12

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from evoplay.errors import EvoplayError
-from evoplay.games.target import ADD, DIV, MUL, SUB, format_expr
+from evoplay.games.target.game import ADD, DIV, MUL, SUB, format_expr
 
 _OPERATORS = {"+": ADD, "-": SUB, "\u2212": SUB, "*": MUL, "x": MUL, "X": MUL, "\u00d7": MUL, "\u00b7": MUL,
               "/": DIV, ":": DIV, "\u00f7": DIV}
@@ -206,7 +206,7 @@ class Parser:
 
 @dataclass(frozen=True)
 class ParsedExpression:
-    """A checked expression: its value and its tree (evoplay.games.target form)."""
+    """A checked expression: its value and its tree (evoplay.games.target.game form)."""
 
     text: str
     value: int

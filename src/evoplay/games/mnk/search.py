@@ -26,7 +26,7 @@ from numba import int8, int64, njit, types
 from evoplay.agents.interrupt import run_interruptibly
 
 from evoplay.games.base import TERMINAL
-from evoplay.games.mnk import play, reference_play
+from evoplay.games.mnk.game import play, reference_play
 
 INF = 1 << 40
 WIN = 1 << 30

@@ -17,7 +17,7 @@ with probability 30 % and the mutation is kept only when it improves the fitness
 limit; an observer sees each generation's best and the population.
 
 A general GP engine (evoplay.gp) has no lenient division, no reduction/normalisation and no number-use repair, so
-the trees here are a small dedicated representation (evoplay.agents.target_trees; see docs/target.md).
+the trees here are a small dedicated representation (evoplay.games.target.trees; see docs/target.md).
 """
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ from typing import Callable
 import numpy as np
 
 from evoplay.errors import ConfigError
-from evoplay.games.target import format_expr
-from evoplay.agents.target_trees import (  # noqa: F401 - the GA's tree operations, also read from here
+from evoplay.games.target.game import format_expr
+from evoplay.games.target.trees import (  # noqa: F401 - the GA's tree operations, also read from here
     OPS,
     lenient,
     tree_value,
@@ -163,7 +163,7 @@ def load_recipe(name: str) -> TargetGAConfig:
     """A configuration from src/evoplay/recipes/<name>.toml (``target_seed``, ``target_improved``)."""
     import tomllib
 
-    path = Path(__file__).resolve().parent.parent / "recipes" / f"{name}.toml"
+    path = Path(__file__).resolve().parents[2] / "recipes" / f"{name}.toml"
     if not path.exists():
         raise ConfigError(f"no target GA recipe '{name}' ({path} does not exist); known: target_seed, target_improved")
     with open(path, "rb") as fh:
@@ -200,7 +200,7 @@ class GAResult:
 
     value: int
     target: int
-    expr: object  # expression over the drawn values (evoplay.games.target form), valid under the real rules
+    expr: object  # expression over the drawn values (evoplay.games.target.game form), valid under the real rules
     generations: int
     evaluations: int
     seconds: float

@@ -1,7 +1,7 @@
 """Whole Sevens games inside one Numba kernel: GP specimens (play and send trees), the heuristic and random players.
 
 ``play_games`` deals and plays a batch of games without returning to Python: at every decision with more than
-one legal card it fills the feature rows of the candidate cards (``evoplay.games.sevens.features``) and lets the
+one legal card it fills the feature rows of the candidate cards (``evoplay.games.sevens.game.features``) and lets the
 seat's player choose -- a GP specimen evaluates its play or send tree over the rows in one batch with the GP
 interpreter (``evoplay.gp.interpreter.best_row``: highest value, first card on ties), the heuristic scores the
 rows with its fixed formula, the random player draws a card. A decision with one legal card is played without
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.sevens import (
+from evoplay.games.sevens.game import (
     CARDS, F_GAP, F_OTHERS, F_UNBLOCKS, NUM_FEATURES, PHASE, PLACE, SEND, STATE_SIZE, TO_MOVE, apply_card, deal,
     features, legal_cards, reference_apply, reference_deal, reference_features, reference_legal,
 )

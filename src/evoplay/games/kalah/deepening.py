@@ -23,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import boolean, int8, int64, njit, types
 
-from evoplay.agents.search_kalah_weights import WIN, reference_evaluate, reference_terminal, terminal_value
+from evoplay.games.kalah.search_weights import WIN, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
-from evoplay.games.kalah import reference_sow, sow
+from evoplay.games.kalah.game import reference_sow, sow
 
 INF = 1 << 40
 MAX_DEPTH = 64

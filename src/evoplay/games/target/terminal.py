@@ -15,11 +15,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from evoplay.agents.target_ga import LEVELS, TargetGA, level_config
+from evoplay.games.target.ga import LEVELS, TargetGA, level_config
 from evoplay.arena import derive_seed
 from evoplay.errors import SpecError
-from evoplay.games.target import OP_SYMBOL, Draw, leaves, make_draw, solve
-from evoplay.games.target_parser import ExpressionError, parse_expression
+from evoplay.games.target.game import OP_SYMBOL, Draw, leaves, make_draw, solve
+from evoplay.games.target.parser import ExpressionError, parse_expression
 
 HELP = ("type an expression with the numbers, e.g. (75 - 9) * 15 + 7; each number at most once, + - * / and "
         "brackets;\n  an empty line ends your turn, 'q' quits.")

@@ -2,13 +2,13 @@
 legal form, and the variation operators (crossover, mutation, the semantic graft).
 
 A tree is an int (a leaf: the position of a drawn number) or a tuple ``(op, left, right)``; its value uses the
-seed's lenient rules (see ``lenient``). ``evoplay.agents.target_ga`` evolves populations of them.
+seed's lenient rules (see ``lenient``). ``evoplay.games.target.ga`` evolves populations of them.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from evoplay.games.target import ADD, DIV, MUL, SUB, evaluate
+from evoplay.games.target.game import ADD, DIV, MUL, SUB, evaluate
 
 OPS = (ADD, SUB, MUL, DIV)
 

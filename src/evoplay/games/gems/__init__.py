@@ -1,0 +1,1 @@
+"""Gems, one package: the rules (``game``: Python reference, Numba kernels, Game/State, rendering)."""

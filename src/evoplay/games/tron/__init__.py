@@ -1,0 +1,1 @@
+"""Tron light cycles, one package: the rules (``game``: Python reference, Numba kernels, Game/State, rendering)."""
