@@ -30,9 +30,16 @@ RUNS = {
                                                    "seed": 3}),
     "mnk": ("mnk", None, {"population": 4, "generations": 2, "baselines.games": 2, "baselines.final_games": 4,
                           "seed": 5}),
+    "mnk_kalah": ("mnk", "kalah", {"population": 4, "generations": 2, "baselines.games": 2,
+                                   "baselines.final_games": 4, "seed": 5}),
     "sevens": ("sevens", None, {"population": 9, "generations": 3, "seed": 4, "fitness.games": 30,
                                 "monitor.heuristic_games": 30}),
 }
+
+# Runs whose recipe exports players (``export(folder, lang)``): their moves on fixed positions are pinned too.
+EXPORTED = ("mancala", "mancala_pool_move", "mnk", "mnk_kalah")
+LANGUAGES = ("python", "lua")
+POSITIONS = 40  # seeded positions per exported run
 
 # Files each recipe writes whose content is the result (pictures and timings are not compared).
 RESULT_FILES = ("best.json",)
@@ -49,12 +56,17 @@ def _strip(value):
 
 
 def run_pinned(name: str, folder: Path) -> dict:
+    """The run's log and result files (stripped of timings); the run folder stays in ``folder``."""
     recipe, variant, overrides = RUNS[name]
     base = None
     if variant:
         from evoplay.evolve.config import default_config_text, parse_toml
 
         base = parse_toml(default_config_text(recipe, variant), variant)
+        if recipe == "mnk":  # its shipped variants give only what they change: the defaults go under them
+            from evoplay.evolve.config import merge
+
+            base = merge(load_config(recipe), base, variant)
     config = load_config(recipe, None, overrides, base=base)
     module = load_recipe(recipe)
     run = RunFolder.create(folder, recipe, config)
@@ -63,6 +75,71 @@ def run_pinned(name: str, folder: Path) -> dict:
     for file in RESULT_FILES:
         if run.file(file).is_file():
             out[file] = _strip(json.loads(run.file(file).read_text(encoding="utf-8")))
+    return out
+
+
+def positions(game, count: int, seed: int) -> list:
+    """``count`` non-terminal positions of seeded random games (one game per position, of random length)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        for _ in range(int(rng.integers(0, 3 * len(state.legal_actions()) + 1))):
+            trial = state.clone()
+            legal = trial.legal_actions()
+            trial.apply_action(legal[int(rng.integers(len(legal)))])
+            if trial.is_terminal():
+                break
+            state = trial
+        out.append(state)
+    return out
+
+
+def _choices(source: str, lang: str, states) -> list[int]:
+    """The move the exported player's choose function picks in each state (its own numbering: a pit 0..pits-1
+    from the mover's left for ``choose_pit`` in Python, 1..pits in Lua; a pit or cell for ``choose_move``)."""
+    if lang == "python":
+        namespace: dict = {}
+        exec(compile(source, "player.py", "exec"), namespace)
+        pit, move = namespace.get("choose_pit"), namespace.get("choose_move")
+        table = list
+    else:
+        import lupa
+
+        lua = lupa.LuaRuntime()
+        module = lua.execute(source)
+        pit, move = module["choose_pit"], module["choose_move"]
+        table = lua.table_from
+    out = []
+    for s in states:
+        if pit is not None:
+            out.append(int(pit(table(s.board_from_mover().tolist()))))
+        else:
+            out.append(int(move(table(s.board().tolist()), s.current_player())))
+    return out
+
+
+def exported_moves(name: str, folder: Path) -> dict:
+    """The moves the run's exported Python and Lua players choose on fixed seeded positions; for the
+    move-scoring Mancala run, also its program at the leaves of a 2-ply search (the kalah_search policy)."""
+    from evoplay.games import load_game
+
+    recipe = load_recipe(RUNS[name][0])
+    run = RunFolder.open(folder)
+    doc = json.loads(run.file("best.json").read_text(encoding="utf-8"))
+    game = load_game(doc["game"])
+    states = positions(game, POSITIONS, 12)
+    out = {lang: _choices(recipe.export(run, lang).read_text(encoding="utf-8"), lang, states) for lang in LANGUAGES}
+    if name == "mancala_pool_move":
+        from evoplay.agents.gp import load_program
+        from evoplay.recipes.mancala import lua_player, python_player
+
+        program, pset, _ = load_program(run.file("best.json"))
+        for lang, maker in (("python", python_player), ("lua", lua_player)):
+            out[f"kalah_search_{lang}"] = _choices(
+                maker(program, pset, game.pits, "kalah_search", game.empty_capture, 2), lang, states)
     return out
 
 
@@ -93,13 +170,35 @@ def _roundtrip(obj) -> dict:
     return json.loads(json.dumps(obj, default=float))
 
 
+_RUN_CACHE: dict = {}
+
+
+@pytest.fixture(scope="module")
+def runs_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("pinned_runs")
+
+
+def _run_once(name: str, root: Path) -> dict:
+    """Each pinned run is played once per test session; the log test and the export test share its folder."""
+    if name not in _RUN_CACHE:
+        _RUN_CACHE[name] = _roundtrip(run_pinned(name, root / name))
+    return _RUN_CACHE[name]
+
+
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_a_short_seeded_run_reproduces_its_pinned_log_and_best(name, tmp_path):
-    got = _roundtrip(run_pinned(name, tmp_path / name))
+def test_a_short_seeded_run_reproduces_its_pinned_log_and_best(name, runs_dir):
+    got = _run_once(name, runs_dir)
     want = _pinned(name)
     assert got["log"] == want["log"]
     for file in RESULT_FILES:
         assert got.get(file) == want.get(file), file
+
+
+@pytest.mark.parametrize("name", EXPORTED)
+def test_the_exported_players_choose_their_pinned_moves(name, runs_dir):
+    pytest.importorskip("lupa")
+    _run_once(name, runs_dir)
+    assert exported_moves(name, runs_dir / name) == _pinned(f"{name}_exports")
 
 
 def test_the_target_ga_reproduces_its_pinned_solutions():
@@ -113,6 +212,10 @@ def write_all() -> None:
             data = _roundtrip(run_pinned(name, Path(tmp) / name))
             (PINNED / f"{name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
             print("wrote", PINNED / f"{name}.json")
+            if name in EXPORTED:
+                moves = exported_moves(name, Path(tmp) / name)
+                (PINNED / f"{name}_exports.json").write_text(json.dumps(moves, sort_keys=True) + "\n")
+                print("wrote", PINNED / f"{name}_exports.json")
     (PINNED / "target.json").write_text(json.dumps(_roundtrip(target_solutions()), indent=1, sort_keys=True) + "\n")
     print("wrote", PINNED / "target.json")
 
