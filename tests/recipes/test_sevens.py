@@ -221,6 +221,40 @@ def test_lua_export_chooses_the_interpreters_cards(tmp_path):
     assert checked == 6000
 
 
+def test_computer_py_from_the_levels_plays_the_levels_cards_on_seeded_games(tmp_path):
+    """The shipped levels written out as computer.py (the export path a run takes) choose, game after seeded game,
+    every card the in-process levels choose: the same random stream feeds both, seeded once per game."""
+    from evoplay.games.sevens.agents import SevensSpecimenAgent, level_specimen, load_levels
+
+    levels = load_levels()
+    path = tmp_path / "computer.py"
+    path.write_text(R.computer_source(R._level_specimens(levels), "python"))
+    spec = importlib.util.spec_from_file_location("computer_from_levels", path)
+    computer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(computer)
+    names = list(levels)
+    decisions = 0
+    for seed in range(120):
+        players = 3 + seed % 6
+        game = load_game(f"sevens(players={players})")
+        seat_level = [names[(seed + p) % len(names)] for p in range(players)]
+        agents = [SevensSpecimenAgent(game, level_specimen(name)) for name in seat_level]
+        ours, theirs = game.new_initial_state(seed), game.new_initial_state(seed)
+        seed_random(seed)
+        computer.set_random(np.random.RandomState(seed).random_sample)
+        while not ours.is_terminal():
+            legal = ours.legal_actions()
+            card = agents[ours.current_player()].step(ours)
+            if len(legal) > 1:
+                envs = [dict(zip(FEATURES, map(float, r))) for r in theirs.card_features(legal)]
+                k = computer.choose(seat_level[theirs.current_player()], theirs.phase(), envs)
+                assert legal[k] == card, (seed, len(ours.history))
+                decisions += 1
+            ours.apply_action(card)
+            theirs.apply_action(card)
+    assert decisions > 3000
+
+
 def test_ladder_command_prints_tables_ratings_and_its_command(tmp_path):
     from click.testing import CliRunner
 
