@@ -15,7 +15,7 @@ from evoplay.games.sevens.agents import (
 )
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
-from evoplay.games.sevens.kernels import Lineup
+from evoplay.games.sevens.batch_play import Lineup
 from evoplay.gp.generate import grow
 
 

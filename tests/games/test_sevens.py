@@ -1,5 +1,6 @@
-"""Sevens: the Numba kernels against the Python reference, the rules' special cases, hidden information, and the
-whole-game kernel against the same games played move by move in Python."""
+"""Sevens: the Numba kernels against the Python reference (the moves' one source run by Python over a list, and
+the reference deal, legal cards and features), the rules' special cases, hidden information, and the whole-game
+kernel against the same games played move by move in Python."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -7,9 +8,10 @@ from hypothesis import strategies as st
 
 from evoplay import load_game
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.sevens import game as S
+from evoplay.games.sevens import rules as S
 from evoplay.games.base import TERMINAL
-from evoplay.games.sevens.kernels import Lineup, reference_heuristic_choice, reference_play_game
+from evoplay.games.sevens.batch_play import Lineup, reference_heuristic_choice, reference_play_game
+from evoplay.games.sevens.rules_kernels import random_games
 
 
 def _play_both(players, seed, choices, check_features=True):
@@ -28,8 +30,10 @@ def _play_both(players, seed, choices, check_features=True):
                 assert rows[i].tolist() == S.reference_features(ref, card)
         card = legal[choices[k % len(choices)] % len(legal)] if choices else legal[0]
         k += 1
+        for p in range(players):
+            assert S.can_play(ref, p) == any(ref[S.OWNER + c] == p and S.is_playable(ref, c) for c in range(52))
         state.apply_action(card)
-        S.reference_apply(ref, card)
+        S.apply_card(ref, card)
         assert ref == state.state_array().tolist()
         a = state.state_array()
         assert sum(int(x) for x in a[S.HAND:S.HAND + players]) == int((a[:52] >= 0).sum())
@@ -90,7 +94,7 @@ def _state_from(owners, players=3, rows=None, to_move=0):
         s[S.PLACE + p] = -1
     s[S.PLAYERS] = players
     s[S.RECEIVER] = -1
-    S._ref_begin_turn(s, to_move)
+    S.begin_turn(s, to_move)
     state._s[:] = np.array(s, np.int16)
     return state, s
 
@@ -105,7 +109,7 @@ def test_a_stuck_player_is_sent_a_card_by_the_previous_player():
     state, ref = _state_from(owners, rows={0: (5, 9), 1: (1, 11), 2: (1, 13), 3: (1, 9)}, to_move=0)
     assert state.legal_actions() == [card("4c")], "J♠ waits for 10♠"
     state.apply_action(card("4c"))
-    S.reference_apply(ref, card("4c"))
+    S.apply_card(ref, card("4c"))
     assert state.state_array().tolist() == ref
     assert state.phase() == "send" and state.receiver() == 1 and state.current_player() == 0
     assert state.legal_actions() == [card("Js")], "the sender chooses among their own cards"
@@ -120,14 +124,14 @@ def test_send_of_an_unplayable_card_ends_the_receivers_turn_and_a_playable_one_i
     assert state.legal_actions() == sorted([card("Qs"), card("9s"), card("5d")])
     assert "must send" in str(state)
     state.apply_action(card("Qs"))  # Q♠ is not playable (spades run 6..8): P1's turn ends
-    S.reference_apply(ref, card("Qs"))
+    S.apply_card(ref, card("Qs"))
     assert state.state_array().tolist() == ref
     assert state.hand(1) == sorted([card("Ah"), card("Qs")])
     assert state.current_player() == 2 and state.phase() == "play"
     # Now a playable send: make P1 stuck again and send it 9♠, which P1 must play at once.
     state2, ref2 = _state_from(owners, rows=rows, to_move=1)
     state2.apply_action(card("9s"))
-    S.reference_apply(ref2, card("9s"))
+    S.apply_card(ref2, card("9s"))
     assert state2.state_array().tolist() == ref2
     assert state2.current_player() == 1 and state2.phase() == "play"
     assert state2.legal_actions() == [card("9s")]
@@ -141,7 +145,7 @@ def test_sending_the_last_card_finishes_the_sender():
     state, ref = _state_from(owners, rows=rows, to_move=1)
     assert state.phase() == "send" and state.current_player() == 0
     state.apply_action(card("2c"))
-    S.reference_apply(ref, card("2c"))
+    S.apply_card(ref, card("2c"))
     assert state.state_array().tolist() == ref
     assert state.places()[0] == 0, "P0 emptied their hand by sending: first"
     assert not state.is_terminal()
@@ -244,7 +248,7 @@ def test_observation_hides_other_hands_and_sent_cards():
 
 def test_random_games_kernel_counts_one_winner_per_game():
     wins = np.zeros(8, np.int64)
-    S.random_games(5, 500, 3, wins)
+    random_games(5, 500, 3, wins)
     assert wins.sum() == 500 and (wins[:5] > 0).all() and (wins[5:] == 0).all()
 
 

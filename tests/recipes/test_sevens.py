@@ -10,7 +10,7 @@ from evoplay import load_game
 from evoplay.games.sevens.agents import Specimen, sevens_primitive_set
 from evoplay.errors import ConfigError
 from evoplay.evolve import RunFolder, load_config, run_evolution
-from evoplay.games.sevens.game import FEATURES
+from evoplay.games.sevens.rules import FEATURES
 from evoplay.gp.generate import grow
 from evoplay.gp.interpreter import best_row, seed_random
 from evoplay.recipes import sevens as R

@@ -35,7 +35,7 @@ def _python_games(population, games: int, seed: int) -> None:
 def bench_sevens(quick: bool = False) -> BenchResult:
     from evoplay.arena.executors import ProcessExecutor, SerialExecutor
     from evoplay.evolve import load_config
-    from evoplay.games.sevens.kernels import Lineup
+    from evoplay.games.sevens.batch_play import Lineup
     from evoplay.recipes.sevens import SevensEvolution
 
     res = BenchResult("sevens", command="evoplay bench sevens")

@@ -6,7 +6,7 @@ One generation (``SevensEvolution.step``): breed (from generation 1 on), then ev
 (offsets drawn afresh each round, modulo the population) at a table where i sits first, so each individual
 plays once in every seat per round against changing opponents, and every game counts for all of its players:
 ``games`` rounded up to a multiple of ``players`` per individual. Whole games run in the Numba kernel
-(``evoplay.games.sevens.kernels.play_games``) with the trees evaluated by the GP interpreter; a game stops when
+(``evoplay.games.sevens.batch_play.play_games``) with the trees evaluated by the GP interpreter; a game stops when
 its first player empties their hand (only wins count). fitness = win ratio - 0.0004 x max(0, play size + send
 size - 20). Breeding sorts by fitness (best first, ties by index) and emits, for each operation O in order, O of
 the best ``split_O x N`` individuals: clones, constant mutations (one ephemeral constant of either tree scaled by
@@ -62,7 +62,7 @@ def _check(cond: bool, message: str) -> None:
 
 def primitive_set_from_config(config: dict):
     from evoplay.games.sevens.agents import sevens_primitive_set
-    from evoplay.games.sevens.game import FEATURES
+    from evoplay.games.sevens.rules import FEATURES
 
     prim = config["primitives"]
     for f in prim["functions"]:
@@ -84,7 +84,7 @@ def primitive_set_from_config(config: dict):
 
 def validate(config: dict, levels: bool = False) -> dict:
     """Check every value's range; returns the level generations {name: generation}."""
-    from evoplay.games.sevens.game import MAX_PLAYERS, MIN_PLAYERS
+    from evoplay.games.sevens.rules import MAX_PLAYERS, MIN_PLAYERS
 
     players = config["game"]["players"]
     _check(MIN_PLAYERS <= players <= MAX_PLAYERS, f"game.players={players}: Sevens is for {MIN_PLAYERS} to "
@@ -174,7 +174,7 @@ def evaluate_population(population, players: int, games: int, rng: np.random.Gen
                         heuristic_share: float = 0.0):
     """(wins, games played) per individual under the rotation schedule (games at each table count for every
     individual at it; the heuristic's seats count for nobody)."""
-    from evoplay.games.sevens.kernels import Lineup
+    from evoplay.games.sevens.batch_play import Lineup
 
     n = len(population)
     seats = rotation_schedule(n, players, games, rng, heuristic_share)
@@ -195,7 +195,7 @@ def fitness_of(wins, played, sizes, size_free: int = 20, size_penalty: float = 0
 
 def versus_heuristic(trees, players: int, games: int, seed: int) -> float:
     """Win ratio of one specimen against ``players - 1`` heuristic players, its seat rotating."""
-    from evoplay.games.sevens.kernels import Lineup
+    from evoplay.games.sevens.batch_play import Lineup
 
     lineup = Lineup([trees, "heuristic"])
     seats = np.ones((games, players), np.int64)
@@ -296,7 +296,7 @@ class SevensEvolution:
         and the one winning most becomes the level: a larger sample than the ranking's 1000 games (the best of
         100 noisy win ratios is usually a lucky one), aimed at what a level must do, beat the one below."""
         from evoplay.games.sevens.agents import Specimen
-        from evoplay.games.sevens.kernels import Lineup
+        from evoplay.games.sevens.batch_play import Lineup
 
         ranked, rng, generation = state["ranked"], state["rng"], state["generation"]
         lv = self.config["levels"]
@@ -346,7 +346,7 @@ class SevensEvolution:
         generator (derived from the run seed and the generation), so switching this check on changes no other
         random number of the run: the populations and the lower levels stay exactly as without it."""
         from evoplay.arena.match import derive_seed
-        from evoplay.games.sevens.kernels import Lineup
+        from evoplay.games.sevens.batch_play import Lineup
 
         k = len(candidates)
         rng = np.random.default_rng(derive_seed(int(self.config.get("seed", 0)), generation, 7))
@@ -456,7 +456,7 @@ def _expression(program, pset, lang: str) -> tuple[list[int], str]:
 
 
 def _env_doc_lines(prefix: str) -> list[str]:
-    from evoplay.games.sevens.game import FEATURES
+    from evoplay.games.sevens.rules import FEATURES
 
     width = max(len(k) for k in FEATURES)
     return [f"{prefix}{k.ljust(width)}  {ENV_DOC[k]}" for k in FEATURES]
@@ -625,7 +625,7 @@ def pairing_table(players: dict, games: int, seed: int = 0, table_size: int = 3,
     """For every ordered pair (A, B): ``games`` games of one A against ``table_size - 1`` copies of B, A's seat
     rotating; returns {(A, B): (A's wins, games)}."""
     from evoplay.arena.match import derive_seed
-    from evoplay.games.sevens.kernels import Lineup
+    from evoplay.games.sevens.batch_play import Lineup
 
     names = list(players)
     lineup = Lineup([players[n] for n in names])
@@ -657,7 +657,7 @@ def rating_games(players: dict, rounds: int, seed: int = 0, table_size: int = 3,
     import itertools
 
     from evoplay.arena.match import derive_seed
-    from evoplay.games.sevens.kernels import Lineup
+    from evoplay.games.sevens.batch_play import Lineup
 
     names = list(players)
     tables = [perm for combo in itertools.combinations(range(len(names)), table_size)

@@ -228,7 +228,7 @@ class GameSession:
             if 0 <= action < self.game.m * self.game.n:
                 return f"{text} is taken; place your stone on an empty cell"
         if self.kind == "sevens":
-            from evoplay.games.sevens.game import CARDS, card_name
+            from evoplay.games.sevens.rules import CARDS, card_name
 
             if not 0 <= action < CARDS:
                 return f"{action} is not a card"
@@ -330,7 +330,7 @@ class GameSession:
                 "names": [g.cell_name(c) for c in range(g.m * g.n)], "last": last, "text": str(self.state)}
 
     def _view_sevens(self) -> dict:
-        from evoplay.games.sevens.game import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name, card_rank, card_suit
+        from evoplay.games.sevens.rules import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name, card_rank, card_suit
 
         obs = self.state.observation(self.you)
 

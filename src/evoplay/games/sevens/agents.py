@@ -1,6 +1,6 @@
 """Sevens players: the seed's Specimen (a play tree and a send tree) and the hand-written heuristic baseline.
 
-Both choose a card the same way: the feature rows of the candidate cards (``evoplay.games.sevens.game.FEATURES``,
+Both choose a card the same way: the feature rows of the candidate cards (``evoplay.games.sevens.rules.FEATURES``,
 computed from what the player to move may see) are scored and the highest value wins, the first card (lowest
 card number) on ties. A Specimen scores with its ``play`` tree when it must play and its ``send`` tree when it
 chooses the card to send; the heuristic uses a fixed formula. With one legal card nothing is evaluated.
@@ -32,7 +32,7 @@ def sevens_primitive_set(functions=("add", "mul"), features=None, random: bool =
                          constants: tuple[float, float] | None = (-5.0, 5.0)):
     """The seed's alphabet: the Sevens features (all of ``FEATURES`` by default), ``random`` and ephemeral
     constants as terminals; ``+`` and ``*`` as functions (``sub``, ``min``, ``max``... by config)."""
-    from evoplay.games.sevens.game import FEATURES
+    from evoplay.games.sevens.rules import FEATURES
     from evoplay.gp.primitives import PrimitiveSet
 
     pset = PrimitiveSet("sevens", n_features=len(FEATURES))
@@ -146,7 +146,7 @@ def _check_sevens(game, who: str) -> None:
 
 
 class SevensHeuristicAgent(Agent):
-    """The hand-written baseline (``evoplay.games.sevens.kernels.reference_heuristic_value``)."""
+    """The hand-written baseline (``evoplay.games.sevens.batch_play.reference_heuristic_value``)."""
 
     spec = "sevens_heuristic"
 
@@ -155,7 +155,7 @@ class SevensHeuristicAgent(Agent):
         super().__init__(game)
 
     def step(self, state) -> int:
-        from evoplay.games.sevens.kernels import heuristic_choice
+        from evoplay.games.sevens.batch_play import heuristic_choice
 
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -209,7 +209,7 @@ class SevensSpecimenAgent(Agent):
 
 def _explain(state, card: int) -> str:
     """One line on why a card was sent, from the features the sender saw (call before applying the send)."""
-    from evoplay.games.sevens.game import FEATURES, card_name
+    from evoplay.games.sevens.rules import FEATURES, card_name
 
     row = state.card_features([card])[0]
     f = dict(zip(FEATURES, row))
@@ -258,7 +258,7 @@ class Narrator(Agent):
         self.inner.restart(seed, seat)
 
     def step(self, state) -> int:
-        from evoplay.games.sevens.game import card_name
+        from evoplay.games.sevens.rules import card_name
 
         card = self.inner.step(state)
         me = state.current_player()

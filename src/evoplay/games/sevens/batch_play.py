@@ -1,25 +1,26 @@
 """Whole Sevens games inside one Numba kernel: GP specimens (play and send trees), the heuristic and random players.
 
 ``play_games`` deals and plays a batch of games without returning to Python: at every decision with more than
-one legal card it fills the feature rows of the candidate cards (``evoplay.games.sevens.game.features``) and lets the
-seat's player choose -- a GP specimen evaluates its play or send tree over the rows in one batch with the GP
+one legal card it fills the feature rows of the candidate cards (``rules_kernels.features``) and lets the seat's
+player choose -- a GP specimen evaluates its play or send tree over the rows in one batch with the GP
 interpreter (``evoplay.gp.interpreter.best_row``: highest value, first card on ties), the heuristic scores the
 rows with its fixed formula, the random player draws a card. A decision with one legal card is played without
 asking anybody (so it draws no random numbers). Each game reseeds Numba's generator (the ``random`` terminal
 and the random player) from its own seed, so results never depend on how games are split into batches.
 
-``reference_play_game`` is the same loop in Python over the reference rules, for the tests.
+``reference_play_game`` is the same loop in Python over the reference rules (``rules``), for the tests.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from evoplay.games.sevens.game import (
-    CARDS, F_GAP, F_OTHERS, F_UNBLOCKS, NUM_FEATURES, PHASE, PLACE, SEND, STATE_SIZE, TO_MOVE, apply_card, deal,
-    features, legal_cards, reference_apply, reference_deal, reference_features, reference_legal,
-)
 from evoplay.games.base import TERMINAL
+from evoplay.games.sevens.rules import (
+    CARDS, F_GAP, F_OTHERS, F_UNBLOCKS, NUM_FEATURES, PHASE, PLACE, SEND, STATE_SIZE, TO_MOVE, apply_card,
+    reference_deal, reference_features, reference_legal,
+)
+from evoplay.games.sevens.rules_kernels import deal, features, legal_cards
 from evoplay.gp.interpreter import best_row, seed_random
 
 #: kinds of player in a game kernel
@@ -132,7 +133,7 @@ def reference_play_game(players: int, seed: int, choose) -> list[int]:
         if len(legal) > 1:
             rows = [reference_features(s, c) for c in legal]
             choice = choose(s[TO_MOVE], s[PHASE] == SEND, legal, rows)
-        reference_apply(s, legal[choice])
+        apply_card(s, legal[choice])
     return [s[PLACE + p] for p in range(players)]
 
 
