@@ -629,27 +629,15 @@ def target(seconds, level, seed, rounds, mode, large, reveal):
 @_executor_options
 def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, address):
     """Sevens levels against each other, the heuristic and random: win rates with 95 % CIs and openskill ratings."""
-    import shlex
+    from pathlib import Path
 
     from evoplay.arena import make_executor
-    from evoplay.recipes.sevens import ladder_players, ladder_report
+    from evoplay.games.sevens.ladder import ladder_report, prepare_ladder
 
-    if n_games < 1 or rounds < 1:
-        raise SpecError(f"--games {n_games} and --rounds {rounds} must be >= 1")
-    try:  # the ratings come after every game: a missing extra is said before the games, not after them
-        import openskill  # noqa: F401
-    except ImportError:
-        raise SpecError("sevens-ladder's ratings need openskill: pip install 'evoplay[ratings]'") from None
-    players = ladder_players(computer)
-    # The command that reproduces the tables, from the options themselves (not argv: it may be a test runner's).
-    command = f"evoplay sevens-ladder --games {n_games} --rounds {rounds} --seed {seed}"
-    if computer:
-        command += f" --computer {shlex.quote(computer)}"
+    players, command = prepare_ladder(computer, n_games, rounds, seed)
     with make_executor(backend, workers, address) as ex:
         text = ladder_report(players, n_games, rounds, seed, ex, command)
     if out_file:
-        from pathlib import Path
-
         Path(out_file).write_text(text + "\n", encoding="utf-8")
     click.echo(text)
 

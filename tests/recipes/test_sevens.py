@@ -13,6 +13,7 @@ from evoplay.evolve import RunFolder, load_config, run_evolution
 from evoplay.games.sevens.rules import FEATURES
 from evoplay.gp.generate import grow
 from evoplay.gp.interpreter import best_row, seed_random
+from evoplay.games.sevens import export as E
 from evoplay.recipes import sevens as R
 
 
@@ -156,7 +157,7 @@ def test_process_executor_gives_the_serial_results():
 
 
 def _export_specimens():
-    pset = sevens_primitive_set(R.EXPORTABLE_FUNCTIONS, random=True)
+    pset = sevens_primitive_set(E.EXPORTABLE_FUNCTIONS, random=True)
     rng = np.random.default_rng(2024)
     out = {}
     for k, name in enumerate(("easy", "medium", "hard", "expert")):
@@ -189,7 +190,7 @@ def _interpreter_choice(specimen, context, rows, seed):
 def test_python_export_chooses_the_interpreters_cards(tmp_path):
     specimens = _export_specimens()
     path = tmp_path / "computer.py"
-    path.write_text(R.computer_source(specimens, "python"))
+    path.write_text(E.computer_source(specimens, "python"))
     spec = importlib.util.spec_from_file_location("computer_under_test", path)
     computer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(computer)
@@ -209,7 +210,7 @@ def test_lua_export_chooses_the_interpreters_cards(tmp_path):
     lupa = pytest.importorskip("lupa", reason="the Lua check needs lupa (pip install 'evoplay[lua]')")
     specimens = _export_specimens()
     lua = lupa.LuaRuntime(unpack_returned_tuples=True)
-    computer = lua.execute(R.computer_source(specimens, "lua"))
+    computer = lua.execute(E.computer_source(specimens, "lua"))
     checked = 0
     for k, (context, rows) in enumerate(_decisions(1500, seed=1)):
         envs = lua.table_from([lua.table_from(dict(zip(FEATURES, map(float, r)))) for r in rows])
@@ -228,7 +229,7 @@ def test_computer_py_from_the_levels_plays_the_levels_cards_on_seeded_games(tmp_
 
     levels = load_levels()
     path = tmp_path / "computer.py"
-    path.write_text(R.computer_source(R._level_specimens(levels), "python"))
+    path.write_text(E.computer_source(E.level_specimens(levels), "python"))
     spec = importlib.util.spec_from_file_location("computer_from_levels", path)
     computer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(computer)

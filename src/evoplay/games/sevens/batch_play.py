@@ -138,7 +138,7 @@ def reference_play_game(players: int, seed: int, choose) -> list[int]:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Python-side helpers: pack players for the kernel.
+# Python-side helpers: pack players for the kernel, and cut a schedule of games into tasks for an executor.
 # --------------------------------------------------------------------------------------------------------------
 
 
@@ -184,3 +184,22 @@ class Lineup:
         decisions = play_games(players, seeds, seats, self.kinds, self.opcodes, self.args, self.consts,
                                self.play_start, self.play_end, self.send_start, self.send_end, until_first, places)
         return places, int(decisions)
+
+
+def _play_task(task):
+    lineup, players, seeds, seats, until_first = task
+    return lineup.play(players, seeds, seats, until_first)[0]
+
+
+def play_on(executor, lineup, players: int, seeds: np.ndarray, seats: np.ndarray, until_first: bool = True,
+            tasks_per_worker: int = 4) -> np.ndarray:
+    """Places (games x seats) of a schedule, cut into contiguous tasks for ``executor`` (results in order)."""
+    from evoplay.arena.executors import SerialExecutor
+
+    lineup.play(players, seeds[:1], seats[:1], until_first)  # compile here before workers fork
+    if executor is None or isinstance(executor, SerialExecutor) or executor.workers <= 1:
+        return lineup.play(players, seeds, seats, until_first)[0]
+    n_tasks = max(1, min(len(seeds), executor.workers * tasks_per_worker))
+    bounds = np.linspace(0, len(seeds), n_tasks + 1).astype(int)
+    tasks = [(lineup, players, seeds[a:b], seats[a:b], until_first) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+    return np.concatenate(executor.map(_play_task, tasks), axis=0)
