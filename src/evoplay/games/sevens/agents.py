@@ -146,7 +146,7 @@ def _check_sevens(game, who: str) -> None:
 
 
 class SevensHeuristicAgent(Agent):
-    """The hand-written baseline (``evoplay.games.sevens.batch_play.reference_heuristic_value``)."""
+    """The hand-written baseline (``evoplay.games.sevens.batch_play.heuristic_value``)."""
 
     spec = "sevens_heuristic"
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from evoplay.games.base import TERMINAL
 from evoplay.games.sevens.rules import (
@@ -33,7 +34,8 @@ PLAYER_KINDS = {"gp": GP, "random": RANDOM_PLAYER, "heuristic": HEURISTIC}
 # --------------------------------------------------------------------------------------------------------------
 
 
-def reference_heuristic_value(row, send: bool) -> float:
+@register_jitable
+def heuristic_value(row, send):
     """Play: open the way for my own cards (2 x unblocks) and keep the others' cards blocked (- others_beyond).
     Send: give away the card I would be stuck with longest (gap) that holds back none of my own cards
     (- 2 x unblocks), and never a playable one (the receiver would play it at once: - 3 when gap is 0)."""
@@ -44,15 +46,11 @@ def reference_heuristic_value(row, send: bool) -> float:
 
 @njit(cache=True)
 def heuristic_choice(rows, count, send):
-    """Index of the candidate the heuristic picks (the first on ties); kernel of ``reference_heuristic_value``."""
+    """Index of the candidate the heuristic picks (the first on ties)."""
     best = 0
     best_value = -np.inf
     for i in range(count):
-        r = rows[i]
-        if send:
-            v = r[F_GAP] - 2.0 * r[F_UNBLOCKS] - (3.0 if r[F_GAP] == 0 else 0.0)
-        else:
-            v = 2.0 * r[F_UNBLOCKS] - r[F_OTHERS]
+        v = heuristic_value(rows[i], send)
         if v > best_value:
             best = i
             best_value = v
@@ -60,7 +58,8 @@ def heuristic_choice(rows, count, send):
 
 
 def reference_heuristic_choice(rows, send: bool) -> int:
-    values = [reference_heuristic_value(r, send) for r in rows]
+    """The heuristic's pick in Python over a list of rows (the reference loop's)."""
+    values = [heuristic_value(r, send) for r in rows]
     return values.index(max(values))
 
 
