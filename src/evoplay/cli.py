@@ -586,8 +586,8 @@ def _bench_table(r, seconds: float) -> Table:
 @click.option("--python", "use_python", is_flag=True, help="use the plain-Python reference solver")
 def solve(numbers, target, use_python):
     """The best value NUMBERS reach for --target (+ - * /, each number once, all results positive integers)."""
-    from evoplay.games.target.game import reference_solve
-    from evoplay.games.target.game import solve as solve_draw
+    from evoplay.games.target.solver import reference_solve
+    from evoplay.games.target.solver import solve as solve_draw
 
     sol = (reference_solve if use_python else solve_draw)(numbers, target)
     out.print(f"{sol.expression} = {sol.value}", highlight=False)

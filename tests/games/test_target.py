@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from evoplay.errors import SpecError
 from evoplay.games.target import game as T
+from evoplay.games.target import solver as TS
 
 
 def test_mojbroj_draws_follow_the_seed():
@@ -35,13 +36,13 @@ def test_countdown_draws_take_cards_without_replacement():
 
 
 def test_known_answers():
-    s = T.solve([3, 7, 9, 1, 15, 75], 847)
+    s = TS.solve([3, 7, 9, 1, 15, 75], 847)
     assert s.exact and T.evaluate(s.expr) == 847 and T.uses_only(s.expr, [3, 7, 9, 1, 15, 75])
-    s = T.solve([1, 1, 1, 1, 10, 25], 999)
+    s = TS.solve([1, 1, 1, 1, 10, 25], 999)
     assert (s.value, s.distance) == (1000, 1)  # 999 = 37 * 27 is out of reach of these numbers
-    assert T.reference_solve([1, 1, 1, 1, 10, 25], 999).value == 1000
+    assert TS.reference_solve([1, 1, 1, 1, 10, 25], 999).value == 1000
     with pytest.raises(SpecError, match="1 to 6 numbers"):
-        T.solve([1, 2, 3, 4, 5, 6, 7], 100)
+        TS.solve([1, 2, 3, 4, 5, 6, 7], 100)
 
 
 def test_rules_reject_non_positive_and_inexact_steps():
@@ -62,8 +63,8 @@ draws = st.tuples(
 @given(draws)
 def test_numba_solver_equals_the_python_reference(draw):
     numbers, target = draw
-    fast = T.solve(numbers, target)
-    ref = T.reference_solve(numbers, target)
+    fast = TS.solve(numbers, target)
+    ref = TS.reference_solve(numbers, target)
     assert fast.value == ref.value
     for sol in (fast, ref):
         assert T.evaluate(sol.expr) == sol.value
@@ -74,23 +75,23 @@ def test_numba_solver_equals_the_python_reference(draw):
 @given(st.lists(st.integers(1, 100), min_size=1, max_size=6))
 def test_reachable_values_equal_the_reference_sets(numbers):
     ref = set()
-    for values in T.reference_reachable(numbers).values():
-        ref.update(v for v in values if v < T.BITMAP_SIZE)
-    assert set(T.Solver().reachable(numbers).tolist()) == ref
+    for values in TS.reference_reachable(numbers).values():
+        ref.update(v for v in values if v < TS.BITMAP_SIZE)
+    assert set(TS.Solver().reachable(numbers).tolist()) == ref
 
 
 def test_distances_to_targets_match_brute_force():
     rng = np.random.default_rng(3)
     for _ in range(20):
         reach = np.unique(rng.integers(1, 2048, size=int(rng.integers(1, 300))))
-        d = T.distances_to_targets(reach.astype(np.int64), 100, 999)
+        d = TS.distances_to_targets(reach.astype(np.int64), 100, 999)
         brute = [min(abs(int(v) - t) for v in reach) for t in range(100, 1000)]
         assert d.tolist() == brute
 
 
 def test_solver_grows_its_work_arrays_when_a_draw_needs_more():
-    small = T.Solver(capacity=64, bits=6)
-    assert small.solve([100, 75, 50, 25, 9, 8], 917).value == T.reference_solve([100, 75, 50, 25, 9, 8], 917).value
+    small = TS.Solver(capacity=64, bits=6)
+    assert small.solve([100, 75, 50, 25, 9, 8], 917).value == TS.reference_solve([100, 75, 50, 25, 9, 8], 917).value
     assert small.capacity > 64
 
 
@@ -104,7 +105,7 @@ def test_enumeration_weights_cover_every_ordered_draw():
 
 def test_the_hash_table_is_left_empty_for_the_next_draw():
     # linear probing: entries must be removed in reverse insertion order, or stale ones survive
-    solver = T.Solver()
+    solver = TS.Solver()
     for numbers in ([100, 75, 50, 25, 9, 8], [9, 9, 8, 7, 20, 100], [3, 7, 9, 1, 15, 75]):
         solver.reachable(numbers)
         assert (solver.table >= 0).sum() == 0

@@ -6,7 +6,8 @@ from click.testing import CliRunner
 
 from evoplay.arena import derive_seed
 from evoplay.cli import main
-from evoplay.games.target.game import make_draw, solve
+from evoplay.games.target.game import make_draw
+from evoplay.games.target.solver import solve
 
 
 def _run(args, stdin, timeout=120):

@@ -218,7 +218,7 @@ def test_open_games_are_capped(runs_root):
 
 
 def test_target_round_checks_as_you_type_and_scores_the_round(client):
-    from evoplay.games.target.game import solve
+    from evoplay.games.target.solver import solve
 
     view = client.post("/api/target", json={"level": 1, "seconds": 30, "seed": 4}).json()
     numbers, target = view["numbers"], view["target"]

@@ -103,7 +103,7 @@ def test_illegal_kalah_click_shows_the_reason(driver, server):
 def test_target_round_typed_in(driver, server):
     from selenium.webdriver.common.keys import Keys
 
-    from evoplay.games.target.game import solve
+    from evoplay.games.target.solver import solve
 
     driver.get(server.url + "/target")
     wait_for(lambda: by_css(driver, "#level option"), what="the levels")

@@ -22,8 +22,8 @@ import numpy as np
 
 from evoplay.arena import derive_seed
 from evoplay.bench import BenchResult, Figure, register_benchmark
-from evoplay.games.target.game import (COUNTDOWN_LARGE, LARGE, MEDIUM, SMALL, TARGET_RANGE, Solver,
-                                  distances_to_targets, make_draw, reference_solve)
+from evoplay.games.target.game import COUNTDOWN_LARGE, LARGE, MEDIUM, SMALL, TARGET_RANGE, make_draw
+from evoplay.games.target.solver import Solver, distances_to_targets, reference_solve
 
 
 def draws(count: int, seed: int, mode: str = "mojbroj"):

@@ -9,8 +9,9 @@ import uuid
 from evoplay.games.target.ga import LEVELS, level_config
 from evoplay.arena import derive_seed
 from evoplay.errors import SpecError
-from evoplay.games.target.game import leaves, make_draw, solve
+from evoplay.games.target.game import leaves, make_draw
 from evoplay.games.target.parser import ExpressionError, parse_expression
+from evoplay.games.target.solver import solve
 from evoplay.games.target.terminal import CpuPlayer
 
 MIN_SECONDS, MAX_SECONDS = 5.0, 600.0

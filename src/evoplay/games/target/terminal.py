@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from evoplay.games.target.ga import LEVELS, TargetGA, level_config
 from evoplay.arena import derive_seed
 from evoplay.errors import SpecError
-from evoplay.games.target.game import OP_SYMBOL, Draw, leaves, make_draw, solve
+from evoplay.games.target.game import OP_SYMBOL, Draw, leaves, make_draw
 from evoplay.games.target.parser import ExpressionError, parse_expression
+from evoplay.games.target.solver import solve
 
 HELP = ("type an expression with the numbers, e.g. (75 - 9) * 15 + 7; each number at most once, + - * / and "
         "brackets;\n  an empty line ends your turn, 'q' quits.")
