@@ -4,7 +4,8 @@ import os
 
 from click.testing import CliRunner
 
-from evoplay.cli import _run_label, main
+from evoplay.cli import main
+from evoplay.cli.runs import _run_label
 from evoplay.compiling import NOTE, CompileState
 from evoplay.evolve.config import shipped_variants
 

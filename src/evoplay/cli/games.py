@@ -1,0 +1,273 @@
+"""``evoplay`` commands that list, check and play games: games, agents, check-game, play, match, tournament."""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+import click
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from evoplay.cli import _game, console, executor_options, main, out
+from evoplay.compiling import CompileColumn, in_progress_bar
+from evoplay.errors import SpecError
+
+DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=8)")
+
+
+@contextmanager
+def progress_bar(description: str, enabled: bool = True):
+    """A rich progress bar on stderr; yields ``update(done, total)``."""
+    if not enabled:
+        yield lambda done, total: None
+        return
+    with in_progress_bar(), Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("eta"), TimeRemainingColumn(), CompileColumn(), console=console, transient=False,
+    ) as prog:
+        task = prog.add_task(description, total=None)
+
+        def update(done, total):
+            prog.update(task, completed=done, total=total)
+
+        yield update
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Listing.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+def games():
+    """List the games and their parameters."""
+    from evoplay.games import GAMES, load_installed_games
+
+    load_installed_games()
+    table = Table(title="games (also: path/file.py:Class, openspiel:NAME)", show_lines=True)
+    table.add_column("game", style="bold")
+    table.add_column("description")
+    table.add_column("parameters")
+    for e in GAMES.entries():
+        table.add_row(e.name, e.help, "\n".join(p.describe() for p in e.params) or "-")
+    out.print(table)
+
+
+@main.command()
+@click.option("--game", "game_spec", default=None,
+              help="only what can play this game (e.g. openspiel:connect_four); the rest say why they cannot")
+def agents(game_spec):
+    """List the agents and their parameters (with --game: which of them can play that game)."""
+    from evoplay.agents import AGENTS, refusal
+
+    game = _game(game_spec) if game_spec else None
+    entries = AGENTS.entries()
+    reasons = {e.name: refusal(e.name, game) for e in entries} if game else {}
+    table = Table(title=f"agents for {escape(game.spec)}" if game else "agents", show_lines=True)
+    table.add_column("agent", style="bold")
+    table.add_column("description")
+    table.add_column("parameters")
+    for e in entries:
+        if not reasons.get(e.name):
+            table.add_row(e.name, escape(e.help), escape("\n".join(p.describe() for p in e.params) or "-"))
+    out.print(table)
+    refused = [(name, why) for name, why in reasons.items() if why]
+    if refused:
+        table = Table(title=f"cannot play {escape(game.spec)}", show_lines=True)
+        table.add_column("agent", style="bold")
+        table.add_column("why not")
+        for name, why in refused:
+            table.add_row(name, escape(why))
+        out.print(table)
+
+
+@main.command("check-game")
+@click.argument("game")
+@click.option("--games", "n_games", type=int, default=200, show_default=True, help="random games to play")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-moves", type=int, default=10_000, show_default=True, help="moves before a game counts as endless")
+def check_game_command(game, n_games, seed, max_moves):
+    """Play seeded random games of GAME and report every broken promise of the game API (exit 2 if any)."""
+    from evoplay.games.check import check_game
+
+    if n_games < 1:
+        raise SpecError(f"--games {n_games}: play at least 1 game")
+    report = check_game(game, n_games, seed, max_moves)
+    table = Table(title=f"check-game {escape(report.spec)}")
+    table.add_column("figure")
+    table.add_column("value")
+    for name, value in report.summary():
+        table.add_row(name, escape(value))
+    out.print(table)
+    if report.ok:
+        out.print("[green]all promises hold[/]: legal and illegal actions, clone, terminal states, returns, "
+                  "features, action strings, same seed same game", highlight=False)
+        return
+    out.print(f"[bold red]{len(report.problems)} broken promise(s):[/]", highlight=False)
+    for p in report.problems:
+        times = f" [dim](seen {p.count} times)[/]" if p.count > 1 else ""
+        out.print(f"- {escape(p.message)}{times}", highlight=False)
+    sys.exit(2)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Playing.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("game")
+@click.option("--vs", "opponent", default=None,
+              help="the agent you play (default alphabeta(depth=4); Sevens: a level easy/medium/hard/expert or an "
+                   "agent spec, default expert, one per other seat)")
+@click.option("--seat", default="first", show_default=True, help="your seat: first, second, or a seat number from 0")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--tick-ms", type=float, default=150.0, show_default=True,
+              help="simultaneous games (tron, gems): milliseconds per tick; your key in a tick is your move")
+def play(game, opponent, seat, seed, tick_ms):
+    """Play GAME in the terminal against an agent (type 'quit' to stop; tron and gems run in real time)."""
+    from evoplay.agents import make_agent
+    from evoplay.agents.human import Announcer, HumanAgent, HumanQuit
+    from evoplay.arena import play_game
+
+    def say(line):
+        out.print(line, highlight=False, markup=False)
+
+    g = _game(game)
+    n = g.num_players
+    you = {"first": 0, "second": 1}.get(seat)
+    if you is None:
+        if not (seat.isascii() and seat.isdigit()):
+            raise SpecError(f"--seat {seat!r}: use first, second or a seat number 0..{n - 1}")
+        you = int(seat)
+    if not 0 <= you < n:
+        raise SpecError(f"--seat {seat}: {g.spec} has seats 0..{n - 1}")
+    if g.name in ("tron", "gems"):
+        _play_realtime(g, opponent, you, seed, tick_ms)
+        return
+    if g.name == "sevens":
+        from evoplay.games.sevens.agents import sevens_table, sevens_verdict
+
+        seats, bot_name = sevens_table(g, opponent, you, say)
+    else:  # every move of the computer is shown, extra turns included
+        seats = [Announcer(make_agent(opponent or "alphabeta(depth=4)", g), say) for _ in range(n)]
+        bot_name = seats[0].name
+        seats[you] = HumanAgent(g)
+    out.print(f"[bold]{escape(g.spec)}[/]: you are player {you}, against {escape(bot_name)}")
+    try:
+        state = play_game(g, seats, seed)
+    except HumanQuit as err:
+        say(str(err))
+        return
+    if g.name == "sevens":
+        say(f"\n{state.render(you)}")
+        out.print(f"[bold]{escape(sevens_verdict(state, you))}[/]")
+        return
+    out.print(f"\n{state}", highlight=False, markup=False)
+    ret, scores = state.returns(), state.scores()
+    if n == 2:
+        verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot_name} wins")
+        out.print(f"[bold]{escape(verdict)}[/] (scores: you {scores[you]:g}, {escape(bot_name)} {scores[1 - you]:g})")
+        return
+    top = [p for p in range(n) if ret[p] == max(ret)]
+    verdict = ("you win" if top == [you] else "you share first place" if you in top
+               else f"player {top[0]} wins" if len(top) == 1 else f"players {', '.join(map(str, top))} share first place")
+    shown = ", ".join(("you" if p == you else f"player {p}") + f" {scores[p]:g}" for p in range(n))
+    out.print(f"[bold]{verdict}[/] (scores: {escape(shown)})", highlight=False)
+
+
+def _results_table(result, title: str) -> Table:
+    from evoplay.arena import wilson_interval
+
+    table = Table(title=escape(title))
+    table.add_column("agent", no_wrap=True)
+    for col in ("games", "wins", "draws", "losses", "win rate", "95 % CI", "mean score", "5w+d-4l"):
+        table.add_column(col, justify="right")
+    stats = result.stats()
+    order = sorted(range(len(stats)), key=lambda i: -stats[i].win_rate())
+    for i in order:
+        s = stats[i]
+        lo, hi = wilson_interval(s.wins + 0.5 * s.draws, s.games)
+        table.add_row(
+            escape(result.names[i]), str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.win_rate():.3f}",
+            f"{lo:.3f}-{hi:.3f}", f"{s.score / max(1, s.games):.2f}", f"{s.fitness():g}",
+        )
+    return table
+
+
+@main.command()
+@click.argument("game")
+@click.argument("spec_a")
+@click.argument("spec_b")
+@click.option("--games", "n_games", type=int, default=2, show_default=True, help="games, seats alternating")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
+@executor_options
+def match(game, spec_a, spec_b, n_games, seed, as_json, workers, backend, address):
+    """Play GAMES games between two agents, half with each in the first seat."""
+    from evoplay.agents import make_agent
+    from evoplay.arena import make_executor
+    from evoplay.arena import match as play_match
+
+    g = _game(game)
+    a, b = make_agent(spec_a, g), make_agent(spec_b, g)
+    if n_games < 1:
+        raise SpecError(f"--games {n_games}: play at least 1 game")
+    with make_executor(backend, workers, address) as ex, progress_bar(f"{g.spec} match", not as_json) as upd:
+        result = play_match(g, a, b, n_games, seed, ex, upd)
+    if as_json:
+        click.echo(result.to_json())
+    else:
+        out.print(_results_table(result, f"{a.name} vs {b.name} on {g.spec}, seed {seed}"))
+
+
+@main.command()
+@click.argument("game")
+@click.argument("specs", nargs=-1)
+@click.option("--games", "n_games", type=int, default=2, show_default=True,
+              help="games per ordered pair (each pair meets in both seats)")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
+@executor_options
+def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
+    """Round robin: every agent plays every other in both seats. Without SPECS, the built-in agents on Kalah."""
+    from evoplay.agents import make_agent
+    from evoplay.arena import make_executor, round_robin
+
+    g = _game(game)
+    if not specs:
+        if g.name != "kalah" and g.name != "mnk":
+            raise SpecError(f"name the agents for {g.spec}, e.g. evoplay tournament {game} random random")
+        specs = DEFAULT_KALAH_AGENTS if g.name == "kalah" else ("random", "alphabeta(depth=2)", "alphabeta(schedule=seed001)")
+    if len(specs) < 2:
+        raise SpecError("a tournament needs at least two agents")
+    if n_games < 1:
+        raise SpecError(f"--games {n_games}: play at least 1 game per pair")
+    agents_ = [make_agent(s, g) for s in specs]
+    with make_executor(backend, workers, address) as ex, progress_bar(f"{g.spec} round robin", not as_json) as upd:
+        result = round_robin(g, agents_, n_games, seed, ex, upd)
+    if as_json:
+        click.echo(result.to_json())
+    else:
+        out.print(_results_table(result, f"round robin on {g.spec}: {n_games} game(s) per ordered pair, seed {seed}"))
+
+
+def _play_realtime(g, opponent, you, seed, tick_ms):
+    from evoplay.agents import make_agent
+    from evoplay.agents.human import HumanQuit
+    from evoplay.agents.human_realtime import KeyReader, play_realtime
+
+    bot = make_agent(opponent or "rs(budget_ms=40,depth=10)", g)
+    if not sys.stdin.isatty():
+        raise SpecError(f"{g.spec} is played in real time and needs a terminal for its keys (stdin is not one)")
+    try:
+        with KeyReader() as keys:
+            state = play_realtime(g, bot, you, seed, tick_ms, keys.read)
+    except HumanQuit as err:
+        out.print(str(err), markup=False)
+        return
+    ret, scores = state.returns(), state.scores()
+    verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot.name} wins")
+    name = escape(bot.name)
+    out.print(f"[bold]{escape(verdict)}[/] (scores: you {scores[you]:g}, {name} {scores[1 - you]:g})", highlight=False)

@@ -1,0 +1,217 @@
+"""``evoplay`` commands of evolution runs and the web app: evolve, resume, report, export, serve."""
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from evoplay.cli import console, executor_options, main, out, print_error
+from evoplay.compiling import CompileColumn, in_progress_bar
+from evoplay.errors import CheckpointError, SpecError
+
+
+class _Finishing:
+    """An evolution that calls ``on_finish()`` before its ``finish``; everything else is the evolution's own."""
+
+    def __init__(self, evo, on_finish):
+        self._evo = evo
+        self._on_finish = on_finish
+
+    def __getattr__(self, name):
+        return getattr(self._evo, name)
+
+    def finish(self, state, folder) -> None:
+        self._on_finish()
+        self._evo.finish(state, folder)
+
+
+def _run_with_progress(module, folder, backend, workers, address, executor=None):
+    """Run (or continue) the evolution in ``folder`` under a progress bar; ``executor``: one already open (evolve
+    opens it before making the run folder, so a backend that cannot start leaves no folder behind)."""
+    from contextlib import nullcontext
+
+    from evoplay.arena import make_executor
+    from evoplay.evolve import run_evolution
+
+    evo = module.make(folder.config, **folder.meta.get("options", {}))
+    opened = nullcontext(executor) if executor is not None else make_executor(backend, workers, address)
+    with opened as ex, in_progress_bar(), Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[best]}"),
+        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), CompileColumn(), console=console,
+    ) as prog:
+        task = prog.add_task(f"{folder.recipe} generations", total=evo.generations, best="")
+
+        def update(done, total, record):
+            best = f"best {record['best']:.4g}" if record and "best" in record else ""
+            prog.update(task, completed=done, total=total, best=best)
+
+        # The final tables (the best against held-out opponents) can take longer than the generations did: the
+        # bar says so while its clock keeps running.
+        finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables"))
+        run_evolution(finishing, folder, ex, update)
+    console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
+    out.print(module.report(folder), markup=False, soft_wrap=True)
+
+
+class _EvolveCommand(click.Command):
+    """``evolve --help`` ends with the recipes and the variants each ships (read when the help is shown)."""
+
+    def format_epilog(self, ctx, formatter):
+        from evoplay.evolve.config import shipped_variants
+        from evoplay.recipes import RECIPES
+
+        rows = [(name, "variants: " + (", ".join(shipped_variants(name)) or "none")) for name in sorted(RECIPES)]
+        with formatter.section("Recipes (--config VARIANT runs a variant shipped with the recipe)"):
+            formatter.write_dl(rows)
+        super().format_epilog(ctx, formatter)
+
+
+def _run_label(recipe: str, config_path: str | None, levels: bool) -> str:
+    """The run folder's name before its seed and time: the recipe, then the variant or config file it ran."""
+    from pathlib import Path
+
+    label = recipe
+    if config_path:
+        stem = Path(config_path).name.removesuffix(".toml").removeprefix(f"{recipe}_")
+        if stem and stem != recipe:
+            label = f"{recipe}_{stem}"
+    return f"{label}_levels" if levels else label
+
+
+@main.command(cls=_EvolveCommand)
+@click.argument("recipe")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="a TOML file merged over the recipe's defaults (may say base = \"VARIANT\")")
+@click.option("--generations", type=int, default=None)
+@click.option("--population", type=int, default=None)
+@click.option("--seed", type=int, default=None)
+@click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE", help="override a config key (repeatable)")
+@click.option("--levels", is_flag=True, help="(sevens) evolve the difficulty levels and write computer.lua/.py")
+@click.option("--game", "game_spec", default=None, metavar="SPEC",
+              help="(gp, ga) the game: a built-in, path/file.py:Class or openspiel:NAME")
+@click.option("--vs", "vs_specs", multiple=True, metavar="SPEC",
+              help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's)")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="run folder (default runs/RECIPE-SEED-TIME, or runs/RECIPE_VARIANT-SEED-TIME with --config)")
+@executor_options
+def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, out_dir,
+           workers, backend, address):
+    """Evolve players with RECIPE; the run folder gets the config, log, checkpoints, best agent and plots."""
+    import time
+
+    from evoplay.evolve import RunFolder, load_config
+    from evoplay.evolve.config import parse_assignment
+    from evoplay.recipes import find_key, load_recipe
+
+    module = load_recipe(recipe)
+    base = load_config(recipe, config_path)
+    overrides = {}
+    for name, value in (("generations", generations), ("population", population), ("seed", seed)):
+        if value is not None:
+            overrides[find_key(base, name)] = value
+    if game_spec is not None:
+        overrides["game"] = game_spec
+    if vs_specs:
+        overrides[find_key(base, "fitness.opponents")] = list(vs_specs)
+    for text in assignments:
+        key, value = parse_assignment(text)
+        overrides[find_key(base, key)] = value
+    config = load_config(recipe, None, overrides, base=base)
+    options = {"levels": True} if levels else {}
+    module.make(config, **options)  # validate before creating the folder
+    label = _run_label(recipe, config_path, levels)
+    out_path = out_dir or f"runs/{label}-{config.get('seed', 0)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    from evoplay.arena import make_executor
+
+    with make_executor(backend, workers, address) as ex:  # a backend that cannot start stops before the folder
+        folder = RunFolder.create(out_path, recipe, config, options)
+        path = escape(str(folder.path))
+        console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False,
+                      soft_wrap=True)
+        _run_with_progress(module, folder, backend, workers, address, executor=ex)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@executor_options
+def resume(run_dir, workers, backend, address):
+    """Continue a run that was stopped; it ends as it would have without the stop."""
+    from evoplay.evolve import RunFolder
+    from evoplay.recipes import load_recipe
+
+    try:
+        folder = RunFolder.open(run_dir)
+    except CheckpointError as err:  # not a run folder (or not one this evoplay reads): bad input, as elsewhere
+        print_error(err)
+        sys.exit(2)
+    if folder.finished:
+        module = load_recipe(folder.recipe)
+        if not folder.file("best.json").exists():
+            console.print(f"{escape(str(folder.path))} has finished but its outputs are missing; writing them again")
+            _rewrite(module, folder, backend, workers, address)
+        else:
+            console.print(f"{escape(str(folder.path))} has finished already; its report:", soft_wrap=True)
+        out.print(module.report(folder), markup=False, soft_wrap=True)
+        return
+    _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
+
+
+def _rewrite(module, folder, backend="serial", workers=None, address=None):
+    from evoplay.arena import make_executor
+    from evoplay.evolve.loop import rewrite_outputs
+
+    with make_executor(backend, workers, address) as ex:
+        rewrite_outputs(module.make(folder.config, **folder.meta.get("options", {})), folder, ex)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--rewrite", is_flag=True, help="write a finished run's outputs (best agent, exports, plots) again "
+                                              "from its last checkpoint")
+def report(run_dir, rewrite):
+    """Show a run's results: the best agent, its scores and the plots' paths."""
+    from evoplay.evolve import RunFolder
+    from evoplay.evolve.loop import verify_folder
+    from evoplay.recipes import load_recipe
+
+    folder = RunFolder.open(run_dir)
+    module = load_recipe(folder.recipe)
+    if rewrite:
+        _rewrite(module, folder)
+        console.print(f"rewrote the outputs of {folder.path}", markup=False)
+    else:
+        verify_folder(folder, module.make(folder.config, **folder.meta.get("options", {})).generations)
+        if folder.finished and not folder.file("best.json").exists():
+            raise CheckpointError(f"{folder.file('best.json')} is missing although the run has finished; write "
+                                  f"the outputs again with: evoplay report --rewrite {folder.path}")
+    out.print(module.report(folder), markup=False, soft_wrap=True)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+@click.option("--lang", type=click.Choice(["python", "lua"]), default="python", show_default=True)
+def export(run_dir, lang):
+    """Write the run's best agent as Python or Lua source; prints the file's path."""
+    from evoplay.evolve import RunFolder
+    from evoplay.recipes import load_recipe
+
+    folder = RunFolder.open(run_dir)
+    path = load_recipe(folder.recipe).export(folder, lang)
+    click.echo(str(path))
+
+
+@main.command()
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--runs", "runs_dir", type=click.Path(file_okay=False), default="runs", show_default=True,
+              help="the run folders the pages list and play against (nothing outside it can be named)")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to bind; the default is reachable from this machine only")
+def serve(port, runs_dir, host):
+    """Play every game and watch runs in the browser: a local web app (prints the address to open)."""
+    from evoplay.serve import serve as run_server
+
+    if not 0 < port < 65536:
+        raise SpecError(f"--port {port}: choose a port 1..65535, e.g. 8000")
+    run_server(runs_dir, host, port, say=lambda line: console.print(escape(line), highlight=False))

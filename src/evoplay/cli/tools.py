@@ -1,0 +1,145 @@
+"""``evoplay`` commands of benchmarks and the seed games' own tools: bench, solve, target, sevens-ladder."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.markup import escape
+from rich.table import Table
+
+from evoplay.cli import console, executor_options, main, out, print_error
+from evoplay.errors import SpecError
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--quick", is_flag=True, help="smaller samples: every benchmark in under a minute in all, a first look")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def bench(names, quick, as_json):
+    """Measure evoplay against its references and targets (all benchmarks, or the NAMES given).
+
+    Each benchmark's table is printed as it finishes; Ctrl-C keeps the finished ones (exit code 130)."""
+    import time
+
+    from evoplay.bench import load_all, load_note
+    from evoplay.spec import suggest
+
+    registry = load_all()
+    chosen = list(names) or list(registry)
+    for n in chosen:
+        if n not in registry:
+            raise SpecError(f"unknown benchmark '{n}'{suggest(n, registry)}; known: {', '.join(registry)}")
+    results = []
+    start = time.perf_counter()
+    try:
+        for i, n in enumerate(chosen):
+            if not as_json:
+                console.print(f"running {n} ({i + 1} of {len(chosen)}{', quick' if quick else ''}): "
+                              f"{registry[n].help}", style="dim", markup=False, highlight=False)
+            t0 = time.perf_counter()
+            r = registry[n].run(quick)
+            results.append(r)
+            if not as_json:
+                out.print(_bench_table(r, time.perf_counter() - t0))
+    except KeyboardInterrupt:
+        done = ", ".join(r.name for r in results) or "none"
+        if as_json:
+            click.echo(json.dumps([r.to_dict() for r in results], indent=2))
+        print_error(f"interrupted: {len(results)} of {len(chosen)} benchmark(s) finished ({done})")
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps([r.to_dict() for r in results], indent=2))
+    else:
+        console.print(f"{len(results)} benchmark(s) in {time.perf_counter() - start:.0f} s; {load_note()}",
+                      style="dim", markup=False, highlight=False)
+
+
+def _bench_table(r, seconds: float) -> Table:
+    table = Table(title=escape(f"{r.name}  ({r.command}, {seconds:.0f} s)"))
+    for col in ("figure", "evoplay", "reference (same run)", "speed-up", "target", "met"):
+        table.add_column(col, justify="left" if col in ("figure", "reference (same run)") else "right")
+    for f in r.figures:
+        ref = f"{_fmt(f.reference)} {f.reference_name}" if f.reference is not None else (f.note or "-")
+        ratio = f"{f.ratio:,.1f}x" if f.ratio is not None else "-"
+        met = "-" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
+        table.add_row(escape(f.name), escape(f"{_fmt(f.value)} {f.unit}"), escape(ref), ratio, escape(f.target or "-"),
+                      met)
+    return table
+
+
+def _fmt(v: float | None) -> str:
+    if v is None:
+        return "-"
+    if abs(v) >= 1e6:
+        return f"{v / 1e6:,.2f} M"
+    if abs(v) >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The target-number game (seed 004).
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("numbers", nargs=-1, type=int, required=True)
+@click.option("--target", "-t", type=int, required=True, help="the number to reach")
+@click.option("--python", "use_python", is_flag=True, help="use the plain-Python reference solver")
+def solve(numbers, target, use_python):
+    """The best value NUMBERS reach for --target (+ - * /, each number once, all results positive integers)."""
+    from evoplay.games.target.solver import reference_solve
+    from evoplay.games.target.solver import solve as solve_draw
+
+    sol = (reference_solve if use_python else solve_draw)(numbers, target)
+    out.print(f"{sol.expression} = {sol.value}", highlight=False)
+    out.print("exact" if sol.exact else f"off by {sol.distance}: no expression comes closer (proven by exhaustive search)",
+              highlight=False)
+
+
+@main.command()
+@click.option("--time", "seconds", type=float, default=60.0, show_default=True, help="seconds per round")
+@click.option("--level", type=click.IntRange(1, 5), default=3, show_default=True,
+              help="CPU strength: 1 beginner, 2 casual, 3 club, 4 expert, 5 master")
+@click.option("--seed", type=int, default=None, help="fixed seed for the draws (default: random)")
+@click.option("--rounds", type=int, default=1, show_default=True, help="rounds, with a running score")
+@click.option("--mode", type=click.Choice(["mojbroj", "countdown"]), default="mojbroj", show_default=True,
+              help="Moj broj draws (the seed's) or Countdown cards")
+@click.option("--large", type=click.IntRange(0, 4), default=None, help="Countdown: how many large numbers")
+@click.option("--reveal", is_flag=True, help="show the CPU's numbers in its live status (the seed's view)")
+def target(seconds, level, seed, rounds, mode, large, reveal):
+    """Play the target-number game (Moj broj / Countdown) against the genetic CPU player."""
+    from evoplay.games.target.terminal import play
+
+    play(rounds, seconds, level, seed, mode, large, reveal)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Sevens (seed 000): the ladder of difficulty levels.
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@main.command("sevens-ladder")
+@click.option("--computer", default=None, type=click.Path(dir_okay=False),
+              help="a run's levels.json or run folder (default: the levels shipped with evoplay)")
+@click.option("--games", "n_games", type=int, default=10_000, show_default=True,
+              help="games per ordered pairing (one player against two copies of another)")
+@click.option("--rounds", type=int, default=100, show_default=True,
+              help="rating rounds: each plays every 3 distinct players in every seat order once")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "out_file", default=None, type=click.Path(dir_okay=False), help="also write the Markdown here")
+@executor_options
+def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, address):
+    """Sevens levels against each other, the heuristic and random: win rates with 95 % CIs and openskill ratings."""
+    from pathlib import Path
+
+    from evoplay.arena import make_executor
+    from evoplay.games.sevens.ladder import ladder_report, prepare_ladder
+
+    players, command = prepare_ladder(computer, n_games, rounds, seed)
+    with make_executor(backend, workers, address) as ex:
+        text = ladder_report(players, n_games, rounds, seed, ex, command)
+    if out_file:
+        Path(out_file).write_text(text + "\n", encoding="utf-8")
+    click.echo(text)
