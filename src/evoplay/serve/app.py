@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -24,7 +24,10 @@ STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024  # bytes of a request body: a move, a spec or an expression is far smaller
 IDLE_SECONDS = 15 * 60.0
 MAX_SESSIONS = 200
-PAGES = {"/": "index.html", "/play": "play.html", "/target": "target.html", "/runs": "runs.html", "/run": "run.html"}
+#: path -> (page, title): each page is static/<page>.html (the inside of its <main>) and static/<page>.js, served
+#: in the one shell static/page.html
+PAGES = {"/": ("index", "play"), "/play": ("play", "game"), "/target": ("target", "target number"),
+         "/runs": ("runs", "runs"), "/run": ("run", "run")}
 
 
 class BodyTooLarge(Exception):
@@ -175,7 +178,13 @@ def _float(value, name: str, default: float | None = None):
 
 
 async def page(request: Request):
-    return FileResponse(STATIC / PAGES[request.url.path], media_type="text/html")
+    """A page: its body and script in the shell every page shares (the head, the stylesheet, the <main>)."""
+    from string import Template
+
+    name, title = PAGES[request.url.path]
+    shell = Template((STATIC / "page.html").read_text(encoding="utf-8"))
+    body = (STATIC / f"{name}.html").read_text(encoding="utf-8")
+    return HTMLResponse(shell.substitute(name=name, title=title, body=body))
 
 
 # --------------------------------------------------------------------------------------------------------------
