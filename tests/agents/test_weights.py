@@ -242,9 +242,8 @@ def test_kalah_weights_kernel_matches_reference(choices, depth, ties, weights):
         return
     board, player = s.board(), s.current_player()
     w = np.array(weights, np.int64)
-    out = np.empty(5, np.int64)
-    search_kalah_weights.side_features(board, player, 6, out)
-    assert out.tolist() == search_kalah_weights.reference_features(board.tolist(), player, 6)
+    assert search_kalah_weights.evaluate(board, player, 6, w) == search_kalah_weights.reference_evaluate(
+        board.tolist(), player, 6, w.tolist())
     values, best, nodes = search_kalah.search(board, player, depth, 6, True, ties, w)
     ref = search_kalah.reference_root_values(board.tolist(), player, depth, 6, True, ties, w)
     assert (values.tolist(), best, nodes) == (ref[0], ref[1], ref[2])

@@ -15,7 +15,7 @@ the sowing in the mover's view, ``features[2*pits+2]`` 1 when the move earns ano
 Policy ``kalah_search`` uses the program as the evaluation of an alpha-beta search ``search_depth`` plies deep
 (every sowing is a ply): a leaf is seen from the searching player -- the board in its view, then 1 when it is
 to move (else 0), then the plies from the root -- and a finished game is worth 10**6 x the final store margin.
-Ties go to the lowest pit.
+Ties go to the lowest pit. The search is ``evoplay.games.kalah.search``'s alpha-beta with its program leaf.
 """
 from __future__ import annotations
 
@@ -23,22 +23,21 @@ import json
 from pathlib import Path
 
 import numpy as np
-from numba import boolean, float64, int8, int32, int64, njit
+from numba import njit
 
 from evoplay.agents.base import Agent
 from evoplay.errors import SpecError
+from evoplay.games.kalah.game import reference_sow, sow
+# mover_view and program_search are the search module's; this module is where the players' code imports them from.
+from evoplay.games.kalah.search import mover_view, program_search, reference_root_values, view_row
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate, reference_wrap_index, wrap_index
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
-from evoplay.games.base import TERMINAL
-from evoplay.games.kalah.game import sow
 
 FORMAT = "evoplay-gp-program/1"
 POLICIES = ("kalah_pit", "kalah_move", "kalah_search")
 PIT_VALUE, MOVE_SCORES, SEARCH = 0, 1, 2  # the policy codes the kernels take
 POLICY_CODES = {"kalah_pit": PIT_VALUE, "kalah_move": MOVE_SCORES, "kalah_search": SEARCH}
-WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any leaf evaluation
-INF = np.inf
 
 
 def policy_features(policy: str, pits: int) -> int:
@@ -49,12 +48,6 @@ def policy_features(policy: str, pits: int) -> int:
 # --------------------------------------------------------------------------------------------------------------
 # The pit rule: reference and kernel.
 # --------------------------------------------------------------------------------------------------------------
-
-
-def mover_view(board, player: int, pits: int) -> list[int]:
-    """The board turned so the mover owns indices 0..pits-1 and the store at ``pits``."""
-    b = [int(x) for x in board]
-    return b if player == 0 else b[pits + 1:] + b[: pits + 1]
 
 
 def reference_pit(program: Program, board, player: int, pits: int) -> int:
@@ -73,12 +66,7 @@ def program_pit(opcodes, args, consts, start, end, board, player, pits, row, sta
     """Kernel of ``reference_pit``: ``board`` int8[::1] (absolute), ``row`` float64[::1] of at least 2*pits+2
     scratch numbers for the mover's view, ``stack`` float64[::1] of at least ``end - start``. Returns the pit."""
     size = 2 * pits + 2
-    shift = 0 if player == 0 else pits + 1
-    for i in range(size):
-        j = i + shift
-        if j >= size:
-            j -= size
-        row[i] = board[j]
+    view_row(board, player, pits, row)
     value = evaluate_with_stack(opcodes, args, consts, start, end, row[:size], stack)
     pit = wrap_index(value, pits)
     for _ in range(pits):
@@ -92,8 +80,6 @@ def program_pit(opcodes, args, consts, start, end, board, player, pits, row, sta
 
 def reference_move(program: Program, board, player: int, pits: int, empty_capture: bool) -> int:
     """The pit policy ``kalah_move`` plays: the legal pit whose resulting position the program values most."""
-    from evoplay.games.kalah.game import reference_sow
-
     best, best_value = -1, None
     base = 0 if player == 0 else pits + 1
     for pit in range(pits):
@@ -112,8 +98,7 @@ def reference_move(program: Program, board, player: int, pits: int, empty_captur
 def program_move(opcodes, args, consts, start, end, board, player, pits, empty_capture, row, stack, work):
     """Kernel of ``reference_move``; ``row`` float64[::1] of at least 2*pits+4, ``work`` int8[::1] of 2*pits+2."""
     size = 2 * pits + 2
-    shift = 0 if player == 0 else pits + 1
-    base = shift
+    base = 0 if player == 0 else pits + 1
     best = -1
     best_value = 0.0
     for pit in range(pits):
@@ -122,11 +107,7 @@ def program_move(opcodes, args, consts, start, end, board, player, pits, empty_c
         for i in range(size):
             work[i] = board[i]
         nxt = sow(work, player, pit, pits, empty_capture)
-        for i in range(size):
-            j = i + shift
-            if j >= size:
-                j -= size
-            row[i] = work[j]
+        view_row(work, player, pits, row)
         row[size] = 1.0 if nxt == player else 0.0
         row[size + 1] = pit
         v = evaluate_with_stack(opcodes, args, consts, start, end, row[: size + 2], stack)
@@ -137,138 +118,9 @@ def program_move(opcodes, args, consts, start, end, board, player, pits, empty_c
 
 
 def reference_search(program: Program, board, player: int, pits: int, empty_capture: bool, depth: int) -> int:
-    """The pit policy ``kalah_search`` plays: alpha-beta ``depth`` plies deep with the program at the leaves."""
-    from evoplay.games.base import TERMINAL
-    from evoplay.games.kalah.game import reference_sow
-
-    root = player
-
-    def leaf(b, to_move, ply):
-        if to_move == TERMINAL:
-            own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
-            return WIN_SCALE * (b[own] - b[opp])
-        row = [float(x) for x in mover_view(b, root, pits)] + [1.0 if to_move == root else 0.0, float(ply)]
-        return reference_evaluate(program, row)
-
-    def value(b, to_move, d, ply, alpha, beta):
-        maximizing = to_move == root
-        best = -INF if maximizing else INF
-        base = 0 if to_move == 0 else pits + 1
-        for pit in range(pits):
-            if b[base + pit] == 0:
-                continue
-            child = list(b)
-            nxt = reference_sow(child, to_move, pit, pits, empty_capture)
-            v = leaf(child, nxt, ply + 1) if nxt == TERMINAL or d == 1 else value(child, nxt, d - 1, ply + 1,
-                                                                                    alpha, beta)
-            if maximizing:
-                best = max(best, v)
-                alpha = max(alpha, best)
-            else:
-                best = min(best, v)
-                beta = min(beta, best)
-            if alpha >= beta:
-                break
-        return best
-
-    best_pit, best_value = -1, -INF
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        child = [int(x) for x in board]
-        nxt = reference_sow(child, player, pit, pits, empty_capture)
-        v = leaf(child, nxt, 1) if nxt == TERMINAL or depth == 1 else value(child, nxt, depth - 1, 1, best_value, INF)
-        if best_pit < 0 or v > best_value:
-            best_pit, best_value = pit, v
-    return best_pit
-
-
-@njit(cache=True)
-def _leaf_value(opcodes, args, consts, start, end, board, to_move, root, ply, pits, row, stack):
-    size = 2 * pits + 2
-    if to_move == TERMINAL:
-        own = pits if root == 0 else 2 * pits + 1
-        opp = 2 * pits + 1 if root == 0 else pits
-        return WIN_SCALE * (np.float64(board[own]) - np.float64(board[opp]))
-    shift = 0 if root == 0 else pits + 1
-    for i in range(size):
-        j = i + shift
-        if j >= size:
-            j -= size
-        row[i] = board[j]
-    row[size] = 1.0 if to_move == root else 0.0
-    row[size + 1] = ply
-    return evaluate_with_stack(opcodes, args, consts, start, end, row, stack)
-
-
-@njit(
-    float64(int32[::1], int32[::1], float64[::1], int64, int64, int8[:, ::1], int64, int64, int64, int64, float64,
-            float64, int64, boolean, float64[::1], float64[::1]),
-    cache=True,
-)
-def search_value(opcodes, args, consts, start, end, boards, ply, player, root, depth, alpha, beta, pits,
-                 empty_capture, row, stack):
-    """Kernel of ``reference_search``'s inner search: the value of ``boards[ply]`` with ``player`` to move;
-    deeper rows of ``boards`` are scratch; ``row`` is float64[::1] of exactly 2*pits+4."""
-    board = boards[ply]
-    child = boards[ply + 1]
-    size = 2 * pits + 2
-    maximizing = player == root
-    best = -INF if maximizing else INF
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL or depth == 1:
-            v = _leaf_value(opcodes, args, consts, start, end, child, nxt, root, ply + 1, pits, row, stack)
-        else:
-            v = search_value(opcodes, args, consts, start, end, boards, ply + 1, nxt, root, depth - 1, alpha, beta,
-                             pits, empty_capture, row, stack)
-        if maximizing:
-            if v > best:
-                best = v
-            if best > alpha:
-                alpha = best
-        else:
-            if v < best:
-                best = v
-            if best < beta:
-                beta = best
-        if alpha >= beta:
-            break
-    return best
-
-
-@njit(cache=True)
-def program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, depth, boards, row, stack):
-    """Kernel of ``reference_search``: ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch,
-    ``row`` float64[::1] of exactly 2*pits+4."""
-    size = 2 * pits + 2
-    for i in range(size):
-        boards[0, i] = board[i]
-    child = boards[1]
-    best_pit = -1
-    best_value = -INF
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL or depth == 1:
-            v = _leaf_value(opcodes, args, consts, start, end, child, nxt, player, 1, pits, row, stack)
-        else:
-            v = search_value(opcodes, args, consts, start, end, boards, 1, nxt, player, depth - 1, best_value, INF,
-                             pits, empty_capture, row, stack)
-        if best_pit < 0 or v > best_value:
-            best_pit = pit
-            best_value = v
-    return best_pit
+    """The pit policy ``kalah_search`` plays: alpha-beta ``depth`` plies deep with the program at the leaves
+    (``evoplay.games.kalah.search`` with the program leaf)."""
+    return reference_root_values(board, player, depth, pits, empty_capture, False, program=program)[1]
 
 
 @njit(cache=True)

@@ -1,23 +1,41 @@
-"""Alpha-beta search for Kalah: a Numba kernel and the plain-Python reference it must match node for node.
+"""Alpha-beta search for Kalah with a switchable leaf: one Numba kernel and the plain-Python reference it must
+match node for node.
 
-Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. Without
-weights (None, the default) the value of a position is the root player's store minus the opponent's:
-at a terminal position that is the true final margin, at the depth horizon the current store difference. With
-weights it is ``search_kalah_weights``' evaluation: the weighted feature differences at the horizon, and
-``WIN`` plus the margin at a finished game. Children are visited in pit order and only a strictly better value
-replaces the best, so ties go to the lowest pit.
+Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. A leaf (a
+finished game, or a position at the depth horizon) is valued from the root player's side by the evaluation that
+the arguments ``weights`` and ``program`` choose; Numba compiles one specialisation per choice, so no search pays
+for the evaluations it does not use:
+
+- material (both None): the root player's store minus the opponent's: at a finished game the true final margin,
+  at the horizon the current store difference;
+- weights (``weights`` given, int64): ``search_weights``' evaluation, the weighted feature differences at the
+  horizon and ``WIN`` plus the margin at a finished game;
+- program (``program`` given): an evolved program (``evoplay.agents.gp``, policy ``kalah_search``) reads the
+  row [the board in the root's view (``mover_view``), 1 if the root is to move else 0, the plies from the root]
+  at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernel ``program`` is the
+  tuple (opcodes, args, consts, start, end, row, stack) of the program and its scratch (``row`` exactly
+  2*pits+4 numbers); in the reference a ``Program``. Values are float64 then, int64 otherwise.
+
+Children are visited in pit order and only a strictly better value replaces the best, so ties go to the lowest
+pit; at the root the first legal pit stands until a strictly better one comes (so a program valuing every
+position NaN still moves).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from numba import boolean, int8, int64, njit, types
+from numba import boolean, float64, int8, int32, int64, njit, types
 
 from evoplay.agents.interrupt import run_interruptibly
-from evoplay.games.kalah.search_weights import evaluate, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
+from evoplay.games.kalah import search_weights
 from evoplay.games.kalah.game import reference_sow, sow
+from evoplay.games.kalah.search_weights import margin, reference_margin
+from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 
 INF = 1 << 40
+WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any program's leaf value
 INTERRUPTIBLE_DEPTH = 12
 
 # --------------------------------------------------------------------------------------------------------------
@@ -25,21 +43,39 @@ INTERRUPTIBLE_DEPTH = 12
 # --------------------------------------------------------------------------------------------------------------
 
 
-def reference_leaf(board, root: int, pits: int, weights, terminal: bool) -> int:
-    """The value of a finished position or one at the depth horizon (see the module docstring)."""
+def mover_view(board, player: int, pits: int) -> list[int]:
+    """The board turned so ``player`` owns indices 0..pits-1 and the store at ``pits``."""
+    b = [int(x) for x in board]
+    return b if player == 0 else b[pits + 1:] + b[: pits + 1]
+
+
+def reference_leaf(board, to_move: int, root: int, ply: int, pits: int, weights=None, program=None):
+    """The value of a finished position (``to_move`` TERMINAL) or of one at the depth horizon ``ply`` plies below
+    the root (see the module docstring)."""
+    if program is not None:
+        if to_move == TERMINAL:
+            return WIN_SCALE * reference_margin(board, root, pits)
+        row = [float(x) for x in mover_view(board, root, pits)] + [1.0 if to_move == root else 0.0, float(ply)]
+        return reference_evaluate(program, row)
     if weights is None:
-        return _margin(board, root, pits)
-    return reference_terminal(board, root, pits) if terminal else reference_evaluate(board, root, pits, weights)
+        return reference_margin(board, root, pits)
+    return search_weights.reference_leaf(board, root, pits, weights, to_move == TERMINAL)
 
 
-def reference_value(
-    board: list[int], player: int, root: int, depth: int, alpha: int, beta: int, pits: int, empty_capture: bool,
-    nodes: list[int], weights=None,
-) -> int:
-    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``."""
+def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits: int, empty_capture: bool,
+                    nodes: list[int], weights=None, program=None, ply: int = 1, values=None, exact_ties: bool = False):
+    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, ``ply`` plies below the
+    root, seen from ``root``.
+
+    With ``values`` (a list of ``pits`` numbers) ``board`` is the root itself (``player`` is ``root``, the window
+    unbounded): every legal pit's value is written there (exact for the best and, with ``exact_ties``, for every
+    pit tied with it: their window is opened by one; upper bounds for the others) and the first best pit is
+    returned instead of the value."""
     nodes[0] += 1
+    inf = math.inf if program is not None else INF
     maximizing = player == root
-    best = -INF if maximizing else INF
+    best = -inf if maximizing else inf
+    best_pit = -1
     base = 0 if player == 0 else pits + 1
     for pit in range(pits):
         if board[base + pit] == 0:
@@ -48,102 +84,140 @@ def reference_value(
         nxt = reference_sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = reference_leaf(child, root, pits, weights, nxt == TERMINAL)
+            value = reference_leaf(child, nxt, root, ply + 1, pits, weights, program)
         else:
-            value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes, weights)
+            low = alpha - 1 if values is not None and exact_ties and alpha > -inf else alpha
+            value = reference_value(child, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes, weights,
+                                    program, ply + 1)
+        if values is not None:
+            values[pit] = value
         if maximizing:
-            best = max(best, value)
+            if value > best or (values is not None and best_pit < 0):  # the root's first legal pit always stands
+                best, best_pit = value, pit
             alpha = max(alpha, best)
         else:
             best = min(best, value)
             beta = min(beta, best)
         if alpha >= beta:
             break
-    return best
+    return best if values is None else best_pit
 
 
-def reference_root_values(
-    board: list[int], player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool, weights=None
-) -> tuple[list[int], int, int]:
-    """Values of the legal pits at the root (exact for the best and, with ``exact_ties``, for every pit tied
-    with it; upper bounds for the others), the first best pit and the node count."""
-    nodes = [1]
-    values = [-INF] * pits
-    alpha, best_pit = -INF, -1
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        child = list(board)
-        nxt = reference_sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL or depth == 1:
-            nodes[0] += 1
-            value = reference_leaf(child, player, pits, weights, nxt == TERMINAL)
-        else:
-            low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = reference_value(child, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes, weights)
-        values[pit] = value
-        if value > alpha:
-            alpha, best_pit = value, pit
+def reference_root_values(board, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool,
+                          weights=None, program=None) -> tuple[list, int, int]:
+    """The root's ``reference_value``: the values of the pits (minus infinity for the empty ones), the first best
+    pit and the node count."""
+    inf = math.inf if program is not None else INF
+    values = [-inf] * pits
+    nodes = [0]
+    best_pit = reference_value([int(x) for x in board], player, player, depth, -inf, inf, pits, empty_capture,
+                               nodes, weights, program, 0, values, exact_ties)
     return values, best_pit, nodes[0]
 
 
-def _margin(board, root: int, pits: int) -> int:
-    own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
-    return int(board[own]) - int(board[opp])
-
-
 # --------------------------------------------------------------------------------------------------------------
-# Kernels. The recursive kernel has an explicit signature: without one, cache=True breaks on reload.
+# Kernels. The recursive kernel has explicit signatures: without them, cache=True breaks on reload.
 # --------------------------------------------------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def margin(board, root, pits):
-    if root == 0:
-        return np.int64(board[pits]) - np.int64(board[2 * pits + 1])
-    return np.int64(board[2 * pits + 1]) - np.int64(board[pits])
+def view_row(board, player, pits, row):
+    """Kernel of ``mover_view``: writes the board turned to ``player`` into ``row[:2*pits+2]``."""
+    size = 2 * pits + 2
+    shift = 0 if player == 0 else pits + 1
+    for i in range(size):
+        j = i + shift
+        if j >= size:
+            j -= size
+        row[i] = board[j]
+
+
+@njit(cache=True)
+def program_leaf(board, to_move, root, ply, pits, program):
+    """Kernel of ``reference_leaf`` with a program."""
+    opcodes, args, consts, start, end, row, stack = program
+    if to_move == TERMINAL:
+        return WIN_SCALE * np.float64(margin(board, root, pits))
+    size = 2 * pits + 2
+    view_row(board, root, pits, row)
+    row[size] = 1.0 if to_move == root else 0.0
+    row[size + 1] = ply
+    return evaluate_with_stack(opcodes, args, consts, start, end, row, stack)
 
 
 @njit(cache=True, inline="always")
-def leaf(board, root, pits, weights, terminal):
-    """Kernel of ``reference_leaf``. ``weights`` None compiles to the plain store difference (Numba prunes the
-    other branch), so the unweighted search pays nothing for the weighted one."""
+def leaf(board, to_move, root, ply, pits, weights, program):
+    """Kernel of ``reference_leaf``: Numba prunes the branches of the leaves not given."""
+    if program is not None:
+        return program_leaf(board, to_move, root, ply, pits, program)
     if weights is None:
         return margin(board, root, pits)
-    if terminal:
-        return terminal_value(board, root, pits)
-    return evaluate(board, root, pits, weights)
+    return search_weights.leaf(board, root, pits, weights, to_move == TERMINAL)
 
 
-_VALUE_ARGS = (int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1])
+@njit(cache=True, inline="always")
+def infinity(program):
+    """The bound beyond every value: ``INF`` (int64) for material and weights, inf for a program (float64)."""
+    if program is None:
+        return np.int64(INF)
+    return np.inf
 
 
-@njit([int64(*_VALUE_ARGS, types.none), int64(*_VALUE_ARGS, int64[::1])], cache=True)
-def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights):
-    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space."""
+PROGRAM_LEAF = types.Tuple((int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1]))
+
+
+def _signatures(root: bool):
+    """One specialisation per leaf (material, weights, program), for the root (``values`` given; returns the best
+    pit) or for the inner nodes (``values`` None; returns the node's value)."""
+    head = (int8[:, ::1], int64, int64, int64, int64)
+    tail = (int64, boolean, int64[::1])
+    out = []
+    for weights, program, value in ((types.none, types.none, int64), (int64[::1], types.none, int64),
+                                    (types.none, PROGRAM_LEAF, float64)):
+        values, result = (value[::1], int64) if root else (types.none, value)
+        out.append(result(*head, value, value, *tail, weights, program, values, boolean))
+    return out
+
+
+def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights, program,
+                 values, exact_ties):
+    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space. Compiled
+    twice: ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not
+    None``), and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling
+    another of its own dispatcher would not load back from the cache)."""
     nodes[0] += 1
+    inf = infinity(program)
     board = boards[ply]
     child = boards[ply + 1]
-    size = 2 * pits + 2
     maximizing = player == root
-    best = -INF if maximizing else INF
+    best = -inf if maximizing else inf
+    best_pit = -1
     base = 0 if player == 0 else pits + 1
     for pit in range(pits):
         if board[base + pit] == 0:
             continue
-        for i in range(size):
+        for i in range(2 * pits + 2):
             child[i] = board[i]
         nxt = sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = leaf(child, root, pits, weights, nxt == TERMINAL)
+            value = leaf(child, nxt, root, ply + 1, pits, weights, program)
         else:
-            value = search_value(boards, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture, nodes,
-                                 weights)
+            low = alpha
+            if values is not None:
+                if exact_ties and alpha > -inf:
+                    low = alpha - 1
+            value = search_value(boards, ply + 1, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes,
+                                 weights, program, None, exact_ties)
         if maximizing:
+            if values is not None:
+                values[pit] = value
+                if best_pit < 0:
+                    best = value
+                    best_pit = pit
             if value > best:
                 best = value
+                best_pit = pit
             if best > alpha:
                 alpha = best
         else:
@@ -153,7 +227,26 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
                 beta = best
         if alpha >= beta:
             break
+    if values is not None:
+        return best_pit
     return best
+
+
+search_value = njit(_signatures(root=False), cache=True)(search_value)
+search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_func)
+
+
+@njit(cache=True, inline="always")
+def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, program):
+    """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` and returns
+    the first best pit. ``boards``: at least depth + 1 rows of scratch."""
+    for i in range(2 * pits + 2):
+        boards[0, i] = board[i]
+    inf = infinity(program)
+    for i in range(pits):
+        values[i] = -inf
+    return search_root_value(boards, 0, player, player, depth, -inf, inf, pits, empty_capture, nodes, weights,
+                             program, values, exact_ties)
 
 
 _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
@@ -164,38 +257,29 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8
     cache=True, nogil=True,
 )
 def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
-    """Kernel of ``reference_root_values``: fills ``values`` per pit; returns (first best pit, nodes)."""
+    """The material or weights search from a position: fills ``values`` per pit; returns (first best pit,
+    nodes)."""
     nodes = np.zeros(1, np.int64)
-    nodes[0] = 1
-    size = 2 * pits + 2
-    for i in range(pits):
-        values[i] = -INF
-    alpha = -INF
-    best_pit = -1
-    base = 0 if player == 0 else pits + 1
-    child = boards[1]
-    for pit in range(pits):
-        if board[base + pit] == 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL or depth == 1:
-            nodes[0] += 1
-            value = leaf(child, player, pits, weights, nxt == TERMINAL)
-        else:
-            low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = search_value(boards, 1, nxt, player, depth - 1, low, INF, pits, empty_capture, nodes, weights)
-        values[pit] = value
-        if value > alpha:
-            alpha = value
-            best_pit = pit
+    best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
+                           None)
     return best_pit, nodes[0]
+
+
+@njit(cache=True)
+def program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, depth, boards, row, stack):
+    """The pit of the search with the program ``opcodes[start:end]`` at the leaves (``evoplay.agents.gp``'s
+    ``kalah_search``): ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch, ``row`` float64[::1]
+    of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
+    nodes = np.zeros(1, np.int64)
+    values = np.empty(pits, np.float64)
+    program = (opcodes, args, consts, np.int64(start), np.int64(end), row, stack)
+    return search_root(board, player, depth, pits, empty_capture, False, boards, nodes, values, None, program)
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
            weights=None):
-    """Run the kernel from a position: returns (values per pit, first best pit, nodes searched)."""
+    """Run the material or weights kernel from a position: returns (values per pit, first best pit, nodes
+    searched)."""
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)

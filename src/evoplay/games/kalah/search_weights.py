@@ -1,7 +1,8 @@
-"""A weighted evaluation of Kalah board features, the one the GA's Kalah genomes tune (Python and Numba).
+"""The weights leaf of the Kalah searches: a weighted evaluation of board features, the one the GA's Kalah genomes
+tune (Python and Numba).
 
-``search_kalah`` searches with it when given weights. The evaluation at the depth horizon is the sum of ``weight[f] * feature[f]``, each feature the root player's
-count minus the opponent's:
+``search`` (given weights) and ``deepening`` value their leaves with it. The evaluation at the depth horizon is
+the sum of ``weight[f] * feature[f]``, each feature the root player's count minus the opponent's:
 
 - ``store``: seeds in the store;
 - ``seeds``: seeds in the pits of the player's side;
@@ -61,11 +62,21 @@ def reference_evaluate(board, root: int, pits: int, weights) -> int:
     return sum(int(w) * (a - b) for w, a, b in zip(weights, mine, theirs))
 
 
+def reference_margin(board, root: int, pits: int) -> int:
+    """The root player's store minus the opponent's."""
+    own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
+    return int(board[own]) - int(board[opp])
+
+
 def reference_terminal(board, root: int, pits: int) -> int:
     """A finished game: ``WIN`` plus the root player's final margin (minus for a loss), 0 for a draw."""
-    own, opp = (pits, 2 * pits + 1) if root == 0 else (2 * pits + 1, pits)
-    margin = int(board[own]) - int(board[opp])
+    margin = reference_margin(board, root, pits)
     return 0 if margin == 0 else (WIN + margin if margin > 0 else -WIN + margin)
+
+
+def reference_leaf(board, root: int, pits: int, weights, terminal: bool) -> int:
+    """The value of a finished position (``terminal``) or of one at the depth horizon, seen from ``root``."""
+    return reference_terminal(board, root, pits) if terminal else reference_evaluate(board, root, pits, weights)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -73,57 +84,64 @@ def reference_terminal(board, root: int, pits: int) -> int:
 # --------------------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def side_features(board, player, pits, out):
-    """Kernel of ``reference_features``: writes the five features of ``player`` into ``out``."""
-    base = 0 if player == 0 else pits + 1
-    opp_base = pits + 1 if player == 0 else 0
-    out[0] = board[pits] if player == 0 else board[2 * pits + 1]
-    seeds = 0
-    empty = 0
-    extra = 0
-    capture = 0
-    cycle = 2 * pits + 1
-    for pit in range(pits):
-        s = np.int64(board[base + pit])
-        seeds += s
-        if s == 0:
-            empty += 1
-            continue
-        to_store = pits - pit
-        if s % cycle == to_store % cycle:
-            extra += 1
-        elif s < to_store:
-            land = pit + s
-            if board[base + land] == 0 and board[opp_base + pits - 1 - land] > 0:
-                capture += 1
-    out[1] = seeds
-    out[2] = empty
-    out[3] = extra
-    out[4] = capture
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(board, root, pits, weights):
-    """Kernel of ``reference_evaluate``."""
-    mine = np.empty(5, np.int64)
-    theirs = np.empty(5, np.int64)
-    side_features(board, root, pits, mine)
-    side_features(board, 1 - root, pits, theirs)
+    """Kernel of ``reference_evaluate`` that allocates nothing (a leaf is visited millions of times a second):
+    each side's five features are summed with the root's sign as they are counted."""
     total = np.int64(0)
-    for f in range(5):
-        total += weights[f] * (mine[f] - theirs[f])
+    cycle = 2 * pits + 1
+    for side in range(2):
+        sign = np.int64(1) if side == root else np.int64(-1)
+        base = 0 if side == 0 else pits + 1
+        opp_base = pits + 1 if side == 0 else 0
+        store = np.int64(board[pits]) if side == 0 else np.int64(board[2 * pits + 1])
+        seeds = np.int64(0)
+        empty = np.int64(0)
+        extra = np.int64(0)
+        capture = np.int64(0)
+        for pit in range(pits):
+            s = np.int64(board[base + pit])
+            seeds += s
+            if s == 0:
+                empty += 1
+                continue
+            to_store = pits - pit
+            lap = s
+            while lap >= cycle:  # s % cycle without a division (s is rarely a lap)
+                lap -= cycle
+            if lap == to_store:
+                extra += 1
+            elif s < to_store:
+                land = pit + s
+                if board[base + land] == 0 and board[opp_base + pits - 1 - land] > 0:
+                    capture += 1
+        total += sign * (weights[0] * store + weights[1] * seeds + weights[2] * empty + weights[3] * extra
+                         + weights[4] * capture)
     return total
 
 
 @njit(cache=True, inline="always")
-def terminal_value(board, root, pits):
+def margin(board, root, pits):
+    """Kernel of ``reference_margin``."""
     if root == 0:
-        margin = np.int64(board[pits]) - np.int64(board[2 * pits + 1])
-    else:
-        margin = np.int64(board[2 * pits + 1]) - np.int64(board[pits])
-    if margin == 0:
+        return np.int64(board[pits]) - np.int64(board[2 * pits + 1])
+    return np.int64(board[2 * pits + 1]) - np.int64(board[pits])
+
+
+@njit(cache=True, inline="always")
+def terminal_value(board, root, pits):
+    """Kernel of ``reference_terminal``."""
+    diff = margin(board, root, pits)
+    if diff == 0:
         return np.int64(0)
-    if margin > 0:
-        return WIN + margin
-    return -WIN + margin
+    if diff > 0:
+        return WIN + diff
+    return -WIN + diff
+
+
+@njit(cache=True, inline="always")
+def leaf(board, root, pits, weights, terminal):
+    """Kernel of ``reference_leaf``."""
+    if terminal:
+        return terminal_value(board, root, pits)
+    return evaluate(board, root, pits, weights)
