@@ -292,6 +292,22 @@ def apply_card(s, card):
             begin_turn(s, next_active(s, r, 1))
 
 
+@register_jitable
+def beyond(rank, r):
+    """Is rank ``r`` beyond ``rank``, away from seven (held back by it)? A seven holds back its whole suit."""
+    return (rank > 7 and r > rank) or (rank < 7 and r < rank) or (rank == 7 and r != 7)
+
+
+@register_jitable
+def gap_to_row(rank, low, high):
+    """The cards of its suit that must be played before a card of ``rank`` is playable (0: playable now)."""
+    if low == 0:
+        return abs(rank - 7)
+    if rank > high:
+        return rank - high - 1
+    return low - rank - 1
+
+
 # --------------------------------------------------------------------------------------------------------------
 # The reference of what the kernels compute their own way: legal cards and feature rows, card by card.
 # --------------------------------------------------------------------------------------------------------------
@@ -315,17 +331,10 @@ def reference_features(s: list[int], card: int) -> list[float]:
     n = s[PLAYERS]
     suit, rank = card_suit(card), card_rank(card)
     low, high = s[LOW + suit], s[HIGH + suit]
-    # Cards beyond this one, away from seven; a seven holds back its whole suit.
-    beyond = [suit * RANKS + r - 1 for r in range(1, RANKS + 1)
-              if (rank > 7 and r > rank) or (rank < 7 and r < rank) or (rank == 7 and r != 7)]
-    mine_beyond = sum(1 for c in beyond if s[OWNER + c] == p)
-    others_beyond = sum(1 for c in beyond if s[OWNER + c] >= 0 and s[OWNER + c] != p)
-    if low == 0:
-        gap = abs(rank - 7)
-    elif rank > high:
-        gap = rank - high - 1
-    else:
-        gap = low - rank - 1
+    held = [suit * RANKS + r - 1 for r in range(1, RANKS + 1) if beyond(rank, r)]
+    mine_beyond = sum(1 for c in held if s[OWNER + c] == p)
+    others_beyond = sum(1 for c in held if s[OWNER + c] >= 0 and s[OWNER + c] != p)
+    gap = gap_to_row(rank, low, high)
     playable = sum(1 for c in range(CARDS) if s[OWNER + c] == p and is_playable(s, c))
     after = list(s)
     if s[PHASE] == PLAY:

@@ -13,7 +13,7 @@ from numba import njit
 from evoplay.games.base import TERMINAL
 from evoplay.games.sevens.rules import (
     CARDS, HAND, HIGH, LOW, OWNER, PHASE, PLACE, PLAYERS, RANKS, RECEIVER, SEND, SEVEN_OF_HEARTS, STATE_SIZE, TO_MOVE,
-    TURNS, apply_card, is_playable, next_active, seat_deck,
+    TURNS, apply_card, beyond, gap_to_row, is_playable, next_active, seat_deck,
 )
 
 
@@ -102,18 +102,13 @@ def features(s, cards, count, rows):
         mine = 0
         others = 0
         for r in range(1, RANKS + 1):
-            if (rank > 7 and r > rank) or (rank < 7 and r < rank) or (rank == 7 and r != 7):
+            if beyond(rank, r):
                 o = s[base + r - 1]
                 if o == p:
                     mine += 1
                 elif o >= 0:
                     others += 1
-        if low == 0:
-            gap = abs(rank - 7)
-        elif rank > high:
-            gap = rank - high - 1
-        else:
-            gap = low - rank - 1
+        gap = gap_to_row(rank, low, high)
         # Blocked after the move: my cards other than this one that are not playable afterwards.
         if send:
             blocked = not_playable - (0 if gap == 0 else 1)
