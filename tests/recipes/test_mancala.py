@@ -1,4 +1,5 @@
-"""The Mancala recipe: game kernels against the Python reference, the memo, configs, a run that resumes identically."""
+"""The Mancala recipe: its game kernels against the Python reference, the memo, configs, a run that resumes
+identically."""
 import json
 
 import numpy as np
@@ -11,6 +12,8 @@ from evoplay.arena.executors import ProcessExecutor, SerialExecutor
 from evoplay.errors import ConfigError
 from evoplay.evolve import RunFolder, load_config, run_evolution
 from evoplay.recipes import load_recipe
+from evoplay.arena.memo import clear_memos
+from evoplay.games.kalah import minimax as K
 from evoplay.recipes import mancala as M
 
 PSET = gp.seed003_primitive_set()
@@ -33,15 +36,15 @@ def test_game_kernels_match_the_python_reference(seed, depth, policy, empty_capt
     rng = np.random.default_rng(seed)
     pset = PSET if policy == "kalah_pit" else MOVE_PSET
     programs = [gp.grow(pset, rng, 6, function_probability=0.5) for _ in range(3)]
-    arena = M.Arena(6, 4, empty_capture, policy=policy, search_depth=2)
+    arena = K.KalahArena(6, 4, empty_capture, policy=policy, search_depth=2)
     ex = SerialExecutor()
     res = arena.vs_minimax(programs, [0, 0, 1, 1, 2, 2], [0, 1] * 3, [depth] * 6, ex)
     for g in range(6):
-        assert tuple(res[g]) == M.reference_vs_minimax(programs[g // 2], g % 2, depth, empty_capture=empty_capture,
+        assert tuple(res[g]) == K.reference_vs_minimax(programs[g // 2], g % 2, depth, empty_capture=empty_capture,
                                                        policy=policy, search_depth=2)
     res = arena.programs(programs, [0, 1, 2], [1, 2, 0], ex)
     for g, (a, b) in enumerate([(0, 1), (1, 2), (2, 0)]):
-        assert tuple(res[g]) == M.reference_programs(programs[a], programs[b], empty_capture=empty_capture,
+        assert tuple(res[g]) == K.reference_programs(programs[a], programs[b], empty_capture=empty_capture,
                                                      policy=policy, search_depth=2)
 
 
@@ -49,17 +52,17 @@ def test_memo_never_changes_results_and_is_shared_between_calls():
     rng = np.random.default_rng(5)
     programs = [gp.grow(PSET, rng, 6, function_probability=0.5) for _ in range(12)]
     idx, seats, depths = np.repeat(np.arange(12), 2), np.tile([0, 1], 12), np.full(24, 4)
-    M._MEMOS.clear()
-    arena = M.Arena(6, 4, True, chunk_games=5)
+    clear_memos()
+    arena = K.KalahArena(6, 4, True, chunk_games=5)
     cold = arena.vs_minimax(programs, idx, seats, depths, SerialExecutor())
-    searches = arena.searches
-    assert len(arena.shared) == searches > 0  # every search is logged for the other workers
+    searches = arena.memo.searches
+    assert len(arena.memo.shared) == searches > 0  # every search is logged for the other workers
     warm = arena.vs_minimax(programs, idx, seats, depths, SerialExecutor())
-    assert arena.searches == searches  # the second pass is all memo hits
+    assert arena.memo.searches == searches  # the second pass is all memo hits
     np.testing.assert_array_equal(cold, warm)
     with ProcessExecutor(2) as ex:
-        np.testing.assert_array_equal(M.Arena(6, 4, True, chunk_games=7).vs_minimax(programs, idx, seats, depths, ex),
-                                      cold)
+        np.testing.assert_array_equal(
+            K.KalahArena(6, 4, True, chunk_games=7).vs_minimax(programs, idx, seats, depths, ex), cold)
 
 
 def test_configs_ship_with_the_seeds_tableau_and_bad_values_are_named():
@@ -89,7 +92,7 @@ def test_seed_programs_parse_and_score_against_the_minimax():
     programs = M.seed_programs()
     assert programs["seed run 2"].size == 80  # "only has a total of 80 nodes"
     assert not programs["seed run 2"].uses(gp.FUNCTIONS["if_lt"])  # "doesn't use the if_<_do_else_ operator"
-    arena = M.Arena(6, 4, True)
+    arena = K.KalahArena(6, 4, True)
     res = arena.vs_minimax(list(programs.values()), [0, 0, 1, 1], [0, 1, 0, 1], [2] * 4, SerialExecutor())
     assert (res.sum(axis=1) == 48).all()
 
@@ -122,7 +125,7 @@ def test_a_killed_run_resumes_to_the_same_result_and_writes_everything(tmp_path)
     ns: dict = {}
     exec(M.export(whole, "python").read_text(), ns)
     assert 0 <= ns["choose_pit"]([4] * 6 + [0] + [4] * 6 + [0]) < 6
-    assert M.export(whole, "lua").read_text().rstrip().endswith("choose_pit = choose_pit}")
+    assert M.export(whole, "lua").read_text().rstrip().endswith("choose_pit = choose_pit }")
 
 
 def test_pool_fitness_runs_and_logs_the_training_scores(tmp_path):

@@ -15,7 +15,7 @@ def _deap_style_fitness(program, pset, depth: int) -> int:
     """What a DEAP user writes: the tree compiled to a Python function (DEAP's ``gp.compile`` evaluates a
     string the same way), the game and the minimax in plain Python, no memo."""
     from evoplay import gp
-    from evoplay.recipes.mancala import reference_vs_minimax
+    from evoplay.games.kalah.minimax import reference_vs_minimax
 
     ns: dict = {}
     exec(gp.to_python(program, pset), ns)
@@ -36,6 +36,7 @@ def _deap_style_fitness(program, pset, depth: int) -> int:
 @register_benchmark("mancala", "seed 003's GP fitness: a 512-program generation vs DEAP-style Python; full run 2")
 def bench_mancala(quick: bool = False) -> BenchResult:
     from evoplay.arena.executors import ProcessExecutor, SerialExecutor
+    from evoplay.arena.memo import clear_memos
     from evoplay.evolve.config import default_config_text, parse_toml
     from evoplay.recipes import mancala as M
 
@@ -48,9 +49,9 @@ def bench_mancala(quick: bool = False) -> BenchResult:
     evo.arena.vs_minimax(population[:2], [0, 1], [0, 1], [depth, depth], SerialExecutor())  # compile
 
     def generation(executor):
-        M._MEMOS.clear()
-        evo._cache.clear()
-        evo.arena.shared = np.zeros((0, 3), np.int64)
+        clear_memos()
+        evo.cache.clear()
+        evo.arena.memo.forget_shared()
         t = time.perf_counter()
         scores = evo.scores_vs_minimax(population, depth, executor)
         return time.perf_counter() - t, scores
@@ -60,13 +61,13 @@ def bench_mancala(quick: bool = False) -> BenchResult:
     t_serial = statistics.median(t for t, _ in serial)
     scores = serial[0][1]
     t0 = time.perf_counter()
-    evo._cache.clear()
+    evo.cache.clear()
     evo.scores_vs_minimax(population, depth, SerialExecutor())  # memo warm: later generations look like this
     t_warm = time.perf_counter() - t0
 
     par = []
     for _ in range(reps):  # a fresh pool each time, so the workers' memos start empty too
-        M._MEMOS.clear()  # before the fork: workers inherit the parent's memo
+        clear_memos()  # before the fork: workers inherit the parent's memo
         with ProcessExecutor(2) as ex:
             ex.map(abs, [1, 2])  # start the workers (forked: they inherit the compiled kernels)
             par.append(generation(ex))
@@ -84,7 +85,7 @@ def bench_mancala(quick: bool = False) -> BenchResult:
     # The kernel alone on the same sample, every game with an empty memo (no sharing between programs).
     t0 = time.perf_counter()
     for i in sample:
-        M._MEMOS.clear()
+        clear_memos()
         evo.arena.vs_minimax([population[int(i)]], [0, 0], [0, 1], [depth, depth], SerialExecutor())
     t_nomemo = (time.perf_counter() - t0) / len(sample) * len(population)
 
@@ -103,7 +104,7 @@ def bench_mancala(quick: bool = False) -> BenchResult:
         from evoplay.evolve import RunFolder, run_evolution
 
         with tempfile.TemporaryDirectory() as tmp, ProcessExecutor(2) as ex:
-            M._MEMOS.clear()
+            clear_memos()
             folder = RunFolder.create(f"{tmp}/run2", "mancala", config)
             t0 = time.perf_counter()
             run_evolution(M.make(config), folder, ex)

@@ -285,3 +285,34 @@ def _value(v: Any) -> str:
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
     raise ConfigError(f"cannot write {v!r} ({type(v).__name__}) to TOML")
+
+
+def require(ok: bool, message: str) -> None:
+    """A config check: raise ConfigError(message) unless ``ok``."""
+    if not ok:
+        raise ConfigError(message)
+
+
+def config_game(config: dict):
+    """The game a config's ``game`` key names; a bad spec is a ConfigError naming the key."""
+    from evoplay.errors import SpecError
+    from evoplay.games import load_game
+
+    try:
+        return load_game(config["game"])
+    except SpecError as err:
+        raise ConfigError(f"game = {config['game']!r}: {err}") from None
+
+
+def require_agents(specs: dict[str, list[str]], game) -> None:
+    """Every agent spec of a config (key -> specs) can play ``game``; the first that cannot is a ConfigError
+    naming its key."""
+    from evoplay.agents import make_agent
+    from evoplay.errors import SpecError
+
+    for key, items in specs.items():
+        for spec in items:
+            try:
+                make_agent(spec, game)
+            except SpecError as err:
+                raise ConfigError(f"{key}: {err}") from None

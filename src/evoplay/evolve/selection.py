@@ -36,3 +36,10 @@ def elite(fitness, k: int) -> np.ndarray:
     """Indices of the ``k`` fittest, best first (ties keep the earlier index first)."""
     f = np.asarray(fitness, dtype=np.float64)
     return np.argsort(-f, kind="stable")[:k]
+
+
+def select(kind: str, fitness, k: int, rng: np.random.Generator, tournament_size: int = 7) -> np.ndarray:
+    """``k`` parents by ``kind``: "roulette" or "tournament" (of ``tournament_size``)."""
+    if kind == "roulette":
+        return roulette(fitness, k, rng)
+    return tournament(fitness, k, tournament_size, rng)
