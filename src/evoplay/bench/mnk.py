@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from evoplay.bench import BenchResult, Figure, register_benchmark
+from evoplay.bench import BenchResult, Figure, load_note, register_benchmark
 
 SEED_TABLE = {8: (19.33, 27.26), 16: (36.08, 77.60), 32: (67.29, 178.45)}  # n: (parallel s, serial s), 8 processes
 
@@ -24,14 +24,6 @@ def _players(game, count: int, seed: int, depth: int | None = None):
             record["search_depth"] = depth
         out.append(WeightsAgent(game, record, spec=f"genome{i}"))
     return out
-
-
-def _load() -> str:
-    try:
-        one, five, _ = os.getloadavg()
-        return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
-    except OSError:  # pragma: no cover
-        return "load unknown"
 
 
 def _cpu_seconds(pids) -> float:
@@ -89,7 +81,7 @@ def bench_mnk(quick: bool = False) -> BenchResult:
 
     identical(1)  # compile in this process first (as a run would)
     for backend in (["process"] if quick else _backends(workers)):  # quick: no Ray (its start alone takes 10 s+)
-        loads = [_load()]
+        loads = [load_note()]
         start = time.perf_counter()
         ex = make_executor(backend, workers)
         identical(2 * workers, ex)  # start the pool and its workers
@@ -125,7 +117,7 @@ def bench_mnk(quick: bool = False) -> BenchResult:
                     note=f"serial {s:.3f} s, parallel {p:.3f} s; seed (8 procs): {seed_p / seed_s:.2f} "
                          f"({seed_s:.2f} s / {seed_p:.2f} s){cores}",
                 ))
-            loads.append(_load())
+            loads.append(load_note())
 
             players = _players(game, 32, seed=1)
             rr_repeats = 1 if quick else 3
@@ -145,7 +137,7 @@ def bench_mnk(quick: bool = False) -> BenchResult:
                 "<= 60 s", p <= 60.0, s, "serial",
                 note=f"ratio {p / s:.2f}",
             ))
-            loads.append(_load())
+            loads.append(load_note())
         finally:
             ex.close()
         res.figures.append(Figure(f"{backend} pool start ({workers} workers, warm-up games included)", pool_start,
