@@ -4,7 +4,7 @@ import pytest
 
 from evoplay.games.kalah import deepening as kd
 from evoplay.agents import make_agent
-from evoplay.games.kalah.search_weights import reference_evaluate
+from evoplay.games.kalah.search_weights import evaluate, reference_evaluate
 from evoplay.agents.weights import WeightsAgent
 from evoplay.errors import SpecError
 from evoplay.games import load_game
@@ -46,8 +46,8 @@ def test_evaluate_kernel_equals_reference():
         weights = rng.integers(-20, 21, size=5).astype(np.int64)
         board = np.ascontiguousarray(state._board)
         for root in (0, 1):
-            assert kd.evaluate(board, root, game.pits, weights) == reference_evaluate(list(board), root, game.pits,
-                                                                                      weights)
+            assert evaluate(board, root, game.pits, weights) == reference_evaluate(list(board), root, game.pits,
+                                                                                   weights)
 
 
 def test_order_puts_extra_moves_first_from_the_store_end():

@@ -1,8 +1,8 @@
 """Iterative-deepening alpha-beta for Kalah under a node budget: as deep as a fixed number of nodes allows.
 
-The search is ``search_kalah``'s minimax (every sowing a ply, an extra move keeps the mover) with the feature
-weights of ``search_kalah_weights`` (a finished game is worth ``WIN`` plus the margin), plus what lets it go
-deeper for the same nodes:
+The search is ``search``'s minimax (every sowing a ply, an extra move keeps the mover) with the weights leaf of
+``search_weights`` (a finished game is worth ``WIN`` plus the margin), plus what lets it go deeper for the same
+nodes:
 
 - a transposition table of ``TT_SIZE`` entries (Zobrist keys of the board and the player to move, one entry a
   slot, always replaced): an entry searched at least as deep ends the search of a node when its value is exact
@@ -23,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import boolean, int8, int64, njit, types
 
-from evoplay.games.kalah.search_weights import WIN, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah.game import reference_sow, sow
+from evoplay.games.kalah.search_weights import WIN, leaf, reference_leaf
 
 INF = 1 << 40
 MAX_DEPTH = 64
@@ -73,20 +73,26 @@ def reference_order(board, player: int, pits: int, first: int = -1) -> list[int]
 
 
 def reference_value(board, player: int, root: int, depth: int, alpha: int, beta: int, pits: int,
-                    empty_capture: bool, weights, table: list, counts: list[int]) -> int:
-    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``;
-    ``table`` is a list of ``TT_SIZE`` entries [key, depth, flag, value, move] (key 0: empty)."""
+                    empty_capture: bool, weights, table: list, counts: list[int], root_first: int | None = None):
+    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``, and
+    its best pit (the table's when the table's value ends the search): (value, pit). ``table`` is a list of
+    ``TT_SIZE`` entries [key, depth, flag, value, move] (key 0: empty).
+
+    With ``root_first`` (a legal pit, or -1) ``board`` is the root: the table is neither read nor written there
+    and ``root_first`` is searched first."""
     counts[NODES] += 1
-    key = reference_key(board, player)
-    entry = table[key & (TT_SIZE - 1)]
-    first = -1
-    if entry[KEY] == key:
-        first = entry[MOVE]
-        if entry[DEPTH] >= depth:
-            v, flag = entry[VALUE], entry[FLAG]
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                counts[HITS] += 1
-                return v
+    first = root_first
+    if root_first is None:
+        first = -1
+        key = reference_key(board, player)
+        entry = table[key & (TT_SIZE - 1)]
+        if entry[KEY] == key:
+            first = entry[MOVE]
+            if entry[DEPTH] >= depth:
+                v, flag = entry[VALUE], entry[FLAG]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    counts[HITS] += 1
+                    return v, first
     alpha0, beta0 = alpha, beta
     maximizing = player == root
     best = -INF if maximizing else INF
@@ -94,16 +100,13 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
     for pit in reference_order(board, player, pits, first):
         child = list(board)
         nxt = reference_sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
+        if nxt == TERMINAL or depth == 1:
             counts[NODES] += 1
-            value = reference_terminal(child, root, pits)
-        elif depth == 1:
-            counts[NODES] += 1
-            counts[HORIZON] += 1
-            value = reference_evaluate(child, root, pits, weights)
+            counts[HORIZON] += nxt != TERMINAL
+            value = reference_leaf(child, root, pits, weights, nxt == TERMINAL)
         else:
             value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, weights, table,
-                                    counts)
+                                    counts)[0]
         if maximizing:
             if value > best:
                 best, best_pit = value, pit
@@ -114,32 +117,18 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
             beta = min(beta, best)
         if alpha >= beta:
             break
-    flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
-    table[key & (TT_SIZE - 1)] = [key, depth, flag, best, best_pit]
-    return best
+    if root_first is None:
+        flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
+        table[key & (TT_SIZE - 1)] = [key, depth, flag, best, best_pit]
+    return best, best_pit
 
 
 def reference_root(board, player: int, depth: int, pits: int, empty_capture: bool, weights, first: int,
                    table: list, counts: list[int]) -> tuple[int, int]:
     """One iteration at the root, ``first`` (a legal pit, or -1) searched first: (best pit, its value)."""
-    counts[NODES] += 1
-    alpha, best_pit = -INF, -1
-    for pit in reference_order(board, player, pits, first):
-        child = list(board)
-        nxt = reference_sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            counts[NODES] += 1
-            value = reference_terminal(child, player, pits)
-        elif depth == 1:
-            counts[NODES] += 1
-            counts[HORIZON] += 1
-            value = reference_evaluate(child, player, pits, weights)
-        else:
-            value = reference_value(child, nxt, player, depth - 1, alpha, INF, pits, empty_capture, weights, table,
-                                    counts)
-        if value > alpha:
-            alpha, best_pit = value, pit
-    return best_pit, alpha
+    value, pit = reference_value(board, player, player, depth, -INF, INF, pits, empty_capture, weights, table,
+                                 counts, first)
+    return pit, value
 
 
 def _next_fits(spent: int, nodes: int, previous: int, budget: int) -> bool:
@@ -185,42 +174,6 @@ def board_key(board, player, zobrist):
 
 
 @njit(cache=True, inline="always")
-def evaluate(board, root, pits, weights):
-    """Kernel of ``search_kalah_weights.reference_evaluate`` that allocates nothing (a leaf is visited millions
-    of times a second): each side's five features are summed with the root's sign as they are counted."""
-    total = np.int64(0)
-    cycle = 2 * pits + 1
-    for side in range(2):
-        sign = np.int64(1) if side == root else np.int64(-1)
-        base = 0 if side == 0 else pits + 1
-        opp_base = pits + 1 if side == 0 else 0
-        store = np.int64(board[pits]) if side == 0 else np.int64(board[2 * pits + 1])
-        seeds = np.int64(0)
-        empty = np.int64(0)
-        extra = np.int64(0)
-        capture = np.int64(0)
-        for pit in range(pits):
-            s = np.int64(board[base + pit])
-            seeds += s
-            if s == 0:
-                empty += 1
-                continue
-            to_store = pits - pit
-            lap = s
-            while lap >= cycle:  # s % cycle without a division (s is rarely a lap)
-                lap -= cycle
-            if lap == to_store:
-                extra += 1
-            elif s < to_store:
-                land = pit + s
-                if board[base + land] == 0 and board[opp_base + pits - 1 - land] > 0:
-                    capture += 1
-        total += sign * (weights[0] * store + weights[1] * seeds + weights[2] * empty + weights[3] * extra
-                         + weights[4] * capture)
-    return total
-
-
-@njit(cache=True, inline="always")
 def order(board, player, pits, first, out):
     """Kernel of ``reference_order``: writes the pits into ``out``, returns how many."""
     base = 0 if player == 0 else pits + 1
@@ -247,27 +200,36 @@ def order(board, player, pits, first, out):
     return count + others
 
 
-_VALUE_ARGS = (int8[:, ::1], int64[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean,
-               int64[::1], int64[:, ::1], int64[:, ::1], int64[::1])
+def _signature(root: bool):
+    """The inner nodes (``root_first`` None) or the root (``root_first`` a pit)."""
+    args = (int8[:, ::1], int64[:, ::1], int64, int64, int64, int64, int64, int64, int64, boolean, int64[::1],
+            int64[:, ::1], int64[:, ::1], int64[::1])
+    return types.UniTuple(int64, 2)(*args, int64 if root else types.none)
 
 
-@njit(int64(*_VALUE_ARGS), cache=True)
 def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, empty_capture, weights, table, zobrist,
-                 counts):
-    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows and ``moves`` are scratch."""
-    counts[0] += 1
+                 counts, root_first):
+    """Kernel of ``reference_value``: (value, pit); ``boards[ply]`` holds the position, deeper rows and ``moves``
+    are scratch.
+    Compiled twice (Numba prunes the branches of the other): ``search_value`` for the inner nodes and
+    ``search_root`` for the root, which calls ``search_value`` (a specialisation calling another of its own
+    dispatcher would not load back from the cache)."""
+    counts[NODES] += 1
     board = boards[ply]
-    key = board_key(board, player, zobrist)
-    slot = key & (TT_SIZE - 1)
-    first = -1
-    if table[slot, 0] == key:
-        first = table[slot, 4]
-        if table[slot, 1] >= depth:
-            v = table[slot, 3]
-            flag = table[slot, 2]
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                counts[2] += 1
-                return v
+    if root_first is None:
+        first = -1
+        key = board_key(board, player, zobrist)
+        slot = key & (TT_SIZE - 1)
+        if table[slot, KEY] == key:
+            first = table[slot, MOVE]
+            if table[slot, DEPTH] >= depth:
+                v = table[slot, VALUE]
+                flag = table[slot, FLAG]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    counts[HITS] += 1
+                    return v, first
+    else:
+        first = root_first
     alpha0 = alpha
     beta0 = beta
     child = boards[ply + 1]
@@ -282,16 +244,14 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
         for j in range(size):
             child[j] = board[j]
         nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            counts[0] += 1
-            value = terminal_value(child, root, pits)
-        elif depth == 1:
-            counts[0] += 1
-            counts[1] += 1
-            value = evaluate(child, root, pits, weights)
+        if nxt == TERMINAL or depth == 1:
+            counts[NODES] += 1
+            if nxt != TERMINAL:
+                counts[HORIZON] += 1
+            value = leaf(child, root, pits, weights, nxt == TERMINAL)
         else:
             value = search_value(boards, moves, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture,
-                                 weights, table, zobrist, counts)
+                                 weights, table, zobrist, counts, None)[0]
         if maximizing:
             if value > best:
                 best = value
@@ -306,51 +266,22 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
                 beta = best
         if alpha >= beta:
             break
-    flag = EXACT
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta0:
-        flag = LOWER
-    table[slot, 0] = key
-    table[slot, 1] = depth
-    table[slot, 2] = flag
-    table[slot, 3] = best
-    table[slot, 4] = best_pit
-    return best
+    if root_first is None:
+        flag = EXACT
+        if best <= alpha0:
+            flag = UPPER
+        elif best >= beta0:
+            flag = LOWER
+        table[slot, KEY] = key
+        table[slot, DEPTH] = depth
+        table[slot, FLAG] = flag
+        table[slot, VALUE] = best
+        table[slot, MOVE] = best_pit
+    return best, best_pit
 
 
-@njit(types.Tuple((int64, int64))(int8[::1], int64, int64, int64, boolean, int64[::1], int64, int8[:, ::1],
-                                  int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1]), cache=True)
-def search_root(board, player, depth, pits, empty_capture, weights, first, boards, moves, table, zobrist, counts):
-    """Kernel of ``reference_root``: (best pit, its value)."""
-    root_pits = moves[0]
-    count = order(board, player, pits, first, root_pits)
-    counts[0] += 1
-    size = 2 * pits + 2
-    for j in range(size):
-        boards[0, j] = board[j]
-    child = boards[1]
-    alpha = -INF
-    best_pit = -1
-    for i in range(count):
-        pit = root_pits[i]
-        for j in range(size):
-            child[j] = board[j]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL:
-            counts[0] += 1
-            value = terminal_value(child, player, pits)
-        elif depth == 1:
-            counts[0] += 1
-            counts[1] += 1
-            value = evaluate(child, player, pits, weights)
-        else:
-            value = search_value(boards, moves, 1, nxt, player, depth - 1, alpha, INF, pits, empty_capture, weights,
-                                 table, zobrist, counts)
-        if value > alpha:
-            alpha = value
-            best_pit = pit
-    return best_pit, alpha
+search_value = njit(_signature(root=False), cache=True)(search_value)
+search_root = njit(_signature(root=True), cache=True)(search_value.py_func)
 
 
 @njit(types.UniTuple(int64, 3)(int8[::1], int64, int64, boolean, int64[::1], int64, int64, int64[:, ::1]),
@@ -365,20 +296,22 @@ def deepen(board, player, pits, empty_capture, weights, budget, max_depth, zobri
     previous = np.int64(0)
     best = np.int64(-1)
     depth = np.int64(-1)
+    for j in range(2 * pits + 2):
+        boards[0, j] = board[j]
     for d in range(1, max_depth + 1):
         counts[:] = 0
-        best, top = search_root(board, player, d, pits, empty_capture, weights, best, boards, moves, table, zobrist,
-                                counts)
-        spent += counts[0]
+        top, best = search_root(boards, moves, 0, player, player, d, -INF, INF, pits, empty_capture, weights, table,
+                                zobrist, counts, best)
+        spent += counts[NODES]
         depth = d
-        if top >= PROVEN or top <= -PROVEN or (counts[1] == 0 and counts[2] == 0):
+        if top >= PROVEN or top <= -PROVEN or (counts[HORIZON] == 0 and counts[HITS] == 0):
             break
         prev = previous if d > 1 else np.int64(1)
         if prev < 1:
             prev = np.int64(1)
-        if spent + counts[0] * counts[0] // prev > budget:
+        if spent + counts[NODES] * counts[NODES] // prev > budget:
             break
-        previous = counts[0]
+        previous = counts[NODES]
     return best, depth, spent
 
 
