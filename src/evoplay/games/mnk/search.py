@@ -173,10 +173,18 @@ def _reference_seed001(board, root: int, params) -> int:
     return value if root == 0 else -value
 
 
-def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes):
+def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes,
+                    values=None, exact_ties=False):
+    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``.
+
+    With ``values`` (a list of m*n numbers) ``board`` is the root itself (``player`` is ``root``, the window
+    unbounded): every empty cell's value is written there (exact for the best and, with ``exact_ties``, for every
+    cell tied with it: their window is opened by one; upper bounds for the others) and the first best cell is
+    returned instead of the value."""
     nodes[0] += 1
     maximizing = player == root
     best = -INF if maximizing else INF
+    best_cell = -1
     for cell in range(m * n):
         if board[cell] != 0:
             continue
@@ -189,44 +197,32 @@ def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, e
             nodes[0] += 1
             value = reference_evaluate(child, root, eval_kind, params, windows)
         else:
+            low = alpha - 1 if values is not None and exact_ties and alpha > -INF else alpha
             value = reference_value(
-                child, nxt, root, depth - 1, alpha, beta, empties - 1, m, n, k, eval_kind, params, windows, nodes
+                child, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params, windows, nodes
             )
+        if values is not None:
+            values[cell] = value
         if maximizing:
-            best = max(best, value)
+            if value > best:
+                best, best_cell = value, cell
             alpha = max(alpha, best)
         else:
             best = min(best, value)
             beta = min(beta, best)
         if alpha >= beta:
             break
-    return best
+    return best if values is None else best_cell
 
 
 def reference_root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties):
-    nodes = [1]
-    empties = sum(1 for v in board if v == 0)
+    """The root's ``reference_value``: the values of the cells (minus ``INF`` for the occupied ones), the first
+    best cell and the node count."""
     values = [-INF] * (m * n)
-    alpha, best_cell = -INF, -1
-    for cell in range(m * n):
-        if board[cell] != 0:
-            continue
-        child = list(board)
-        nxt, winner = reference_play(child, player, cell, m, n, k)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = _terminal_value(winner, player, empties - 1)
-        elif depth == 1:
-            nodes[0] += 1
-            value = reference_evaluate(child, player, eval_kind, params, windows)
-        else:
-            low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = reference_value(
-                child, nxt, player, depth - 1, low, INF, empties - 1, m, n, k, eval_kind, params, windows, nodes
-            )
-        values[cell] = value
-        if value > alpha:
-            alpha, best_cell = value, cell
+    nodes = [0]
+    empties = sum(1 for v in board if v == 0)
+    best_cell = reference_value(list(board), player, player, depth, -INF, INF, empties, m, n, k, eval_kind, params,
+                                windows, nodes, values, exact_ties)
     return values, best_cell, nodes[0]
 
 
@@ -348,21 +344,25 @@ def terminal_value(winner, root, empties_left):
     return -np.int64(WIN + empties_left)
 
 
-@njit(
-    int64(
-        int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64,
-        int64[::1], int64[:, ::1], int64[::1],
-    ),
-    cache=True,
-)
-def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes):
-    """Kernel of ``reference_value``; ``boards[ply]`` is the position, deeper rows scratch space."""
+def _signature(root: bool):
+    """The inner nodes (``values`` None; returns the value) or the root (``values`` given; returns the best cell)."""
+    return int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64,
+                 int64[::1], int64[:, ::1], int64[::1], int64[::1] if root else types.none, types.boolean)
+
+
+def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes,
+                 values, exact_ties):
+    """Kernel of ``reference_value``; ``boards[ply]`` is the position, deeper rows scratch space. Compiled twice:
+    ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not None``),
+    and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling another of its
+    own dispatcher would not load back from the cache)."""
     nodes[0] += 1
     board = boards[ply]
     child = boards[ply + 1]
     size = m * n
     maximizing = player == root
     best = -INF if maximizing else INF
+    best_cell = -1
     for cell in range(size):
         if board[cell] != 0:
             continue
@@ -376,13 +376,20 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
             nodes[0] += 1
             value = evaluate(child, root, eval_kind, params, windows)
         else:
+            low = alpha
+            if values is not None:
+                if exact_ties and alpha > -INF:
+                    low = alpha - 1
             value = search_value(
-                boards, ply + 1, nxt, root, depth - 1, alpha, beta, empties - 1, m, n, k, eval_kind, params,
-                windows, nodes,
+                boards, ply + 1, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params,
+                windows, nodes, None, exact_ties,
             )
         if maximizing:
+            if values is not None:
+                values[cell] = value
             if value > best:
                 best = value
+                best_cell = cell
             if best > alpha:
                 alpha = best
         else:
@@ -392,7 +399,13 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
                 beta = best
         if alpha >= beta:
             break
+    if values is not None:
+        return best_cell
     return best
+
+
+search_value = njit(_signature(root=False), cache=True)(search_value)
+search_root_value = njit(_signature(root=True), cache=True)(search_value.py_func)
 
 
 @njit(
@@ -405,37 +418,14 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
 def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards):
     """Kernel of ``reference_root_values``: fills ``values`` per cell; returns (first best cell, nodes)."""
     nodes = np.zeros(1, np.int64)
-    nodes[0] = 1
-    size = m * n
     empties = 0
-    for i in range(size):
+    for i in range(m * n):
         values[i] = -INF
+        boards[0, i] = board[i]
         if board[i] == 0:
             empties += 1
-    alpha = -INF
-    best_cell = -1
-    child = boards[1]
-    for cell in range(size):
-        if board[cell] != 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt, winner = play(child, player, cell, m, n, k, empties)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = terminal_value(winner, player, empties - 1)
-        elif depth == 1:
-            nodes[0] += 1
-            value = evaluate(child, player, eval_kind, params, windows)
-        else:
-            low = alpha - 1 if exact_ties and alpha > -INF else alpha
-            value = search_value(
-                boards, 1, nxt, player, depth - 1, low, INF, empties - 1, m, n, k, eval_kind, params, windows, nodes
-            )
-        values[cell] = value
-        if value > alpha:
-            alpha = value
-            best_cell = cell
+    best_cell = search_root_value(boards, 0, player, player, depth, -INF, INF, empties, m, n, k, eval_kind, params,
+                                  windows, nodes, values, exact_ties)
     return best_cell, nodes[0]
 
 
