@@ -1,4 +1,5 @@
-"""Short seeded runs of every seed recipe, pinned: their logs, best agents and solutions must not change.
+"""Short seeded runs of every seed recipe, pinned: their logs, best agents, solutions and the moves their exported
+Python and Lua players choose must not change.
 
 A refactor of the shared machinery (fitness loops, searches, exports) proves itself here: the pinned files in
 ``tests/recipes/pinned/`` were written before the code moved and every run must reproduce them exactly
