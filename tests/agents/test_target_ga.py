@@ -51,7 +51,9 @@ def test_the_article_s_reduction_keeps_the_value_and_reaches_a_fixed_point(seed)
     tidy, value = ga._tidy(tree, NUMBERS)
     assert value == G.tree_value(tree, NUMBERS) == G.tree_value(tidy, NUMBERS)
     assert ga._tidy(tidy, NUMBERS) == (tidy, value)
-    assert len(G.leaf_indices(tidy)) <= len(G.leaf_indices(G.tidy(tree, NUMBERS)[0]))
+    # It never grows a tree. It is not always smaller than the narrower ``tidy``: in 1 x ((9 - 3) - 15 / 75), of
+    # value 1, the article's rule drops the neutral factor 1 and keeps the other side; ``tidy`` keeps the leaf 1.
+    assert len(G.leaf_indices(tidy)) <= len(G.leaf_indices(tree))
 
 
 def test_fitness_readings_are_in_0_1_and_1_only_for_an_exact_hit():
