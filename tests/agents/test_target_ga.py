@@ -51,8 +51,8 @@ def test_the_article_s_reduction_keeps_the_value_and_reaches_a_fixed_point(seed)
     tidy, value = ga._tidy(tree, NUMBERS)
     assert value == G.tree_value(tree, NUMBERS) == G.tree_value(tidy, NUMBERS)
     assert ga._tidy(tidy, NUMBERS) == (tidy, value)
-    # It never grows a tree. It is not always smaller than the narrower ``tidy``: in 1 x ((9 - 3) - 15 / 75), of
-    # value 1, the article's rule drops the neutral factor 1 and keeps the other side; ``tidy`` keeps the leaf 1.
+    # It never grows a tree. It is not always smaller than the narrower ``tidy``: in the tree 1 x X where X also
+    # has the value 1 (seed 137711828), the article's rule drops the neutral factor and keeps X; ``tidy`` keeps the 1.
     assert len(G.leaf_indices(tidy)) <= len(G.leaf_indices(tree))
 
 
