@@ -107,3 +107,21 @@ def median_time(fn: Callable[[], object], repeats: int = 5, min_seconds: float =
                 break
         times.append(elapsed / calls)
     return statistics.median(times)
+
+
+def random_positions(game, count: int, seed: int, max_moves: int = 24) -> list:
+    """``count`` non-terminal positions with a choice, each reached by 0..``max_moves`` uniformly random moves."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state(int(rng.integers(1 << 30)))
+        for _ in range(int(rng.integers(0, max_moves + 1))):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            found.append(state)
+    return found

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from evoplay.bench import BenchResult, Figure, load_note, register_benchmark
+from evoplay.bench import BenchResult, Figure, load_note, random_positions, register_benchmark
 
 GAMES = ("examples/othello6.py:Othello", "openspiel:connect_four")
 
@@ -33,21 +33,6 @@ def random_playouts(game, count: int, seed: int) -> tuple[float, int]:
             s.apply_action(legal[int(rng.integers(len(legal)))])
             moves += 1
     return time.perf_counter() - start, moves
-
-
-def positions(game, count: int, seed: int) -> list:
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.new_initial_state(len(out))
-        for _ in range(int(rng.integers(0, 30))):
-            if s.is_terminal():
-                break
-            legal = s.legal_actions()
-            s.apply_action(legal[int(rng.integers(len(legal)))])
-        if not s.is_terminal() and len(s.legal_actions()) > 1:
-            out.append(s)
-    return out
 
 
 def move_breakdown(agent, states, repeats: int = 5) -> dict:
@@ -136,7 +121,7 @@ def one_game(spec: str, quick: bool, res: BenchResult) -> None:
 
     agent = evo.agent(state["population"][0], "bench")
     b = {k: v if k == "actions" else 1e6 * v
-         for k, v in move_breakdown(agent, positions(game, 40 if quick else 150, 2)).items()}
+         for k, v in move_breakdown(agent, random_positions(game, 40 if quick else 150, 2)).items()}
     own = b["stacking"] + b["program"] + b["choose"]
     added = b["features"] + own
     res.figures.append(Figure(

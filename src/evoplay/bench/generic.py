@@ -20,26 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.bench import BenchResult, Figure, load_note, register_benchmark
+from evoplay.bench import BenchResult, Figure, load_note, random_positions, register_benchmark
 
 DEPTH = 10
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "othello6.py"
-
-
-def positions(game, count: int, seed: int) -> list:
-    """``count`` non-terminal positions reached by 0..24 uniformly random moves from the start."""
-    rng = np.random.default_rng(seed)
-    found = []
-    while len(found) < count:
-        state = game.new_initial_state(int(rng.integers(1 << 30)))
-        for _ in range(int(rng.integers(0, 25))):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.integers(len(legal)))])
-        if not state.is_terminal() and len(state.legal_actions()) > 1:
-            found.append(state)
-    return found
 
 
 def rs_rate(game, states, rollouts: int, model: str) -> float:
@@ -106,25 +90,23 @@ def bench_generic(quick: bool = False) -> BenchResult:
     rollouts = 50 if quick else 200
     load_before = load_note()
 
+    # (game, title, the game's own playouts, what they are); each pair timed in alternation
+    pairs = [("openspiel:connect_four", "openspiel:connect_four", pyspiel_playout_rate,
+              "OpenSpiel's random playouts from Python (pyspiel state)")]
     if EXAMPLE.is_file():
-        game = load_game(f"{EXAMPLE}:Othello")
-        states = positions(game, n_pos, 1)
+        pairs.insert(0, (f"{EXAMPLE}:Othello", "othello6 (plain Python)", api_playout_rate,
+                         "the game's own random playouts (State API)"))
+    for seed, (spec, title, own_rate, own_name) in enumerate(pairs, start=1 if EXAMPLE.is_file() else 2):
+        game = load_game(spec)
+        states = random_positions(game, n_pos, seed)
         rs, own = alternate(lambda: rs_rate(game, states, rollouts, "api"),
-                            lambda: api_playout_rate(states, rollouts), rounds)
-        res.figures.append(Figure("othello6 (plain Python): generic rs rollouts/s (depth 10)", rs, "/s",
-                                  reference=own, reference_name="the game's own random playouts (State API)",
+                            lambda: own_rate(states, rollouts), rounds)
+        res.figures.append(Figure(f"{title}: generic rs rollouts/s (depth {DEPTH})", rs, "/s", reference=own,
+                                  reference_name=own_name,
                                   note=f"{n_pos} positions x {rollouts} rollouts, median of {rounds}"))
 
-    game = load_game("openspiel:connect_four")
-    states = positions(game, n_pos, 2)
-    rs, own = alternate(lambda: rs_rate(game, states, rollouts, "api"),
-                        lambda: pyspiel_playout_rate(states, rollouts), rounds)
-    res.figures.append(Figure("openspiel:connect_four: generic rs rollouts/s (depth 10)", rs, "/s",
-                              reference=own, reference_name="OpenSpiel's random playouts from Python (pyspiel state)",
-                              note=f"{n_pos} positions x {rollouts} rollouts, median of {rounds}"))
-
     game = load_game("kalah(empty_capture=false)")
-    states = positions(game, n_pos, 3)
+    states = random_positions(game, n_pos, 3)
     api, fast = alternate(lambda: rs_rate(game, states, rollouts, "api"),
                           lambda: rs_rate(game, states, rollouts * 20, "auto"), rounds)
     res.figures.append(Figure("Kalah: generic rs rollouts/s (model=api)", api, "/s", reference=fast,
