@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from evoplay.errors import SpecError
-from evoplay.spec import Param, Registry, canonical_spec, parse_spec
+from evoplay.spec import Registry, canonical_spec, parse_spec
 
 GAMES = Registry("game")
 
@@ -29,7 +29,7 @@ def register_game(name: str, cls, params=None, help: str = "") -> None:
         raise SpecError(f"register_game: {name!r} is not a game name (letters, digits, '_' and '-')")
     params = game_parameters(cls) if params is None else tuple(params)
     if not help:
-        help = ((cls.__doc__ or "").strip().splitlines() or [""])[0]
+        help = getattr(cls, "summary", "") or ((cls.__doc__ or "").strip().splitlines() or [""])[0]
 
     def factory(**values):
         return build_game(cls, canonical_spec(name, values, params), values)
@@ -77,63 +77,22 @@ def load_installed_games() -> list[str]:
     return names
 
 
+#: built-in game name -> its Game class (module:Class); each class carries its ``parameters`` and ``summary``
+BUILTINS = {
+    "kalah": "evoplay.games.kalah.game:KalahGame",
+    "mnk": "evoplay.games.mnk.game:MnkGame",
+    "tron": "evoplay.games.tron.game:TronGame",
+    "gems": "evoplay.games.gems.game:GemsGame",
+    "sevens": "evoplay.games.sevens.game:SevensGame",
+}
+
+
 def _register_builtins() -> None:
-    from evoplay.games.kalah.game import KalahGame
-    from evoplay.games.mnk.game import MnkGame
+    from importlib import import_module
 
-    register_game(
-        "kalah",
-        KalahGame,
-        (
-            Param("pits", int, 6, "pits per side"),
-            Param("seeds", int, 4, "seeds per pit at the start"),
-            Param("empty_capture", bool, True, "capture even when the opposite pit is empty (seed 003's rule)"),
-        ),
-        "Kalah (mancala): sow counter-clockwise, extra move from the store, captures",
-    )
-    register_game(
-        "mnk",
-        MnkGame,
-        (
-            Param("m", int, 5, "columns"),
-            Param("n", int, 5, "rows"),
-            Param("k", int, 4, "stones in a line to win"),
-        ),
-        "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)",
-    )
-    from evoplay.games.gems.game import GemsGame
-    from evoplay.games.tron.game import TronGame
-
-    register_game(
-        "tron",
-        TronGame,
-        (
-            Param("w", int, 12, "grid columns inside the walls"),
-            Param("h", int, 12, "grid rows inside the walls"),
-            Param("obstacles", int, 0, "wall cells placed point-symmetrically from the game seed"),
-        ),
-        "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose (seed 002's track)",
-    )
-    register_game(
-        "gems",
-        GemsGame,
-        (
-            Param("w", int, 9, "grid columns inside the walls"),
-            Param("h", int, 9, "grid rows inside the walls"),
-            Param("ticks", int, 60, "ticks (simultaneous moves) in a game"),
-            Param("gems", int, 4, "gems on the board at every tick (they reappear at random, seeded)"),
-            Param("pillars", int, 50, "percent of the pillar sites (odd interior cells) that hold a pillar"),
-        ),
-        "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks",
-    )
-    from evoplay.games.sevens.game import SevensGame
-
-    register_game(
-        "sevens",
-        SevensGame,
-        (Param("players", int, 4, "players, 3 to 8"),),
-        "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card (seed 000)",
-    )
+    for name, path in BUILTINS.items():
+        module, cls = path.split(":")
+        register_game(name, getattr(import_module(module), cls))
 
 
 _register_builtins()

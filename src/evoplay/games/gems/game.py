@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
@@ -174,6 +175,14 @@ def step(params, buf, a0, a1):
 
 class GemsGame(Game):
     name = "gems"
+    summary = "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks"
+    parameters = (
+        Param("w", int, 9, "grid columns inside the walls"),
+        Param("h", int, 9, "grid rows inside the walls"),
+        Param("ticks", int, 60, "ticks (simultaneous moves) in a game"),
+        Param("gems", int, 4, "gems on the board at every tick (they reappear at random, seeded)"),
+        Param("pillars", int, 50, "percent of the pillar sites (odd interior cells) that hold a pillar"),
+    )
     num_players = 2
 
     def __init__(self, spec: str, params: dict):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.spec import Param
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import TERMINAL, Game, State
 
@@ -156,6 +157,12 @@ def random_playouts(board, player, pits, empty_capture, count, seed):
 
 class KalahGame(Game):
     name = "kalah"
+    summary = "Kalah (mancala): sow counter-clockwise, extra move from the store, captures"
+    parameters = (
+        Param("pits", int, 6, "pits per side"),
+        Param("seeds", int, 4, "seeds per pit at the start"),
+        Param("empty_capture", bool, True, "capture even when the opposite pit is empty (seed 003's rule)"),
+    )
     num_players = 2
 
     def __init__(self, spec: str, params: dict):

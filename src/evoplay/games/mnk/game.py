@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.spec import Param
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import TERMINAL, Game, State
 
@@ -137,6 +138,12 @@ def random_playouts(board, player, m, n, k, count, seed):
 
 class MnkGame(Game):
     name = "mnk"
+    summary = "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)"
+    parameters = (
+        Param("m", int, 5, "columns"),
+        Param("n", int, 5, "rows"),
+        Param("k", int, 4, "stones in a line to win"),
+    )
     num_players = 2
 
     def __init__(self, spec: str, params: dict):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import TERMINAL, Game, State
 from evoplay.games.sevens.render import render
@@ -43,6 +44,10 @@ class SevensObservation:
 
 class SevensGame(Game):
     name = "sevens"
+    summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card (seed 000)"
+    parameters = (
+        Param("players", int, 4, "players, 3 to 8"),
+    )
     perfect_information = False  # the other hands are hidden
 
     def __init__(self, spec: str, params: dict):

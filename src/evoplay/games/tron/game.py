@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
@@ -112,6 +113,12 @@ def step(params, buf, a0, a1):
 
 class TronGame(Game):
     name = "tron"
+    summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose (seed 002's track)"
+    parameters = (
+        Param("w", int, 12, "grid columns inside the walls"),
+        Param("h", int, 12, "grid rows inside the walls"),
+        Param("obstacles", int, 0, "wall cells placed point-symmetrically from the game seed"),
+    )
     num_players = 2
 
     def __init__(self, spec: str, params: dict):
