@@ -47,8 +47,10 @@ class Param:
         if self.type in (int, float) and not isinstance(value, bool):
             lo, hi, why = self.bounds()
             if not lo <= value <= hi:
-                raise SpecError(f"{owner}: parameter {self.name}={raw!r} is out of range; give "
-                                f"{_format_value(lo)} to {_format_value(hi)} ({why})")
+                give = (f"at least {_format_value(lo)}" if hi >= INT64_MAX else
+                        f"at most {_format_value(hi)}" if lo <= -INT64_MAX else
+                        f"{_format_value(lo)} to {_format_value(hi)}")
+                raise SpecError(f"{owner}: parameter {self.name}={raw!r} is out of range; give {give} ({why})")
         return value
 
     def bounds(self) -> tuple[float, float, str]:

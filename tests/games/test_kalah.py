@@ -129,7 +129,7 @@ def test_clone_is_independent():
 def test_bad_specs_name_what_is_right():
     with pytest.raises(SpecError, match="keep 2 x pits x seeds <= 127"):
         load_game("kalah(pits=6,seeds=11)")
-    with pytest.raises(SpecError, match="use 1..20"):
+    with pytest.raises(SpecError, match="give 1 to 20"):
         load_game("kalah(pits=0)")
     with pytest.raises(SpecError, match="true or false"):
         load_game("kalah(empty_capture=maybe)")

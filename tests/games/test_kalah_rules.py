@@ -14,14 +14,14 @@ def test_spec_limits_are_exact():
     assert load_game("kalah(pits=7,seeds=9)").seeds == 9  # 126 seeds in all fit
     with pytest.raises(SpecError) as err:
         load_game("kalah(pits=21,seeds=1)")
-    assert str(err.value) == "kalah: pits=21 is out of range; use 1..20"
+    assert str(err.value) == "kalah: parameter pits='21' is out of range; give 1 to 20 (the kernels' boards)"
     with pytest.raises(SpecError) as err:
         load_game("kalah(pits=8,seeds=8)")
     assert str(err.value) == ("kalah: 128 seeds in all do not fit the int8 board; keep 2 x pits x seeds <= 127 "
                               "(e.g. pits=6, seeds<=10)")
     with pytest.raises(SpecError) as err:
         load_game("kalah(seeds=0)")
-    assert str(err.value) == "kalah: seeds=0 is out of range; use at least 1"
+    assert str(err.value) == "kalah: parameter seeds='0' is out of range; give at least 1 (a pit starts with seeds)"
     assert load_game("kalah").new_initial_state().board().dtype == np.int8
 
 

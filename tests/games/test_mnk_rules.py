@@ -77,10 +77,11 @@ def test_the_board_prints_row_1_at_the_bottom():
 def test_board_and_line_limits_are_exact():
     for spec in ("mnk(m=26,n=99,k=5)", "mnk(m=1,n=1,k=1)", "mnk(m=3,n=3,k=1)"):
         assert load_game(spec).new_initial_state().returns() == [0.0, 0.0]
-    for m, n in ((27, 3), (3, 100), (0, 3), (3, 0)):
+    for m, n, bad in ((27, 3, "m='27'"), (3, 100, "n='100'"), (0, 3, "m='0'"), (3, 0, "n='0'")):
         with pytest.raises(SpecError) as err:
             load_game(f"mnk(m={m},n={n},k=1)")
-        assert str(err.value) == f"mnk: board {m}x{n} is out of range; use m in 1..26 and n in 1..99"
+        give = "1 to 26 (columns are named a to z)" if bad[0] == "m" else "1 to 99 (rows are numbered 1 to 99)"
+        assert str(err.value) == f"mnk: parameter {bad} is out of range; give {give}"
     with pytest.raises(SpecError) as err:
         load_game("mnk(m=3,n=4,k=5)")
     assert str(err.value) == "mnk: k=5 cannot fit a 3x4 board; use 1..4"

@@ -177,11 +177,12 @@ class GemsGame(Game):
     name = "gems"
     summary = "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks"
     parameters = (
-        Param("w", int, 9, "grid columns inside the walls"),
-        Param("h", int, 9, "grid rows inside the walls"),
-        Param("ticks", int, 60, "ticks (simultaneous moves) in a game"),
+        Param("w", int, 9, "grid columns inside the walls", min=3, max=60, why="the grid"),
+        Param("h", int, 9, "grid rows inside the walls", min=3, max=40, why="the grid"),
+        Param("ticks", int, 60, "ticks (simultaneous moves) in a game", min=1, max=100_000, why="a game's length"),
         Param("gems", int, 4, "gems on the board at every tick (they reappear at random, seeded)"),
-        Param("pillars", int, 50, "percent of the pillar sites (odd interior cells) that hold a pillar"),
+        Param("pillars", int, 50, "percent of the pillar sites (odd interior cells) that hold a pillar",
+              min=0, max=100, why="a percentage"),
     )
     num_players = 2
 
@@ -189,14 +190,8 @@ class GemsGame(Game):
         super().__init__(spec, params)
         self.w, self.h = int(params["w"]), int(params["h"])
         self.ticks, self.gems, self.pillars = int(params["ticks"]), int(params["gems"]), int(params["pillars"])
-        if not (3 <= self.w <= 60 and 3 <= self.h <= 40):
-            raise SpecError(f"gems: grid {self.w}x{self.h} is out of range; use w in 3..60 and h in 3..40")
-        if not 1 <= self.ticks <= 100_000:
-            raise SpecError(f"gems: ticks={self.ticks} is out of range; use 1..100000")
         if not 1 <= self.gems <= self.w * self.h // 2:
             raise SpecError(f"gems: gems={self.gems} is out of range; use 1..{self.w * self.h // 2}")
-        if not 0 <= self.pillars <= 100:
-            raise SpecError(f"gems: pillars={self.pillars} is a percentage of the pillar sites; use 0..100")
         self.width, self.height = self.w + 2, self.h + 2
         p = np.zeros(P_GAME + 4, dtype=np.int64)
         p[P_KIND], p[P_ACTIONS], p[P_SIMULTANEOUS] = KIND_GEMS, len(ACTION_NAMES), 1

@@ -159,8 +159,8 @@ class KalahGame(Game):
     name = "kalah"
     summary = "Kalah (mancala): sow counter-clockwise, extra move from the store, captures"
     parameters = (
-        Param("pits", int, 6, "pits per side"),
-        Param("seeds", int, 4, "seeds per pit at the start"),
+        Param("pits", int, 6, "pits per side", min=1, max=20, why="the kernels' boards"),
+        Param("seeds", int, 4, "seeds per pit at the start", min=1, why="a pit starts with seeds"),
         Param("empty_capture", bool, True, "capture even when the opposite pit is empty (seed 003's rule)"),
     )
     num_players = 2
@@ -170,10 +170,6 @@ class KalahGame(Game):
         self.pits = int(params["pits"])
         self.seeds = int(params["seeds"])
         self.empty_capture = bool(params["empty_capture"])
-        if not 1 <= self.pits <= 20:
-            raise SpecError(f"kalah: pits={self.pits} is out of range; use 1..20")
-        if self.seeds < 1:
-            raise SpecError(f"kalah: seeds={self.seeds} is out of range; use at least 1")
         if 2 * self.pits * self.seeds > 127:
             raise SpecError(
                 f"kalah: {2 * self.pits * self.seeds} seeds in all do not fit the int8 board; "

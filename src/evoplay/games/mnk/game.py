@@ -140,17 +140,15 @@ class MnkGame(Game):
     name = "mnk"
     summary = "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)"
     parameters = (
-        Param("m", int, 5, "columns"),
-        Param("n", int, 5, "rows"),
-        Param("k", int, 4, "stones in a line to win"),
+        Param("m", int, 5, "columns", min=1, max=26, why="columns are named a to z"),
+        Param("n", int, 5, "rows", min=1, max=99, why="rows are numbered 1 to 99"),
+        Param("k", int, 4, "stones in a line to win", min=1, why="a line has stones"),
     )
     num_players = 2
 
     def __init__(self, spec: str, params: dict):
         super().__init__(spec, params)
         self.m, self.n, self.k = int(params["m"]), int(params["n"]), int(params["k"])
-        if not (1 <= self.m <= 26 and 1 <= self.n <= 99):
-            raise SpecError(f"mnk: board {self.m}x{self.n} is out of range; use m in 1..26 and n in 1..99")
         if not 1 <= self.k <= max(self.m, self.n):
             raise SpecError(f"mnk: k={self.k} cannot fit a {self.m}x{self.n} board; use 1..{max(self.m, self.n)}")
 

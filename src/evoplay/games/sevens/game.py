@@ -46,18 +46,13 @@ class SevensGame(Game):
     name = "sevens"
     summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card (seed 000)"
     parameters = (
-        Param("players", int, 4, "players, 3 to 8"),
+        Param("players", int, 4, "players, 3 to 8", min=MIN_PLAYERS, max=MAX_PLAYERS, why="Sevens is for 3 to 8 players"),
     )
     perfect_information = False  # the other hands are hidden
 
     def __init__(self, spec: str, params: dict):
         super().__init__(spec, params)
         self.players = int(params["players"])
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise SpecError(
-                f"sevens: players={self.players} is out of range; Sevens is for {MIN_PLAYERS} to {MAX_PLAYERS} "
-                f"players, e.g. sevens(players=4)"
-            )
         self.num_players = self.players
 
     def num_distinct_actions(self) -> int:

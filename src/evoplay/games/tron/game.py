@@ -115,8 +115,8 @@ class TronGame(Game):
     name = "tron"
     summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose (seed 002's track)"
     parameters = (
-        Param("w", int, 12, "grid columns inside the walls"),
-        Param("h", int, 12, "grid rows inside the walls"),
+        Param("w", int, 12, "grid columns inside the walls", min=4, max=60, why="the grid"),
+        Param("h", int, 12, "grid rows inside the walls", min=3, max=40, why="the grid"),
         Param("obstacles", int, 0, "wall cells placed point-symmetrically from the game seed"),
     )
     num_players = 2
@@ -124,8 +124,6 @@ class TronGame(Game):
     def __init__(self, spec: str, params: dict):
         super().__init__(spec, params)
         self.w, self.h, self.obstacles = int(params["w"]), int(params["h"]), int(params["obstacles"])
-        if not (4 <= self.w <= 60 and 3 <= self.h <= 40):
-            raise SpecError(f"tron: grid {self.w}x{self.h} is out of range; use w in 4..60 and h in 3..40")
         if not 0 <= self.obstacles <= self.w * self.h // 4:
             raise SpecError(f"tron: obstacles={self.obstacles} is out of range; use 0..{self.w * self.h // 4}")
         self.width, self.height = self.w + 2, self.h + 2
