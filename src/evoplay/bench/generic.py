@@ -39,13 +39,15 @@ def rs_rate(game, states, rollouts: int, model: str) -> float:
     return done / (time.perf_counter() - start)
 
 
-def api_playout_rate(states, rollouts: int, seed: int = 0) -> float:
-    """Depth-10 uniformly random playouts per second through the State API alone (the game's own cost)."""
+def api_playout_rate(states, rollouts: int, seed: int = 0, unwrap=lambda state: state) -> float:
+    """Depth-10 uniformly random playouts per second through the State API alone (the game's own cost):
+    clone, then legal_actions / apply_action, nothing else. ``unwrap`` picks the object played on."""
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     for state in states:
+        root = unwrap(state)
         for _ in range(rollouts):
-            s = state.clone()
+            s = root.clone()
             for _ in range(DEPTH):
                 if s.is_terminal():
                     break
@@ -56,18 +58,7 @@ def api_playout_rate(states, rollouts: int, seed: int = 0) -> float:
 
 def pyspiel_playout_rate(states, rollouts: int, seed: int = 0) -> float:
     """Depth-10 uniformly random playouts per second on the wrapped pyspiel states, driven from Python."""
-    rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    for state in states:
-        root = state.pyspiel_state
-        for _ in range(rollouts):
-            s = root.clone()
-            for _ in range(DEPTH):
-                if s.is_terminal():
-                    break
-                legal = s.legal_actions()
-                s.apply_action(legal[int(rng.integers(len(legal)))])
-    return len(states) * rollouts / (time.perf_counter() - start)
+    return api_playout_rate(states, rollouts, seed, unwrap=lambda state: state.pyspiel_state)
 
 
 def alternate(a, b, rounds: int) -> tuple[float, float]:
