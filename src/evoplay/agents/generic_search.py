@@ -163,8 +163,8 @@ class _Search:
                 break
         return best
 
-    def frontier(self, maximise: bool, children: list[State]) -> float:
-        """All the leaf children of a depth-1 node, the non-terminal ones scored in one ``evaluate`` call."""
+    def leaf_values(self, children: list[State]) -> np.ndarray:
+        """The values of leaf ``children``: terminal ones exactly, the others in one ``evaluate`` call (clipped)."""
         self.nodes += len(children)
         values = np.empty(len(children), dtype=np.float64)
         pending = []
@@ -175,9 +175,13 @@ class _Search:
                 pending.append(i)
         if pending:
             scored = np.asarray(self.evaluate([children[i] for i in pending], self.player), dtype=np.float64)
-            scored = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
-                             -EVAL_LIMIT, EVAL_LIMIT)
-            values[pending] = scored
+            values[pending] = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
+                                      -EVAL_LIMIT, EVAL_LIMIT)
+        return values
+
+    def frontier(self, maximise: bool, children: list[State]) -> float:
+        """All the leaf children of a depth-1 node, the non-terminal ones scored in one ``evaluate`` call."""
+        values = self.leaf_values(children)
         return float(values.max() if maximise else values.min())
 
     def root(self, state: State) -> tuple[list[int], np.ndarray]:
@@ -189,20 +193,9 @@ class _Search:
             return [], np.empty(0, dtype=np.float64)
         _, _, make = self.branches(state)
         children = [make(a) for a in actions]
-        values = np.empty(len(actions), dtype=np.float64)
         if self.depth == 1 and self.batched:
-            self.nodes += len(children)
-            pending = []
-            for i, c in enumerate(children):
-                if c.is_terminal():
-                    values[i] = self.terminal(c, 0)
-                else:
-                    pending.append(i)
-            if pending:
-                scored = np.asarray(self.evaluate([children[i] for i in pending], self.player), dtype=np.float64)
-                values[pending] = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
-                                          -EVAL_LIMIT, EVAL_LIMIT)
-            return list(actions), values
+            return list(actions), self.leaf_values(children)
+        values = np.empty(len(actions), dtype=np.float64)
         best = -math.inf
         for i, c in enumerate(children):
             # Open the window just below the best so far: a tie comes back exact, a worse move as a bound below it.
