@@ -296,3 +296,22 @@ def canonical_spec(name: str, values: dict[str, Any], params: tuple[Param, ...])
         if p.required or v != p.default:
             parts.append(f"{p.name}={_format_value(v)}")
     return f"{name}({','.join(parts)})" if parts else name
+
+
+def parse_seat(seat, players: int, label: str = "seat", game: str = "this game") -> int:
+    """A person's seat: ``first``, ``second`` or a seat number 0..players-1 (``evoplay play --seat``, the web app).
+    ``label`` and ``game`` name the option and the game in the error."""
+    if isinstance(seat, bool):
+        seat = str(seat)
+    if isinstance(seat, int):
+        you = seat
+    else:
+        text = str(seat if seat is not None else "first").strip().lower()
+        you = {"first": 0, "second": 1}.get(text)
+        if you is None:
+            if not (text.isascii() and text.isdigit()):
+                raise SpecError(f"{label} {seat!r}: use first, second or a seat number 0..{players - 1}")
+            you = int(text)
+    if not 0 <= you < players:
+        raise SpecError(f"{label} {seat}: {game} has seats 0..{players - 1}")
+    return you

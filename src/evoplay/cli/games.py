@@ -12,6 +12,7 @@ from rich.table import Table
 from evoplay.cli import _game, console, executor_options, main, out
 from evoplay.compiling import CompileColumn, in_progress_bar
 from evoplay.errors import SpecError
+from evoplay.spec import parse_seat
 
 DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=8)")
 
@@ -136,13 +137,7 @@ def play(game, opponent, seat, seed, tick_ms):
 
     g = _game(game)
     n = g.num_players
-    you = {"first": 0, "second": 1}.get(seat)
-    if you is None:
-        if not (seat.isascii() and seat.isdigit()):
-            raise SpecError(f"--seat {seat!r}: use first, second or a seat number 0..{n - 1}")
-        you = int(seat)
-    if not 0 <= you < n:
-        raise SpecError(f"--seat {seat}: {g.spec} has seats 0..{n - 1}")
+    you = parse_seat(seat, n, "--seat", g.spec)
     if g.name in ("tron", "gems"):
         _play_realtime(g, opponent, you, seed, tick_ms)
         return

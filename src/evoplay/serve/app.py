@@ -16,7 +16,8 @@ from starlette.staticfiles import StaticFiles
 
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, IllegalActionError, SpecError
 from evoplay.serve import runs as run_pages
-from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession, parse_seat
+from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession
+from evoplay.spec import parse_seat
 from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confine_game_spec
 from evoplay.serve.target import TargetSession, check_expression, level_list
 

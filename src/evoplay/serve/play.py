@@ -47,24 +47,6 @@ def game_kind(game) -> str:
     return "generic"
 
 
-def parse_seat(seat, players: int) -> int:
-    """``first``, ``second`` or a seat number 0..players-1 (as ``evoplay play --seat``)."""
-    if isinstance(seat, bool):
-        seat = str(seat)
-    if isinstance(seat, int):
-        you = seat
-    else:
-        text = str(seat if seat is not None else "first").strip().lower()
-        you = {"first": 0, "second": 1}.get(text)
-        if you is None:
-            if not (text.isascii() and text.isdigit()):
-                raise SpecError(f"seat {seat!r}: use first, second or a seat number 0..{players - 1}")
-            you = int(text)
-    if not 0 <= you < players:
-        raise SpecError(f"seat {seat}: this game has seats 0..{players - 1}")
-    return you
-
-
 class GameSession:
     """One person (seat ``you``) against an agent in every other seat; agents move as soon as it is their turn."""
 
