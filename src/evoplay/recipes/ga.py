@@ -8,8 +8,6 @@ crossover and per-bit flip mutation (``evoplay.ga``), and are scored by ``evopla
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from evoplay.errors import ConfigError
@@ -90,16 +88,11 @@ class GAEvolution(generic.GenericEvolution):
 
 
 def make(config: dict, **options) -> GAEvolution:
-    from evoplay.evolve.config import load_config, merge
-
-    if options.get("levels"):
-        raise ConfigError("--levels is for the sevens recipe")
-    return GAEvolution(merge(load_config("ga"), config, "the ga config"))
+    return generic.configured("ga", GAEvolution, config, options)
 
 
 def report(folder) -> str:
     return generic.report(folder, "ga")
 
 
-def export(folder, lang: str) -> Path:
-    return generic.export(folder, lang)
+export = generic.export

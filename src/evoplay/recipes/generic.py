@@ -157,3 +157,12 @@ def export(folder, lang: str) -> Path:
         raise SpecError("Lua export is for the built-in games (their rules exist in Lua form); export a file or "
                         "OpenSpiel game's player with --lang python")
     return folder.write_text("best.lua", feature_value_lua(doc))
+
+
+def configured(recipe: str, evolution_class, config: dict, options: dict):
+    """A generic recipe's Evolution: ``config`` merged over the recipe's defaults (``make`` of gp and ga)."""
+    from evoplay.evolve.config import load_config, merge
+
+    if options.get("levels"):
+        raise ConfigError("--levels is for the sevens recipe")
+    return evolution_class(merge(load_config(recipe), config, f"the {recipe} config"))

@@ -6,8 +6,6 @@ functions), breed by seed 003's Koza step or seed 000's split plan under a size 
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from evoplay import gp
@@ -100,16 +98,11 @@ def program_document(game, program, pset, policy: str, depth: int, opponents: st
 
 
 def make(config: dict, **options) -> GPEvolution:
-    from evoplay.evolve.config import load_config, merge
-
-    if options.get("levels"):
-        raise ConfigError("--levels is for the sevens recipe")
-    return GPEvolution(merge(load_config("gp"), config, "the gp config"))
+    return generic.configured("gp", GPEvolution, config, options)
 
 
 def report(folder) -> str:
     return generic.report(folder, "gp")
 
 
-def export(folder, lang: str) -> Path:
-    return generic.export(folder, lang)
+export = generic.export
