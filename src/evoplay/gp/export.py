@@ -51,23 +51,40 @@ def _expression(program: Program, ops: dict, first_index: int, random_call: str)
     return ex(to_tree(program))
 
 
+def _helpers(n: int, lang: str) -> dict[int, list[str]]:
+    """Source lines of the helper function each opcode needs, in ``lang`` (``n``: the row's length)."""
+    if lang == "python":
+        return {
+            DIV: ["", "def _div(a, b):", f"    return a / b if abs(b) >= {DIV_EPSILON!r} else 1.0", ""],
+            MIN: ["", "def _min(a, b):", "    return a if a < b else b", ""],
+            MAX: ["", "def _max(a, b):", "    return a if a > b else b", ""],
+            IF_LT: ["", "def _if_lt(a, b, c, d):", "    return c if a < b else d", ""],
+            VALUE_AT: ["", "def _wrap(x):", f"    if not abs(x) < {INDEX_LIMIT!r}:", "        return 0",
+                       f"    return math.floor(x) % {n}", ""],
+        }
+    return {
+        DIV: ["local function div(a, b)", f"  if math.abs(b) >= {DIV_EPSILON!r} then return a / b end",
+              "  return 1.0", "end"],
+        MIN: ["local function min2(a, b)", "  if a < b then return a end", "  return b", "end"],
+        MAX: ["local function max2(a, b)", "  if a > b then return a end", "  return b", "end"],
+        IF_LT: ["local function if_lt(a, b, c, d)", "  if a < b then return c end", "  return d", "end"],
+        VALUE_AT: ["local function wrap(x)", f"  if not (math.abs(x) < {INDEX_LIMIT!r}) then return 0 end",
+                   f"  return math.floor(x) % {n}", "end"],
+    }
+
+
+def _used_helpers(program: Program, n: int, lang: str) -> list[str]:
+    """The helper functions ``program`` calls, in a fixed order."""
+    used = set(program.opcodes.tolist())
+    return [line for op, lines in _helpers(n, lang).items() if op in used for line in lines]
+
+
 def to_python(program: Program, pset: PrimitiveSet, name: str = "program", doc: str = "") -> str:
     """Python source of ``def <name>(features) -> float``."""
-    used = set(program.opcodes.tolist())
     n = pset.n_features
     body = _expression(program, _PYTHON_OPS, 0, "random.random()")
     lines = [f'"""{doc or "An evolved evoplay program."}"""', "import math", "import random", ""]
-    if DIV in used:
-        lines += ["", "def _div(a, b):", f"    return a / b if abs(b) >= {DIV_EPSILON!r} else 1.0", ""]
-    if MIN in used:
-        lines += ["", "def _min(a, b):", "    return a if a < b else b", ""]
-    if MAX in used:
-        lines += ["", "def _max(a, b):", "    return a if a > b else b", ""]
-    if IF_LT in used:
-        lines += ["", "def _if_lt(a, b, c, d):", "    return c if a < b else d", ""]
-    if VALUE_AT in used:
-        lines += ["", "def _wrap(x):", f"    if not abs(x) < {INDEX_LIMIT!r}:", "        return 0",
-                  f"    return math.floor(x) % {n}", ""]
+    lines += _used_helpers(program, n, "python")
     lines += ["", f"def {name}(features):",
               f'    """The program\'s value on a row of {n} feature numbers."""', f"    return {body}", ""]
     return "\n".join(lines)
@@ -75,22 +92,10 @@ def to_python(program: Program, pset: PrimitiveSet, name: str = "program", doc: 
 
 def to_lua(program: Program, pset: PrimitiveSet, name: str = "program", doc: str = "") -> str:
     """Lua source of ``local function <name>(features)`` (features is a 1-based table), returned by the chunk."""
-    used = set(program.opcodes.tolist())
     n = pset.n_features
     body = _expression(program, _LUA_OPS, 1, "math.random()")
     lines = [f"-- {doc or 'An evolved evoplay program.'}"]
-    if DIV in used:
-        lines += ["local function div(a, b)", f"  if math.abs(b) >= {DIV_EPSILON!r} then return a / b end",
-                  "  return 1.0", "end"]
-    if MIN in used:
-        lines += ["local function min2(a, b)", "  if a < b then return a end", "  return b", "end"]
-    if MAX in used:
-        lines += ["local function max2(a, b)", "  if a > b then return a end", "  return b", "end"]
-    if IF_LT in used:
-        lines += ["local function if_lt(a, b, c, d)", "  if a < b then return c end", "  return d", "end"]
-    if VALUE_AT in used:
-        lines += ["local function wrap(x)", f"  if not (math.abs(x) < {INDEX_LIMIT!r}) then return 0 end",
-                  f"  return math.floor(x) % {n}", "end"]
+    lines += _used_helpers(program, n, "lua")
     lines += [f"-- features[1..{n}]: the row of {n} numbers the program reads (index i in evoplay is i + 1)",
               f"local function {name}(features)", f"  return {body}", "end", f"return {name}", ""]
     return "\n".join(lines)
