@@ -200,16 +200,12 @@ def coerce(default: Any, value: Any, where: str, dotted: str) -> Any:
     return value
 
 
+_KINDS = ((bool, "boolean"), (int, "integer"), (float, "number"), (dict, "table"))  # bool before int
+
+
 def _kind(v: Any) -> str:
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, dict):
-        return "table"
-    return type(v).__name__
+    """A TOML value's kind as a config error names it."""
+    return next((word for cls, word in _KINDS if isinstance(v, cls)), type(v).__name__)
 
 
 def _number_text(text: str) -> Any:

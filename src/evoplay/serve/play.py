@@ -36,12 +36,9 @@ def game_kind(game) -> str:
     from evoplay.games.mnk.game import MnkGame
     from evoplay.games.sevens.game import SevensGame
 
-    if isinstance(game, KalahGame):
-        return "kalah"
-    if isinstance(game, MnkGame):
-        return "mnk"
-    if isinstance(game, SevensGame):
-        return "sevens"
+    for cls, kind in ((KalahGame, "kalah"), (MnkGame, "mnk"), (SevensGame, "sevens")):
+        if isinstance(game, cls):
+            return kind
     if isinstance(game.new_initial_state(0), GridDuelState):
         return "grid"
     return "generic"
