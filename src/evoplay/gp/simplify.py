@@ -58,6 +58,11 @@ def _value(node) -> float:
     return reference_evaluate(from_tree(node), ())
 
 
+#: x op e == x, and e op x == x: the identities the simplifier removes
+RIGHT_IDENTITY = {ADD: 0.0, SUB: 0.0, MUL: 1.0, DIV: 1.0}
+LEFT_IDENTITY = {ADD: 0.0, MUL: 1.0}
+
+
 def _simplify(node, kind, n):
     op, arg, c, kids = node
     if not kids:
@@ -66,28 +71,14 @@ def _simplify(node, kind, n):
     node = (op, arg, c, kids)
     if all(_is_const(k) for k in kids) and _pure(node):
         return _const(_value(node), kind)
-    if op == ADD:
+    if op in RIGHT_IDENTITY:
         a, b = kids
-        if _is_const(b) and b[2] == 0.0:
+        if _is_const(b) and b[2] == RIGHT_IDENTITY[op]:
             return a
-        if _is_const(a) and a[2] == 0.0:
+        if op in LEFT_IDENTITY and _is_const(a) and a[2] == LEFT_IDENTITY[op]:
             return b
-    elif op == SUB:
-        a, b = kids
-        if _is_const(b) and b[2] == 0.0:
-            return a
-        if a == b and _random_free(a):
+        if op == SUB and a == b and _random_free(a):
             return _const(0.0, kind)
-    elif op == MUL:
-        a, b = kids
-        if _is_const(b) and b[2] == 1.0:
-            return a
-        if _is_const(a) and a[2] == 1.0:
-            return b
-    elif op == DIV:
-        a, b = kids
-        if _is_const(b) and b[2] == 1.0:
-            return a
     elif op in (MIN, MAX):
         a, b = kids
         if a == b and _random_free(a):
