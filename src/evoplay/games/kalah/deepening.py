@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import boolean, int8, int64, njit, types
 
+from evoplay.games.alphabeta import backup, better, reference_backup, reference_better
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah.game import reference_sow, sow
 from evoplay.games.kalah.search_weights import WIN, leaf, reference_leaf
@@ -107,14 +108,9 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
         else:
             value = reference_value(child, nxt, root, depth - 1, alpha, beta, pits, empty_capture, weights, table,
                                     counts)[0]
-        if maximizing:
-            if value > best:
-                best, best_pit = value, pit
-            alpha = max(alpha, best)
-        else:
-            if value < best:
-                best, best_pit = value, pit
-            beta = min(beta, best)
+        if reference_better(maximizing, value, best):
+            best_pit = pit
+        best, alpha, beta = reference_backup(maximizing, value, best, alpha, beta)
         if alpha >= beta:
             break
     if root_first is None:
@@ -252,18 +248,9 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
         else:
             value = search_value(boards, moves, ply + 1, nxt, root, depth - 1, alpha, beta, pits, empty_capture,
                                  weights, table, zobrist, counts, None)[0]
-        if maximizing:
-            if value > best:
-                best = value
-                best_pit = pit
-            if best > alpha:
-                alpha = best
-        else:
-            if value < best:
-                best = value
-                best_pit = pit
-            if best < beta:
-                beta = best
+        if better(maximizing, value, best):
+            best_pit = pit
+        best, alpha, beta = backup(maximizing, value, best, alpha, beta)
         if alpha >= beta:
             break
     if root_first is None:

@@ -12,9 +12,10 @@ for the evaluations it does not use:
   horizon and ``WIN`` plus the margin at a finished game;
 - program (``program`` given): an evolved program (``evoplay.agents.gp``, policy ``kalah_search``) reads the
   row [the board in the root's view (``mover_view``), 1 if the root is to move else 0, the plies from the root]
-  at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernel ``program`` is the
-  tuple (opcodes, args, consts, start, end, row, stack) of the program and its scratch (``row`` exactly
-  2*pits+4 numbers); in the reference a ``Program``. Values are float64 then, int64 otherwise.
+  at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernels the program is its
+  arrays ``opcodes, args, consts`` (None for the other leaves), its span ``start, end`` and its scratch ``row``
+  (exactly 2*pits+4 numbers) and ``stack`` (plain arguments: arrays packed in a tuple cost reference counting
+  at every leaf); in the reference a ``Program``. Values are float64 then, int64 otherwise.
 
 Children are visited in pit order and only a strictly better value replaces the best, so ties go to the lowest
 pit; at the root the first legal pit stands until a strictly better one comes (so a program valuing every
@@ -28,6 +29,7 @@ import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
 from evoplay.agents.interrupt import run_interruptibly
+from evoplay.games.alphabeta import backup, reference_backup
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
 from evoplay.games.kalah.game import reference_sow, sow
@@ -91,13 +93,9 @@ def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits
                                     program, ply + 1)
         if values is not None:
             values[pit] = value
-        if maximizing:
-            if value > best or (values is not None and best_pit < 0):  # the root's first legal pit always stands
+            if best_pit < 0 or value > best:  # the root's first legal pit stands until a strictly better one
                 best, best_pit = value, pit
-            alpha = max(alpha, best)
-        else:
-            best = min(best, value)
-            beta = min(beta, best)
+        best, alpha, beta = reference_backup(maximizing, value, best, alpha, beta)
         if alpha >= beta:
             break
     return best if values is None else best_pit
@@ -133,9 +131,8 @@ def view_row(board, player, pits, row):
 
 
 @njit(cache=True)
-def program_leaf(board, to_move, root, ply, pits, program):
+def program_leaf(board, to_move, root, ply, pits, opcodes, args, consts, start, end, row, stack):
     """Kernel of ``reference_leaf`` with a program."""
-    opcodes, args, consts, start, end, row, stack = program
     if to_move == TERMINAL:
         return WIN_SCALE * np.float64(margin(board, root, pits))
     size = 2 * pits + 2
@@ -146,24 +143,20 @@ def program_leaf(board, to_move, root, ply, pits, program):
 
 
 @njit(cache=True, inline="always")
-def leaf(board, to_move, root, ply, pits, weights, program):
-    """Kernel of ``reference_leaf``: Numba prunes the branches of the leaves not given."""
-    if program is not None:
-        return program_leaf(board, to_move, root, ply, pits, program)
+def leaf(board, to_move, root, pits, weights):
+    """Kernel of ``reference_leaf`` without a program: Numba prunes the branch of the leaf not given. (The
+    program leaf is called as a function: arrays passed through an inlined one are reference counted.)"""
     if weights is None:
         return margin(board, root, pits)
     return search_weights.leaf(board, root, pits, weights, to_move == TERMINAL)
 
 
 @njit(cache=True, inline="always")
-def infinity(program):
+def infinity(opcodes):
     """The bound beyond every value: ``INF`` (int64) for material and weights, inf for a program (float64)."""
-    if program is None:
+    if opcodes is None:
         return np.int64(INF)
     return np.inf
-
-
-PROGRAM_LEAF = types.Tuple((int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1]))
 
 
 def _signatures(root: bool):
@@ -171,22 +164,25 @@ def _signatures(root: bool):
     pit) or for the inner nodes (``values`` None; returns the node's value)."""
     head = (int8[:, ::1], int64, int64, int64, int64)
     tail = (int64, boolean, int64[::1])
+    none = types.none
+    program = (int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1])
     out = []
-    for weights, program, value in ((types.none, types.none, int64), (int64[::1], types.none, int64),
-                                    (types.none, PROGRAM_LEAF, float64)):
-        values, result = (value[::1], int64) if root else (types.none, value)
-        out.append(result(*head, value, value, *tail, weights, program, values, boolean))
+    for weights, leaf_program, value in ((none, (none, none, none, int64, int64, none, none), int64),
+                                         (int64[::1], (none, none, none, int64, int64, none, none), int64),
+                                         (none, program, float64)):
+        values, result = (value[::1], int64) if root else (none, value)
+        out.append(result(*head, value, value, *tail, weights, *leaf_program, values, boolean))
     return out
 
 
-def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights, program,
-                 values, exact_ties):
+def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights, opcodes, args,
+                 consts, start, end, row, stack, values, exact_ties):
     """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space. Compiled
     twice: ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not
     None``), and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling
     another of its own dispatcher would not load back from the cache)."""
     nodes[0] += 1
-    inf = infinity(program)
+    inf = infinity(opcodes)
     board = boards[ply]
     child = boards[ply + 1]
     maximizing = player == root
@@ -201,30 +197,23 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
         nxt = sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
             nodes[0] += 1
-            value = leaf(child, nxt, root, ply + 1, pits, weights, program)
+            if opcodes is None:
+                value = leaf(child, nxt, root, pits, weights)
+            else:
+                value = program_leaf(child, nxt, root, ply + 1, pits, opcodes, args, consts, start, end, row, stack)
         else:
             low = alpha
             if values is not None:
                 if exact_ties and alpha > -inf:
                     low = alpha - 1
             value = search_value(boards, ply + 1, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes,
-                                 weights, program, None, exact_ties)
-        if maximizing:
-            if values is not None:
-                values[pit] = value
-                if best_pit < 0:
-                    best = value
-                    best_pit = pit
-            if value > best:
+                                 weights, opcodes, args, consts, start, end, row, stack, None, exact_ties)
+        if values is not None:
+            values[pit] = value
+            if best_pit < 0 or value > best:
                 best = value
                 best_pit = pit
-            if best > alpha:
-                alpha = best
-        else:
-            if value < best:
-                best = value
-            if best < beta:
-                beta = best
+        best, alpha, beta = backup(maximizing, value, best, alpha, beta)
         if alpha >= beta:
             break
     if values is not None:
@@ -236,17 +225,19 @@ search_value = njit(_signatures(root=False), cache=True)(search_value)
 search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_func)
 
 
-@njit(cache=True, inline="always")
-def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, program):
+@njit(cache=True)
+def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, opcodes, args,
+                consts, start, end, row, stack):
     """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` and returns
-    the first best pit. ``boards``: at least depth + 1 rows of scratch."""
+    the first best pit. ``boards``: at least depth + 1 rows of scratch. (Not inlined: inlined into
+    ``gp.program_choice`` the program search ran a fifth slower.)"""
     for i in range(2 * pits + 2):
         boards[0, i] = board[i]
-    inf = infinity(program)
+    inf = infinity(opcodes)
     for i in range(pits):
         values[i] = -inf
     return search_root_value(boards, 0, player, player, depth, -inf, inf, pits, empty_capture, nodes, weights,
-                             program, values, exact_ties)
+                             opcodes, args, consts, start, end, row, stack, values, exact_ties)
 
 
 _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
@@ -261,7 +252,7 @@ def root_values(board, player, depth, pits, empty_capture, exact_ties, values, b
     nodes)."""
     nodes = np.zeros(1, np.int64)
     best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
-                           None)
+                           None, None, None, 0, 0, None, None)
     return best_pit, nodes[0]
 
 
@@ -272,8 +263,8 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
     of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
     nodes = np.zeros(1, np.int64)
     values = np.empty(pits, np.float64)
-    program = (opcodes, args, consts, np.int64(start), np.int64(end), row, stack)
-    return search_root(board, player, depth, pits, empty_capture, False, boards, nodes, values, None, program)
+    return search_root(board, player, depth, pits, empty_capture, False, boards, nodes, values, None, opcodes, args,
+                       consts, np.int64(start), np.int64(end), row, stack)
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,

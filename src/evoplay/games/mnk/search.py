@@ -24,7 +24,7 @@ import numpy as np
 from numba import int8, int64, njit, types
 
 from evoplay.agents.interrupt import run_interruptibly
-
+from evoplay.games.alphabeta import backup, reference_backup
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import play, reference_play
 
@@ -203,13 +203,9 @@ def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, e
             )
         if values is not None:
             values[cell] = value
-        if maximizing:
             if value > best:
-                best, best_cell = value, cell
-            alpha = max(alpha, best)
-        else:
-            best = min(best, value)
-            beta = min(beta, best)
+                best_cell = cell
+        best, alpha, beta = reference_backup(maximizing, value, best, alpha, beta)
         if alpha >= beta:
             break
     return best if values is None else best_cell
@@ -384,19 +380,11 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
                 boards, ply + 1, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params,
                 windows, nodes, None, exact_ties,
             )
-        if maximizing:
-            if values is not None:
-                values[cell] = value
+        if values is not None:
+            values[cell] = value
             if value > best:
-                best = value
                 best_cell = cell
-            if best > alpha:
-                alpha = best
-        else:
-            if value < best:
-                best = value
-            if best < beta:
-                beta = best
+        best, alpha, beta = backup(maximizing, value, best, alpha, beta)
         if alpha >= beta:
             break
     if values is not None:
