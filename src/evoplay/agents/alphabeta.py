@@ -44,6 +44,23 @@ class FeatureValue:
         return float(state.features(player)[self.index])
 
 
+def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_eval=None):
+    """The Numba alpha-beta of Kalah (the weights leaf with ``weights``, else material) or m,n,k (``mnk_eval``:
+    eval_kind, params, windows) from ``state``: (values per action, first best action, nodes)."""
+    player = state.current_player()
+    if isinstance(game, KalahGame):
+        return search_kalah.search(state._board, player, depth, game.pits, game.empty_capture, exact_ties, weights)
+    return search_mnk.search(state._board, player, depth, game.m, game.n, game.k, *mnk_eval, exact_ties)
+
+
+def pick(values: np.ndarray, best: int, random_ties: bool, rng) -> int:
+    """``best``, or with ``random_ties`` an action drawn uniformly from those whose value equals its."""
+    if not random_ties:
+        return best
+    top = np.flatnonzero(values == values[best])
+    return int(top[int(rng.integers(len(top)))]) if len(top) > 1 else best
+
+
 def leaf_evaluation(game, eval: str):
     """The generic search's leaf value named by ``eval`` (``auto``/``score`` or ``feature:NAME``)."""
     if eval in ("auto", "score"):
@@ -97,18 +114,9 @@ class AlphaBetaAgent(Agent):
 
     def root_values(self, state) -> tuple[np.ndarray, int]:
         """Values of every action at the root (see the search modules) and the first best action."""
-        g = self.game
-        depth = self.depth_for(state)
-        player = state.current_player()
-        if isinstance(g, KalahGame):
-            values, best, nodes = search_kalah.search(
-                state._board, player, depth, g.pits, g.empty_capture, self.random_ties
-            )
-        else:
-            values, best, nodes = search_mnk.search(
-                state._board, player, depth, g.m, g.n, g.k, self._eval_kind, self._params, self._windows,
-                self.random_ties,
-            )
+        mnk_eval = None if isinstance(self.game, KalahGame) else (self._eval_kind, self._params, self._windows)
+        values, best, nodes = numba_search(self.game, state, self.depth_for(state), self.random_ties,
+                                           mnk_eval=mnk_eval)
         self.nodes += nodes
         return values, best
 
@@ -116,10 +124,7 @@ class AlphaBetaAgent(Agent):
         if not self.fast:
             return self.step_api(state)
         values, best = self.root_values(state)
-        if not self.random_ties:
-            return best
-        top = np.flatnonzero(values == values[best])
-        return int(top[int(self._rng.integers(len(top)))]) if len(top) > 1 else best
+        return pick(values, best, self.random_ties, self._rng)
 
     def step_api(self, state) -> int:
         """The generic search (evoplay.agents.generic_search) for the player to move, or this seat at a

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.games.mnk import search as search_mnk
+from evoplay.agents.alphabeta import numba_search, pick
 from evoplay.agents.base import Agent
+from evoplay.games.mnk import search as search_mnk
 from evoplay.errors import SpecError
 from evoplay.ga import Field, Schema
 
@@ -179,37 +180,26 @@ class WeightsAgent(Agent):
 
     def root_values(self, state) -> tuple[np.ndarray, int]:
         g = self.game
-        depth = self.depth_for(state)
-        player = state.current_player()
         if self._kalah and self.nodes_budget:
             from evoplay.games.kalah import deepening as kalah_deepening
 
-            best, _, nodes = kalah_deepening.search(state._board, player, g.pits, g.empty_capture, self._params,
-                                                    self.nodes_budget)
+            best, _, nodes = kalah_deepening.search(state._board, state.current_player(), g.pits, g.empty_capture,
+                                                    self._params, self.nodes_budget)
             self.nodes += nodes
             values = np.full(g.pits, -kalah_deepening.INF, dtype=np.int64)
             values[best] = 0
             return values, best
         if self._kalah:
-            from evoplay.games.kalah import search as search_kalah
-
-            values, best, nodes = search_kalah.search(
-                state._board, player, depth, g.pits, g.empty_capture, self.random_ties, self._params
-            )
+            values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties, self._params)
         else:
-            values, best, nodes = search_mnk.search(
-                state._board, player, depth, g.m, g.n, g.k, search_mnk.EVAL_SEED001, self._params, self._windows,
-                self.random_ties,
-            )
+            values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties,
+                                               mnk_eval=(search_mnk.EVAL_SEED001, self._params, self._windows))
         self.nodes += nodes
         return values, best
 
     def step(self, state) -> int:
         values, best = self.root_values(state)
-        if not self.random_ties:
-            return best
-        top = np.flatnonzero(values == values[best])
-        return int(top[int(self._rng.integers(len(top)))]) if len(top) > 1 else best
+        return pick(values, best, self.random_ties, self._rng)
 
 
 def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
