@@ -1,7 +1,7 @@
 """``champion``: the strongest evolved player evoplay ships for a game, read from the game's package (``games/kalah/champion.json``).
 
 Kalah: the genome of ``evoplay evolve mnk --config kalah_champion`` (feature weights of
-``search_kalah_weights``), searched by iterative deepening within the file's node budget
+``evoplay.games.kalah.search_weights``), searched by iterative deepening within the file's node budget
 (``evoplay.games.kalah.deepening``); it plays any Kalah, its weights having been evolved on standard Kalah.
 docs/strength.md gives each champion's run and its measured strength against OpenSpiel's MCTS.
 """

@@ -58,7 +58,7 @@ STREAKS = ("all", "live")
 
 
 def mnk_search_params(record: dict, m: int, n: int, k: int, streaks: str = "all") -> np.ndarray:
-    """Pack a decoded seed-001 genome into the ``EVAL_SEED001`` parameters of ``search_mnk``.
+    """Pack a decoded seed-001 genome into the ``EVAL_SEED001`` parameters of ``evoplay.games.mnk.search``.
 
     ``streaks="all"`` counts every run as the seed does; ``"live"`` only runs that can still grow to k.
     """

@@ -1,4 +1,5 @@
-"""Engine benchmarks of the foundation: Kalah and 5,5,4 playouts, alpha-beta speed, the parallel round robin."""
+"""Engine benchmarks of the foundation: Kalah and 5,5,4 playouts, alpha-beta speed (each Kalah leaf), the parallel
+round robin."""
 from __future__ import annotations
 
 import time
@@ -64,6 +65,45 @@ def _openspiel_anchors(quick: bool):
     return rate, seconds
 
 
+def _leaf_figures(res: BenchResult, board, reps: int) -> None:
+    """The same alpha-beta kernel with its two other leaves: a GA genome's feature weights and a GP program
+    (policy ``kalah_search``), each against the Python reference at a shallower depth."""
+    from evoplay import gp
+    from evoplay.games.kalah import search as search_kalah
+
+    weights = np.array([3, 1, -2, 4, 2], np.int64)
+    values = np.empty(6, np.int64)
+    boards = np.empty((11, 14), np.int8)
+    nodes = search_kalah.root_values(board, 0, 9, 6, True, False, values, boards, weights)[1]
+    t = median_time(lambda: search_kalah.root_values(board, 0, 9, 6, True, False, values, boards, weights), reps)
+    ref_nodes = [0]
+
+    def python_weights():
+        ref_nodes[0] = search_kalah.reference_root_values(list(board), 0, 5, 6, True, False, weights)[2]
+
+    tp = median_time(python_weights, 3)
+    res.figures.append(Figure("Kalah alpha-beta with the weights leaf, nodes per second (depth 9)", nodes / t, "/s",
+                              "", None, ref_nodes[0] / tp, "Python reference (depth 5)"))
+
+    pset = gp.PrimitiveSet("search", n_features=16).add_functions("add", "sub", "if_lt", "value_at", "max")
+    pset.add_integers(0, 15)
+    program = gp.grow(pset, np.random.default_rng(3), 6, function_probability=0.6)
+    row, stack = np.empty(16), np.empty(program.size)
+    depth = 6
+    args = (program.opcodes, program.args, program.consts, 0, program.size, board, 0, 6, True, depth, boards, row,
+            stack)
+    search_kalah.program_search(*args)
+    t = median_time(lambda: search_kalah.program_search(*args), reps)
+    nodes = search_kalah.reference_root_values(list(board), 0, depth, 6, True, False, program=program)[2]
+
+    def python_program():
+        ref_nodes[0] = search_kalah.reference_root_values(list(board), 0, 3, 6, True, False, program=program)[2]
+
+    tp = median_time(python_program, 3)
+    res.figures.append(Figure(f"Kalah alpha-beta with a GP program leaf, nodes per second (depth {depth})",
+                              nodes / t, "/s", "", None, ref_nodes[0] / tp, "Python reference (depth 3)"))
+
+
 @register_benchmark("engines", "Kalah and 5,5,4 engines and alpha-beta: Numba kernels against the Python reference")
 def bench_engines(quick: bool = False) -> BenchResult:
     from evoplay.games.kalah import search as search_kalah
@@ -103,6 +143,8 @@ def bench_engines(quick: bool = False) -> BenchResult:
     tp = median_time(lambda: search_kalah.reference_root_values(list(board), 0, 8, 6, True, False), 3)
     res.figures.append(Figure("Kalah depth-8 move from the initial position", t * 1e3, "ms", "<= 2 ms",
                               t * 1e3 <= 2.0, tp * 1e3, "ms Python reference", higher_is_better=False))
+
+    _leaf_figures(res, board, reps)
 
     anchors = _openspiel_anchors(quick)
     if anchors is not None:
