@@ -161,17 +161,18 @@ def infinity(opcodes):
 
 def _signatures(root: bool):
     """One specialisation per leaf (material, weights, program), for the root (``values`` given; returns the best
-    pit) or for the inner nodes (``values`` None; returns the node's value)."""
+    pit) or for the inner nodes (``values`` None; returns the node's value). The program search counts no nodes
+    (``nodes`` None): nothing reads them, and the array cost reference counting at every node."""
     head = (int8[:, ::1], int64, int64, int64, int64)
-    tail = (int64, boolean, int64[::1])
     none = types.none
     program = (int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1])
+    no_program = (none, none, none, int64, int64, none, none)
     out = []
-    for weights, leaf_program, value in ((none, (none, none, none, int64, int64, none, none), int64),
-                                         (int64[::1], (none, none, none, int64, int64, none, none), int64),
-                                         (none, program, float64)):
+    for nodes, weights, leaf_program, value in ((int64[::1], none, no_program, int64),
+                                                (int64[::1], int64[::1], no_program, int64),
+                                                (none, none, program, float64)):
         values, result = (value[::1], int64) if root else (none, value)
-        out.append(result(*head, value, value, *tail, weights, *leaf_program, values, boolean))
+        out.append(result(*head, value, value, int64, boolean, nodes, weights, *leaf_program, values, boolean))
     return out
 
 
@@ -181,7 +182,8 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
     twice: ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not
     None``), and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling
     another of its own dispatcher would not load back from the cache)."""
-    nodes[0] += 1
+    if nodes is not None:
+        nodes[0] += 1
     inf = infinity(opcodes)
     board = boards[ply]
     child = boards[ply + 1]
@@ -196,7 +198,8 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
             child[i] = board[i]
         nxt = sow(child, player, pit, pits, empty_capture)
         if nxt == TERMINAL or depth == 1:
-            nodes[0] += 1
+            if nodes is not None:
+                nodes[0] += 1
             if opcodes is None:
                 value = leaf(child, nxt, root, pits, weights)
             else:
@@ -228,8 +231,8 @@ search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_fun
 @njit(cache=True)
 def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, opcodes, args,
                 consts, start, end, row, stack):
-    """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` and returns
-    the first best pit. ``boards``: at least depth + 1 rows of scratch. (Not inlined: inlined into
+    """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` (unless None)
+    and returns the first best pit. ``boards``: at least depth + 1 rows of scratch. (Not inlined: inlined into
     ``gp.program_choice`` the program search ran a fifth slower.)"""
     for i in range(2 * pits + 2):
         boards[0, i] = board[i]
@@ -261,9 +264,8 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
     """The pit of the search with the program ``opcodes[start:end]`` at the leaves (``evoplay.agents.gp``'s
     ``kalah_search``): ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch, ``row`` float64[::1]
     of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
-    nodes = np.zeros(1, np.int64)
     values = np.empty(pits, np.float64)
-    return search_root(board, player, depth, pits, empty_capture, False, boards, nodes, values, None, opcodes, args,
+    return search_root(board, player, depth, pits, empty_capture, False, boards, None, values, None, opcodes, args,
                        consts, np.int64(start), np.int64(end), row, stack)
 
 
