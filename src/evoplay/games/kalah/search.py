@@ -12,10 +12,11 @@ for the evaluations it does not use:
   horizon and ``WIN`` plus the margin at a finished game;
 - program (``program`` given): an evolved program (``evoplay.agents.gp``, policy ``kalah_search``) reads the
   row [the board in the root's view (``mover_view``), 1 if the root is to move else 0, the plies from the root]
-  at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernels the program is its
-  arrays ``opcodes, args, consts`` (None for the other leaves), its span ``start, end`` and its scratch ``row``
-  (exactly 2*pits+4 numbers) and ``stack`` (plain arguments: arrays packed in a tuple cost reference counting
-  at every leaf); in the reference a ``Program``. Values are float64 then, int64 otherwise.
+  at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernels ``program`` is the
+  tuple (opcodes, args, consts, start, end, row, stack) of the program and its scratch (``row`` exactly
+  2*pits+4 numbers), handed untouched to ``program_leaf`` (a tuple of arrays unpacked or passed through an
+  inlined function is reference counted at every leaf; one argument, not seven, keeps the other searches'
+  recursive calls lean); in the reference a ``Program``. Values are float64 then, int64 otherwise.
 
 Children are visited in pit order and only a strictly better value replaces the best, so ties go to the lowest
 pit; at the root the first legal pit stands until a strictly better one comes (so a program valuing every
@@ -131,10 +132,11 @@ def view_row(board, player, pits, row):
 
 
 @njit(cache=True)
-def program_leaf(board, to_move, root, ply, pits, opcodes, args, consts, start, end, row, stack):
+def program_leaf(board, to_move, root, ply, pits, program):
     """Kernel of ``reference_leaf`` with a program."""
     if to_move == TERMINAL:
         return WIN_SCALE * np.float64(margin(board, root, pits))
+    opcodes, args, consts, start, end, row, stack = program
     size = 2 * pits + 2
     view_row(board, root, pits, row)
     row[size] = 1.0 if to_move == root else 0.0
@@ -144,17 +146,17 @@ def program_leaf(board, to_move, root, ply, pits, opcodes, args, consts, start, 
 
 @njit(cache=True, inline="always")
 def leaf(board, to_move, root, pits, weights):
-    """Kernel of ``reference_leaf`` without a program: Numba prunes the branch of the leaf not given. (The
-    program leaf is called as a function: arrays passed through an inlined one are reference counted.)"""
+    """Kernel of ``reference_leaf`` without a program: Numba prunes the branch of the leaf not given (the program
+    leaf is ``program_leaf``, called, not inlined)."""
     if weights is None:
         return margin(board, root, pits)
     return search_weights.leaf(board, root, pits, weights, to_move == TERMINAL)
 
 
 @njit(cache=True, inline="always")
-def infinity(opcodes):
+def infinity(program):
     """The bound beyond every value: ``INF`` (int64) for material and weights, inf for a program (float64)."""
-    if opcodes is None:
+    if program is None:
         return np.int64(INF)
     return np.inf
 
@@ -165,26 +167,25 @@ def _signatures(root: bool):
     (``nodes`` None): nothing reads them, and the array cost reference counting at every node."""
     head = (int8[:, ::1], int64, int64, int64, int64)
     none = types.none
-    program = (int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1])
-    no_program = (none, none, none, int64, int64, none, none)
+    program = types.Tuple((int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1]))
     out = []
-    for nodes, weights, leaf_program, value in ((int64[::1], none, no_program, int64),
-                                                (int64[::1], int64[::1], no_program, int64),
+    for nodes, weights, leaf_program, value in ((int64[::1], none, none, int64),
+                                                (int64[::1], int64[::1], none, int64),
                                                 (none, none, program, float64)):
         values, result = (value[::1], int64) if root else (none, value)
-        out.append(result(*head, value, value, int64, boolean, nodes, weights, *leaf_program, values, boolean))
+        out.append(result(*head, value, value, int64, boolean, nodes, weights, leaf_program, values, boolean))
     return out
 
 
-def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights, opcodes, args,
-                 consts, start, end, row, stack, values, exact_ties):
+def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights, program, values,
+                 exact_ties):
     """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space. Compiled
     twice: ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not
     None``), and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling
     another of its own dispatcher would not load back from the cache)."""
     if nodes is not None:
         nodes[0] += 1
-    inf = infinity(opcodes)
+    inf = infinity(program)
     board = boards[ply]
     child = boards[ply + 1]
     maximizing = player == root
@@ -200,17 +201,17 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
         if nxt == TERMINAL or depth == 1:
             if nodes is not None:
                 nodes[0] += 1
-            if opcodes is None:
+            if program is None:
                 value = leaf(child, nxt, root, pits, weights)
             else:
-                value = program_leaf(child, nxt, root, ply + 1, pits, opcodes, args, consts, start, end, row, stack)
+                value = program_leaf(child, nxt, root, ply + 1, pits, program)
         else:
             low = alpha
             if values is not None:
                 if exact_ties and alpha > -inf:
                     low = alpha - 1
             value = search_value(boards, ply + 1, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes,
-                                 weights, opcodes, args, consts, start, end, row, stack, None, exact_ties)
+                                 weights, program, None, exact_ties)
         if values is not None:
             values[pit] = value
             if best_pit < 0 or value > best:
@@ -229,18 +230,17 @@ search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_fun
 
 
 @njit(cache=True)
-def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, opcodes, args,
-                consts, start, end, row, stack):
+def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, program):
     """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` (unless None)
     and returns the first best pit. ``boards``: at least depth + 1 rows of scratch. (Not inlined: inlined into
     ``gp.program_choice`` the program search ran a fifth slower.)"""
     for i in range(2 * pits + 2):
         boards[0, i] = board[i]
-    inf = infinity(opcodes)
+    inf = infinity(program)
     for i in range(pits):
         values[i] = -inf
     return search_root_value(boards, 0, player, player, depth, -inf, inf, pits, empty_capture, nodes, weights,
-                             opcodes, args, consts, start, end, row, stack, values, exact_ties)
+                             program, values, exact_ties)
 
 
 _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
@@ -255,7 +255,7 @@ def root_values(board, player, depth, pits, empty_capture, exact_ties, values, b
     nodes)."""
     nodes = np.zeros(1, np.int64)
     best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
-                           None, None, None, 0, 0, None, None)
+                           None)
     return best_pit, nodes[0]
 
 
@@ -265,8 +265,8 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
     ``kalah_search``): ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch, ``row`` float64[::1]
     of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
     values = np.empty(pits, np.float64)
-    return search_root(board, player, depth, pits, empty_capture, False, boards, None, values, None, opcodes, args,
-                       consts, np.int64(start), np.int64(end), row, stack)
+    program = (opcodes, args, consts, np.int64(start), np.int64(end), row, stack)
+    return search_root(board, player, depth, pits, empty_capture, False, boards, None, values, None, program)
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
