@@ -229,11 +229,10 @@ search_value = njit(_signatures(root=False), cache=True)(search_value)
 search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_func)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, program):
     """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` (unless None)
-    and returns the first best pit. ``boards``: at least depth + 1 rows of scratch. (Not inlined: inlined into
-    ``gp.program_choice`` the program search ran a fifth slower.)"""
+    and returns the first best pit. ``boards``: at least depth + 1 rows of scratch."""
     for i in range(2 * pits + 2):
         boards[0, i] = board[i]
     inf = infinity(program)
