@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from evoplay.games.mnk import search as search_mnk
+from evoplay.games.mnk import threats
 from evoplay.agents.base import Agent
 from evoplay.errors import SpecError
 from evoplay.ga import Field, Schema
@@ -142,7 +143,12 @@ class WeightsAgent(Agent):
         self.spec = spec or "weights"
         self._rng = np.random.default_rng(seed)
         self.nodes = 0
-        if isinstance(game, MnkGame):
+        self._threat = None
+        if isinstance(game, MnkGame) and threats.is_threat_genome(self.record, game.k):
+            # seed 001's genome extended by open windows and forks: the threat search under a node budget
+            self._threat = threats.ThreatPlayer(game, self.record, nodes, streaks)
+            self._kalah = False
+        elif isinstance(game, MnkGame):
             if schedule not in ("seed001", "none"):
                 raise SpecError(f"weights: unknown schedule '{schedule}'; known: seed001, none")
             missing = [f for f in mnk_schema(game.m, game.n, game.k).names if f not in self.record]
@@ -164,8 +170,9 @@ class WeightsAgent(Agent):
         # Kalah: nodes > 0 searches by iterative deepening within that many nodes (evoplay.games.kalah.deepening)
         # instead of the fixed depth; ties then go to the pit searched first.
         self.nodes_budget = int(nodes)
-        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah):
-            raise SpecError(f"weights: nodes={nodes}; a node budget (> 0) is for Kalah genomes only (0: the depth)")
+        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah and self._threat is None):
+            raise SpecError(f"weights: nodes={nodes}; a node budget (> 0) is for Kalah and m,n,k threat genomes only "
+                            "(0: the depth)")
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
@@ -181,6 +188,12 @@ class WeightsAgent(Agent):
         g = self.game
         depth = self.depth_for(state)
         player = state.current_player()
+        if self._threat is not None:
+            best, _, nodes, _ = self._threat.choose(state._board, player)
+            self.nodes += nodes
+            values = np.full(g.m * g.n, -threats.INF, dtype=np.int64)
+            values[best] = 0
+            return values, best
         if self._kalah and self.nodes_budget:
             from evoplay.games.kalah import deepening as kalah_deepening
 

@@ -57,7 +57,12 @@ def _game_and_schema(config: dict):
             raise ConfigError(
                 "genome.fields is for Kalah; an m,n,k run uses seed 001's genome for its board (leave it empty)"
             )
-        schema = mnk_schema(game.m, game.n, game.k)
+        if config["search"].get("evaluation", "seed001") == "threats":
+            from evoplay.games.mnk.threats import threat_schema
+
+            schema = threat_schema(game.m, game.n, game.k)  # the seed's genome plus open windows and forks
+        else:
+            schema = mnk_schema(game.m, game.n, game.k)
     elif isinstance(game, KalahGame):
         from evoplay.games.kalah.search_weights import FEATURES
 
@@ -99,8 +104,12 @@ def _check(config: dict) -> None:
          f"search.schedule = {config['search']['schedule']!r}; use \"seed001\" or \"none\"")
     need(config["search"]["depth"] >= 1, "search.depth: use 1 or more")
     need(config["search"].get("nodes", 0) >= 0, "search.nodes: use 0 (search to the depth) or a node budget")
-    need(not config["search"].get("nodes", 0) or str(config["game"]).startswith("kalah"),
-         f"search.nodes = {config['search'].get('nodes')}: a node budget is for Kalah; an m,n,k run uses 0")
+    threats = config["search"].get("evaluation", "seed001") == "threats"
+    need(config["search"].get("evaluation", "seed001") in ("seed001", "threats"),
+         f"search.evaluation = {config['search'].get('evaluation')!r}; use \"seed001\" or \"threats\"")
+    need(not config["search"].get("nodes", 0) or str(config["game"]).startswith("kalah") or threats,
+         f"search.nodes = {config['search'].get('nodes')}: a node budget is for Kalah and m,n,k threat runs; an "
+         "m,n,k run of the seed's evaluation uses 0")
     need(config["search"]["streaks"] in ("all", "live"),
          f"search.streaks = {config['search']['streaks']!r}; use \"all\" (the seed's) or \"live\"")
     need(config["convergence"]["draw_rounds"] >= 0, "convergence.draw_rounds: use 0 (never) or more")
@@ -460,8 +469,10 @@ def draw_genome(game, params: dict, path: Path, title: str) -> Path:
         rows.append([str(length)] + [str(params[f"{kind}{length}{p}"]) for kind in "hd" for p in "xo"])
     table = ax.table(cellText=rows, loc="upper center", cellLoc="center")
     table.scale(1, 1.5)
+    depth_or_threats = (f"search_depth = {params['search_depth']}" if "search_depth" in params else
+                        ", ".join(f"{f} = {params[f]}" for f in params if f.startswith(("open", "fork", "scale_open"))))
     ax.text(0.5, 0.35, f"scale_sq = {params['scale_sq']}\nscale_cons = {params['scale_cons']}\n"
-            f"search_depth = {params['search_depth']}\n{k} in a row: fixed win value",
+            f"{depth_or_threats}\n{k} in a row: fixed win value",
             ha="center", va="top", transform=ax.transAxes, fontsize=10)
     ax.set_title("streak weights (h: row/column, d: diagonal)")
     fig.suptitle(f"{m},{n},{k}-game: {title}")
@@ -521,6 +532,9 @@ def export(folder, lang: str) -> Path:
 
     doc = load_weights(folder.file("best.json"))
     game = load_game(doc["game"])
+    if "scale_open" in doc["params"]:
+        raise SpecError("export: the threat player (search.evaluation = \"threats\") has no standalone form; play "
+                        "it with weights(best.json)")
     if isinstance(game, KalahGame):
         text = kalah_source(game, doc, lang)
     else:
