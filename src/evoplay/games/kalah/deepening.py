@@ -26,14 +26,13 @@ from numba import boolean, int8, int64, njit, types
 from evoplay.games.kalah.search_weights import WIN, reference_evaluate, reference_terminal, terminal_value
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah.game import reference_sow, sow
+from evoplay.games.transposition import probe, reference_probe, reference_store, store
 
 INF = 1 << 40
 MAX_DEPTH = 64
 PROVEN = WIN // 2  # a value beyond this is a finished game's
 TT_BITS = 14
 TT_SIZE = 1 << TT_BITS
-EXACT, LOWER, UPPER = 0, 1, 2
-KEY, DEPTH, FLAG, VALUE, MOVE = range(5)  # the columns of a table entry
 # Zobrist keys: one per (cell, seeds) of a board of up to 42 cells and 127 seeds, and one for the second player.
 ZOBRIST = np.random.default_rng(15_2026).integers(1, 1 << 62, size=(43, 128), dtype=np.int64)
 SECOND_TO_MOVE = 42
@@ -78,15 +77,10 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
     ``table`` is a list of ``TT_SIZE`` entries [key, depth, flag, value, move] (key 0: empty)."""
     counts[NODES] += 1
     key = reference_key(board, player)
-    entry = table[key & (TT_SIZE - 1)]
-    first = -1
-    if entry[KEY] == key:
-        first = entry[MOVE]
-        if entry[DEPTH] >= depth:
-            v, flag = entry[VALUE], entry[FLAG]
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                counts[HITS] += 1
-                return v
+    first, hit, v = reference_probe(table, key, depth, alpha, beta)
+    if hit:
+        counts[HITS] += 1
+        return v
     alpha0, beta0 = alpha, beta
     maximizing = player == root
     best = -INF if maximizing else INF
@@ -114,8 +108,7 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
             beta = min(beta, best)
         if alpha >= beta:
             break
-    flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
-    table[key & (TT_SIZE - 1)] = [key, depth, flag, best, best_pit]
+    reference_store(table, key, depth, best, alpha0, beta0, best_pit)
     return best
 
 
@@ -258,16 +251,10 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
     counts[0] += 1
     board = boards[ply]
     key = board_key(board, player, zobrist)
-    slot = key & (TT_SIZE - 1)
-    first = -1
-    if table[slot, 0] == key:
-        first = table[slot, 4]
-        if table[slot, 1] >= depth:
-            v = table[slot, 3]
-            flag = table[slot, 2]
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                counts[2] += 1
-                return v
+    first, hit, v = probe(table, key, depth, alpha, beta)
+    if hit:
+        counts[2] += 1
+        return v
     alpha0 = alpha
     beta0 = beta
     child = boards[ply + 1]
@@ -306,16 +293,7 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
                 beta = best
         if alpha >= beta:
             break
-    flag = EXACT
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta0:
-        flag = LOWER
-    table[slot, 0] = key
-    table[slot, 1] = depth
-    table[slot, 2] = flag
-    table[slot, 3] = best
-    table[slot, 4] = best_pit
+    store(table, key, depth, best, alpha0, beta0, best_pit)
     return best
 
 

@@ -41,13 +41,12 @@ from numba import int8, int64, njit, types
 
 from evoplay.games.mnk import search as search_mnk
 from evoplay.games.mnk.search import INF, WIN, evaluate_seed001, line_windows
+from evoplay.games.transposition import probe, reference_probe, reference_store, store
 
 PROVEN = WIN // 2  # a value beyond this is a finished game's
 MAX_DEPTH = 64
 TT_BITS = 16
 TT_SIZE = 1 << TT_BITS
-EXACT, LOWER, UPPER = 0, 1, 2
-KEY, DEPTH, FLAG, VALUE, MOVE = range(5)  # the columns of a table entry
 NODES, HORIZON, HITS, LIMIT, STOPPED = range(5)  # the counters of one iteration, its node limit, a stop flag
 _ZOBRIST_SEED = 15_0554
 
@@ -204,15 +203,10 @@ def reference_value(board, mover, depth, alpha, beta, empties, windows, seed_par
         counts[HORIZON] += 1
         return reference_evaluate(board, mover, windows, seed_params, threat_params)
     key = reference_key(board, mover, keys)
-    entry = table[key & (TT_SIZE - 1)]
-    first = -1
-    if entry[KEY] == key:
-        first = entry[MOVE]
-        if entry[DEPTH] >= depth:
-            v, flag = entry[VALUE], entry[FLAG]
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                counts[HITS] += 1
-                return v
+    first, hit, v = reference_probe(table, key, depth, alpha, beta)
+    if hit:
+        counts[HITS] += 1
+        return v
     alpha0 = alpha
     moves = [forced] if forced >= 0 else reference_order(board, windows, mover, first)
     child_depth = depth if forced >= 0 else depth - 1
@@ -232,8 +226,7 @@ def reference_value(board, mover, depth, alpha, beta, empties, windows, seed_par
         alpha = max(alpha, best)
         if alpha >= beta:
             break
-    flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-    table[key & (TT_SIZE - 1)] = [key, depth, flag, best, best_move]
+    reference_store(table, key, depth, best, alpha0, beta, best_move)
     return best
 
 
@@ -448,16 +441,10 @@ def search_value(board, cnt, mover, depth, alpha, beta, empties, ply, key, windo
     if depth <= 0 and forced < 0:
         counts[1] += 1
         return evaluate(board, cnt, windows, mover, seed_params, threat_params, made, out)
-    slot = key & (TT_SIZE - 1)
-    first = -1
-    if table[slot, 0] == key:
-        first = table[slot, 4]
-        if table[slot, 1] >= depth:
-            v = table[slot, 3]
-            flag = table[slot, 2]
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                counts[2] += 1
-                return v
+    first, hit, v = probe(table, key, depth, alpha, beta)
+    if hit:
+        counts[2] += 1
+        return v
     alpha0 = alpha
     if forced >= 0:
         out[0] = forced
@@ -489,16 +476,7 @@ def search_value(board, cnt, mover, depth, alpha, beta, empties, ply, key, windo
             alpha = best
         if alpha >= beta:
             break
-    flag = EXACT
-    if best <= alpha0:
-        flag = UPPER
-    elif best >= beta:
-        flag = LOWER
-    table[slot, 0] = key
-    table[slot, 1] = depth
-    table[slot, 2] = flag
-    table[slot, 3] = best
-    table[slot, 4] = best_move
+    store(table, key, depth, best, alpha0, beta, best_move)
     return best
 
 
