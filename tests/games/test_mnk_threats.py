@@ -170,3 +170,19 @@ def test_champion_plays_5_5_4_only_and_the_benchmark_measures_it():
         (_, _, _), (spec, players, opponents) = strength.lineup(quick)
         assert spec == strength.MNK and players[0] == "champion"
     assert "champion" in opponents  # the full run also plays the champion against itself
+
+
+def test_prove_finds_the_won_fork_and_a_won_opening():
+    game = load_game("mnk(m=5,n=5,k=4)")
+    player = T.ThreatPlayer(game, _record(game, np.random.default_rng(2)))
+    # X to move with b1 c1 and a1 d1 e1 empty: d1 forks, X wins in three plies.
+    assert T.prove(_board([".....", ".....", ".....", "O....", ".XX.."]), 0, player, 1000) == (1, 3)
+    # The benchmark's opening 0 (X b2, O d2): X wins in 7 plies, as a plain 7-ply alpha-beta confirms.
+    board = _board([".....", ".....", ".....", ".X.O.", "....."])
+    assert T.prove(board, 0, player, 200_000) == (1, 7)
+    values, _, _ = search_mnk.search(np.array(board, np.int8), 0, 7, 5, 5, 4, search_mnk.EVAL_LINES,
+                                     search_mnk.default_line_weights(4), search_mnk.line_windows(5, 5, 4))
+    assert values.max() == search_mnk.WIN + 25 - 2 - 7
+    # Tic-tac-toe from the empty board is a draw: no win to prove.
+    ttt = load_game("mnk(m=3,n=3,k=3)")
+    assert T.prove([0] * 9, 0, T.ThreatPlayer(ttt, _record(ttt, np.random.default_rng(1))), 100_000) == (0, 0)

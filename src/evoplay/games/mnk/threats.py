@@ -609,3 +609,26 @@ class ThreatPlayer:
 
     def choose(self, board, mover: int) -> tuple[int, int, int, int]:
         return search(board, mover, self.geometry, self.seed_params, self.threat_params, self.nodes)
+
+
+def prove(board, mover: int, player: ThreatPlayer, nodes: int) -> tuple[int, int]:
+    """The outcome of a non-terminal position with best play, as far as a search of ``nodes`` nodes a move proves it:
+    (+1 the mover wins, -1 the mover loses, 0 neither proven: a draw or beyond the budget; plies to the end when
+    proven). A forced block is played
+    and the position after it proved (the root plays it unsearched); the genome only orders the search."""
+    board = np.array(board, dtype=np.int8)
+    plies = 0
+    while True:
+        cell, depth, _, value = search(board, mover, player.geometry, player.seed_params, player.threat_params, nodes)
+        if depth > 0 or value != 0:
+            break
+        board[cell] = mover + 1  # a forced block: the outcome is the other side's after it, one ply later
+        mover, plies = 1 - mover, plies + 1
+        if not (board == 0).any():
+            return 0, 0
+    if abs(value) < PROVEN:
+        return 0, 0
+    sign = 1 if value > 0 else -1
+    if plies % 2:
+        sign = -sign
+    return sign, plies + int((board == 0).sum()) - (abs(value) - WIN)
