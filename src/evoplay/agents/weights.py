@@ -3,8 +3,9 @@
 For the m,n,k-game the genome is seed 001's: a positional weight per symmetry class of cells and per player,
 streak weights for runs of 1..k-1 stones along rows/columns and diagonals per player, two scale factors and a
 3-bit search depth (211 bits on 5,5,4). The player searches to the smaller of its genome's depth and the
-seed's schedule by empty cells. For Kalah the genome is a user's schema of feature weights
-(see ``evoplay.games.kalah.search_weights``). FILE is the JSON a run writes (``best.json``) or a run folder.
+seed's schedule by empty cells; a genome extended by the threat fields (``evoplay.games.mnk.threats``, the
+recipe's ``search.evaluation = "threats"``) plays the threat search within a node budget instead. For Kalah the
+genome is a user's schema of feature weights (see ``evoplay.games.kalah.search_weights``). FILE is the JSON a run writes (``best.json``) or a run folder.
 """
 from __future__ import annotations
 
