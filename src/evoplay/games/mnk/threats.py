@@ -26,7 +26,8 @@ score of the windows through the cell (``order_score``), ties to the lower cell.
 Iterative deepening at the root runs depth 1, 2, ... with the previous iteration's best move first, until the
 nodes reach the budget: the iteration running then stops at once (nothing it left unfinished enters the table),
 and its best move counts when a root move was searched to the end in it (the previous best, searched first, or
-one that beat it). A proven value ends the search, and so does an iteration that evaluated no position at its
+one that beat it; when no iteration finished a root move, under a budget too small for one, the move ordered
+first is played unsearched). A proven value ends the search, and so does an iteration that evaluated no position at its
 horizon and took nothing from the table (the game below the root was searched to its end). Only a strictly
 better value replaces the best move: ties go to the move searched first. The root plays a won threat cell, a
 forced block or a winning fork at once, without searching.
@@ -277,6 +278,8 @@ def reference_deepen(board, mover: int, windows, seed_params, threat_params, bud
             best, depth, value = cell, d, top
         if counts[STOPPED] or spent >= budget or abs(top) >= PROVEN or (counts[HORIZON] == 0 and counts[HITS] == 0):
             break
+    if best < 0:  # a budget too small for one root move: the move ordered first, unsearched
+        best, depth = reference_order(board, windows, mover)[0], 0
     return best, depth, spent, value
 
 
@@ -547,6 +550,10 @@ def deepen(board_in, mover, windows, cells, seed_params, threat_params, budget, 
             top = alpha
         if counts[4] or spent >= budget or alpha >= PROVEN or alpha <= -PROVEN or (counts[1] == 0 and counts[2] == 0):
             break
+    if best < 0:
+        order(board, cnt, cells, mover, -1, root_moves, root_scores)
+        best = root_moves[0]
+        depth = 0
     return best, depth, spent, top
 
 
