@@ -152,3 +152,11 @@ def test_parsimony_matches_the_seeds_formula():
         gp.parse_notation("((1) + (2)) + (3)", PSET))
     with pytest.raises(ConfigError):
         SizeDepthLimit(-1)
+
+
+def test_the_search_config_is_the_seeds_fitness_at_the_leaves_of_a_six_ply_search():
+    cfg = load_config("mancala", base=M_variant("search"))
+    assert (cfg["program"]["policy"], cfg["program"]["search_depth"]) == ("kalah_search", 6)
+    assert (cfg["fitness"]["kind"], cfg["fitness"]["minimax_depth"], cfg["fitness"]["parsimony"]) == (
+        "minimax", 8, "seed003")
+    assert (cfg["population"], cfg["generations"], cfg["seed"]) == (256, 60, 1)

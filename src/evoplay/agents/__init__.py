@@ -274,7 +274,8 @@ def _champion_supports(game: Game) -> str | None:
 
 register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per move (0: the champion's own)"),),
                "the strongest evolved player evoplay ships for the game (Kalah: evolved feature weights searched by "
-               "iterative deepening within a node budget; docs/strength.md)", supports=_champion_supports)
+               "iterative deepening within a node budget; 5,5,4: seed 001's genome with open windows and forks, "
+               "searched by the threat search within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
 def _gp(game, spec, file, depth):

@@ -1,8 +1,11 @@
-"""``champion``: the strongest evolved player evoplay ships for a game, read from the game's package (``games/kalah/champion.json``).
+"""``champion``: the strongest evolved player evoplay ships for a game, read from the game's package.
 
-Kalah: the genome of ``evoplay evolve mnk --config kalah_champion`` (feature weights of
-``evoplay.games.kalah.search_weights``), searched by iterative deepening within the file's node budget
+Kalah (``games/kalah/champion.json``): the genome of ``evoplay evolve mnk --config kalah_champion`` (feature
+weights of ``evoplay.games.kalah.search_weights``), searched by iterative deepening within the file's node budget
 (``evoplay.games.kalah.deepening``); it plays any Kalah, its weights having been evolved on standard Kalah.
+The 5,5,4-game (``games/mnk/champion.json``): the genome of ``evoplay evolve mnk --config threats`` (seed 001's
+genome extended by open windows and forks), searched by the threat search within the file's node budget
+(``evoplay.games.mnk.threats``); it plays 5,5,4 only, its positional weights being the 5x5 board's.
 docs/strength.md gives each champion's run and its measured strength against OpenSpiel's MCTS.
 """
 from __future__ import annotations
@@ -12,7 +15,7 @@ from importlib import resources
 from evoplay.errors import SpecError
 
 #: game name -> the shipped file (inside the evoplay package)
-FILES = {"kalah": ("evoplay.games.kalah", "champion.json")}
+FILES = {"kalah": ("evoplay.games.kalah", "champion.json"), "mnk": ("evoplay.games.mnk", "champion.json")}
 
 
 def champion_path(game_name: str):
@@ -23,9 +26,12 @@ def champion_path(game_name: str):
 
 def supports(game) -> str | None:
     from evoplay.games.kalah.game import KalahGame
+    from evoplay.games.mnk.game import MnkGame
 
     if isinstance(game, KalahGame):
         return None
+    if isinstance(game, MnkGame):
+        return None if (game.m, game.n, game.k) == (5, 5, 4) else "the m,n,k champion plays mnk(m=5,n=5,k=4) only"
     return f"evoplay ships a champion for {', '.join(sorted(FILES))} only"
 
 
@@ -47,9 +53,10 @@ def make_champion(game, spec: str = "champion", nodes: int = 0):
         raise SpecError(f"champion: the shipped {FILES[game.name]} is not an evoplay weights file")
     schema = Schema.from_list(doc["schema"], f"champion {FILES[game.name]}")
     record = schema.decode(schema.from_string(doc["genome"]))
-    agent = WeightsAgent(game, record, nodes=nodes or int(doc["nodes"]), spec=spec)
+    agent = WeightsAgent(game, record, nodes=nodes or int(doc["nodes"]), streaks=doc.get("streaks", "all"), spec=spec)
     agent.note = ""
-    if doc["game"] != game.spec:  # the features read any Kalah board; say so when the rules are others
+    if game.name == "kalah" and doc["game"] != game.spec:  # the features read any Kalah board; say so when the
+        # rules are others
         from evoplay.agents.program import warn
 
         agent.note = f"champion: evolved under {doc['game']}; playing {game.spec}, whose rules differ"

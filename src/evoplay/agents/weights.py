@@ -3,8 +3,9 @@
 For the m,n,k-game the genome is seed 001's: a positional weight per symmetry class of cells and per player,
 streak weights for runs of 1..k-1 stones along rows/columns and diagonals per player, two scale factors and a
 3-bit search depth (211 bits on 5,5,4). The player searches to the smaller of its genome's depth and the
-seed's schedule by empty cells. For Kalah the genome is a user's schema of feature weights
-(see ``evoplay.games.kalah.search_weights``). FILE is the JSON a run writes (``best.json``) or a run folder.
+seed's schedule by empty cells; a genome extended by the threat fields (``evoplay.games.mnk.threats``, the
+recipe's ``search.evaluation = "threats"``) plays the threat search within a node budget instead. For Kalah the
+genome is a user's schema of feature weights (see ``evoplay.games.kalah.search_weights``). FILE is the JSON a run writes (``best.json``) or a run folder.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import numpy as np
 from evoplay.agents.alphabeta import numba_search, pick
 from evoplay.agents.base import Agent
 from evoplay.games.mnk import search as search_mnk
+from evoplay.games.mnk import threats
 from evoplay.errors import SpecError
 from evoplay.ga import Field, Schema
 
@@ -143,7 +145,12 @@ class WeightsAgent(Agent):
         self.spec = spec or "weights"
         self._rng = np.random.default_rng(seed)
         self.nodes = 0
-        if isinstance(game, MnkGame):
+        self._threat = None
+        if isinstance(game, MnkGame) and threats.is_threat_genome(self.record, game.k):
+            # seed 001's genome extended by open windows and forks: the threat search under a node budget
+            self._threat = threats.ThreatPlayer(game, self.record, nodes, streaks)
+            self._kalah = False
+        elif isinstance(game, MnkGame):
             if schedule not in ("seed001", "none"):
                 raise SpecError(f"weights: unknown schedule '{schedule}'; known: seed001, none")
             missing = [f for f in mnk_schema(game.m, game.n, game.k).names if f not in self.record]
@@ -165,8 +172,9 @@ class WeightsAgent(Agent):
         # Kalah: nodes > 0 searches by iterative deepening within that many nodes (evoplay.games.kalah.deepening)
         # instead of the fixed depth; ties then go to the pit searched first.
         self.nodes_budget = int(nodes)
-        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah):
-            raise SpecError(f"weights: nodes={nodes}; a node budget (> 0) is for Kalah genomes only (0: the depth)")
+        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah and self._threat is None):
+            raise SpecError(f"weights: nodes={nodes}; a node budget (> 0) is for Kalah and m,n,k threat genomes only "
+                            "(0: the depth)")
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
@@ -180,6 +188,12 @@ class WeightsAgent(Agent):
 
     def root_values(self, state) -> tuple[np.ndarray, int]:
         g = self.game
+        if self._threat is not None:
+            best, _, nodes, _ = self._threat.choose(state._board, state.current_player())
+            self.nodes += nodes
+            values = np.full(g.m * g.n, -threats.INF, dtype=np.int64)
+            values[best] = 0
+            return values, best
         if self._kalah and self.nodes_budget:
             from evoplay.games.kalah import deepening as kalah_deepening
 

@@ -124,11 +124,11 @@ def lineup(quick: bool) -> list[tuple[str, list[str], list[str]]]:
     """(game, evoplay's players, their opponents) for each game: every player meets every opponent."""
     kalah_players = ["champion", "alphabeta(depth=8)"] if quick else ["champion", "alphabeta(depth=8)",
                                                                        "alphabeta(depth=4)"]
-    mnk_players = ["alphabeta(schedule=seed001)"] if quick else ["alphabeta(schedule=seed001)",
-                                                                 "alphabeta(depth=4)"]
+    mnk_players = ["champion", "alphabeta(schedule=seed001)"] if quick else ["champion", "alphabeta(schedule=seed001)",
+                                                                             "alphabeta(depth=4)"]
     return [
         (KALAH, kalah_players, referees(quick, KALAH) + ([] if quick else ["alphabeta(depth=8)"])),
-        (MNK, mnk_players, referees(quick, MNK) + ([] if quick else ["alphabeta(schedule=seed001)"])),
+        (MNK, mnk_players, referees(quick, MNK) + ([] if quick else ["alphabeta(schedule=seed001)", "champion"])),
     ]
 
 
@@ -142,8 +142,8 @@ def run_lineup(quick: bool, games_per_seat: int, seed: int = 0, progress=None) -
         game = load_game(game_spec)
         for player in players:
             for opponent in opponents:
-                if player == opponent:
-                    continue
+                if player == opponent and player != "champion":  # the champion also meets itself (issue 15:
+                    continue                                      # the 5,5,4 player draws against itself)
                 a, b = make_agent(player, game), make_agent(opponent, game)
                 first, second = pairing(game, a, b, games_per_seat, seed)
                 rows.append({"game": game_spec, "player": player, "opponent": opponent,

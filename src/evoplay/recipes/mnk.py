@@ -47,7 +47,12 @@ def _game_and_schema(config: dict):
             raise ConfigError(
                 "genome.fields is for Kalah; an m,n,k run uses seed 001's genome for its board (leave it empty)"
             )
-        schema = mnk_schema(game.m, game.n, game.k)
+        if config["search"].get("evaluation", "seed001") == "threats":
+            from evoplay.games.mnk.threats import threat_schema
+
+            schema = threat_schema(game.m, game.n, game.k)  # the seed's genome plus open windows and forks
+        else:
+            schema = mnk_schema(game.m, game.n, game.k)
     elif isinstance(game, KalahGame):
         from evoplay.games.kalah.search_weights import FEATURES
 
@@ -85,8 +90,12 @@ def _check(config: dict) -> None:
             f"search.schedule = {config['search']['schedule']!r}; use \"seed001\" or \"none\"")
     require(config["search"]["depth"] >= 1, "search.depth: use 1 or more")
     require(config["search"].get("nodes", 0) >= 0, "search.nodes: use 0 (search to the depth) or a node budget")
-    require(not config["search"].get("nodes", 0) or str(config["game"]).startswith("kalah"),
-            f"search.nodes = {config['search'].get('nodes')}: a node budget is for Kalah; an m,n,k run uses 0")
+    evaluation = config["search"].get("evaluation", "seed001")
+    require(evaluation in ("seed001", "threats"),
+            f"search.evaluation = {evaluation!r}; use \"seed001\" or \"threats\"")
+    require(not config["search"].get("nodes", 0) or str(config["game"]).startswith("kalah") or evaluation == "threats",
+            f"search.nodes = {config['search'].get('nodes')}: a node budget is for Kalah and m,n,k threat runs; an "
+            "m,n,k run of the seed's evaluation uses 0")
     require(config["search"]["streaks"] in ("all", "live"),
             f"search.streaks = {config['search']['streaks']!r}; use \"all\" (the seed's) or \"live\"")
     require(config["convergence"]["draw_rounds"] >= 0, "convergence.draw_rounds: use 0 (never) or more")
@@ -391,6 +400,9 @@ def export(folder, lang: str) -> Path:
 
     doc = load_weights(folder.file("best.json"))
     game = load_game(doc["game"])
+    if "scale_open" in doc["params"]:
+        raise SpecError("export: the threat player (search.evaluation = \"threats\") has no standalone form; play "
+                        "it with weights(best.json)")
     if isinstance(game, KalahGame):
         from evoplay.games.kalah.export import weights_player
     else:

@@ -27,14 +27,13 @@ from evoplay.games.alphabeta import backup, better, reference_backup, reference_
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah.game import reference_sow, sow
 from evoplay.games.kalah.search_weights import WIN, leaf, reference_leaf
+from evoplay.games.transposition import probe, reference_probe, reference_store, store
 
 INF = 1 << 40
 MAX_DEPTH = 64
 PROVEN = WIN // 2  # a value beyond this is a finished game's
 TT_BITS = 14
 TT_SIZE = 1 << TT_BITS
-EXACT, LOWER, UPPER = 0, 1, 2
-KEY, DEPTH, FLAG, VALUE, MOVE = range(5)  # the columns of a table entry
 # Zobrist keys: one per (cell, seeds) of a board of up to 42 cells and 127 seeds, and one for the second player.
 ZOBRIST = np.random.default_rng(15_2026).integers(1, 1 << 62, size=(43, 128), dtype=np.int64)
 SECOND_TO_MOVE = 42
@@ -84,16 +83,11 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
     counts[NODES] += 1
     first = root_first
     if root_first is None:
-        first = -1
         key = reference_key(board, player)
-        entry = table[key & (TT_SIZE - 1)]
-        if entry[KEY] == key:
-            first = entry[MOVE]
-            if entry[DEPTH] >= depth:
-                v, flag = entry[VALUE], entry[FLAG]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    counts[HITS] += 1
-                    return v, first
+        first, hit, v = reference_probe(table, key, depth, alpha, beta)
+        if hit:
+            counts[HITS] += 1
+            return v, first
     alpha0, beta0 = alpha, beta
     maximizing = player == root
     best = -INF if maximizing else INF
@@ -114,8 +108,7 @@ def reference_value(board, player: int, root: int, depth: int, alpha: int, beta:
         if alpha >= beta:
             break
     if root_first is None:
-        flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
-        table[key & (TT_SIZE - 1)] = [key, depth, flag, best, best_pit]
+        reference_store(table, key, depth, best, alpha0, beta0, best_pit)
     return best, best_pit
 
 
@@ -213,17 +206,11 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
     counts[NODES] += 1
     board = boards[ply]
     if root_first is None:
-        first = -1
         key = board_key(board, player, zobrist)
-        slot = key & (TT_SIZE - 1)
-        if table[slot, KEY] == key:
-            first = table[slot, MOVE]
-            if table[slot, DEPTH] >= depth:
-                v = table[slot, VALUE]
-                flag = table[slot, FLAG]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    counts[HITS] += 1
-                    return v, first
+        first, hit, v = probe(table, key, depth, alpha, beta)
+        if hit:
+            counts[HITS] += 1
+            return v, first
     else:
         first = root_first
     alpha0 = alpha
@@ -254,16 +241,7 @@ def search_value(boards, moves, ply, player, root, depth, alpha, beta, pits, emp
         if alpha >= beta:
             break
     if root_first is None:
-        flag = EXACT
-        if best <= alpha0:
-            flag = UPPER
-        elif best >= beta0:
-            flag = LOWER
-        table[slot, KEY] = key
-        table[slot, DEPTH] = depth
-        table[slot, FLAG] = flag
-        table[slot, VALUE] = best
-        table[slot, MOVE] = best_pit
+        store(table, key, depth, best, alpha0, beta0, best_pit)
     return best, best_pit
 
 

@@ -40,8 +40,10 @@ def draw_weights(game, params: dict, path: Path, title: str) -> Path:
         rows.append([str(length)] + [str(params[f"{kind}{length}{p}"]) for kind in "hd" for p in "xo"])
     table = ax.table(cellText=rows, loc="upper center", cellLoc="center")
     table.scale(1, 1.5)
+    depth_or_threats = (f"search_depth = {params['search_depth']}" if "search_depth" in params else
+                        ", ".join(f"{f} = {params[f]}" for f in params if f.startswith(("open", "fork", "scale_open"))))
     ax.text(0.5, 0.35, f"scale_sq = {params['scale_sq']}\nscale_cons = {params['scale_cons']}\n"
-            f"search_depth = {params['search_depth']}\n{k} in a row: fixed win value",
+            f"{depth_or_threats}\n{k} in a row: fixed win value",
             ha="center", va="top", transform=ax.transAxes, fontsize=10)
     ax.set_title("streak weights (h: row/column, d: diagonal)")
     fig.suptitle(f"{m},{n},{k}-game: {title}")
