@@ -1,10 +1,10 @@
 """The 5,5,4 champion against MCTS-10,000 on the benchmark's two-ply openings that are not lost (docs/strength.md):
-the first 20 of ``evoplay bench strength``'s openings that ``threats.prove`` does not prove a first-player win,
+the first 20 of ``evoplay bench strength``'s openings that ``threat_player.prove`` does not prove a first-player win,
 20 games a seat, W/D/L and the champion's CPU time a move. About 2 minutes."""
 from evoplay import load_game, make_agent
 from evoplay.arena.match import derive_seed
 from evoplay.bench.strength import SeatResult, opening, play_from
-from evoplay.games.mnk.threats import prove
+from evoplay.games.mnk.threat_player import prove
 
 if __name__ == "__main__":
     game = load_game("mnk(m=5,n=5,k=4)")

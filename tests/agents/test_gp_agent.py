@@ -140,7 +140,7 @@ def _choice(policy, program, board, player=0):
 
 @pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move", "kalah_search"])
 def test_exported_python_player_chooses_the_agents_pits(policy):
-    from evoplay.recipes.mancala import python_player
+    from evoplay.games.kalah.export import python_player
 
     rng = np.random.default_rng(11)
     game = load_game("kalah")
@@ -165,7 +165,7 @@ def test_exported_python_player_chooses_the_agents_pits(policy):
 @pytest.mark.parametrize("policy", ["kalah_pit", "kalah_move", "kalah_search"])
 def test_exported_lua_player_chooses_the_agents_pits(policy):
     lupa = pytest.importorskip("lupa")
-    from evoplay.recipes.mancala import lua_player
+    from evoplay.games.kalah.export import lua_player
 
     rng = np.random.default_rng(12)
     pset = PSET if policy == "kalah_pit" else MOVE_PSET

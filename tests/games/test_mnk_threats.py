@@ -10,13 +10,14 @@ from evoplay import load_game, make_agent
 from evoplay.agents.weights import WeightsAgent, weights_document
 from evoplay.errors import SpecError
 from evoplay.games.mnk import search as search_mnk
+from evoplay.games.mnk import threat_player as P
 from evoplay.games.mnk import threats as T
 
 BOARDS = [(5, 5, 4), (3, 3, 3), (6, 5, 4), (4, 4, 3)]
 
 
 def _record(game, rng) -> dict:
-    schema = T.threat_schema(game.m, game.n, game.k)
+    schema = P.threat_schema(game.m, game.n, game.k)
     return schema.decode(schema.random(1, rng)[0])
 
 
@@ -50,7 +51,7 @@ def test_rules_evaluation_and_order_kernels_equal_the_reference(mnk, seed, plies
     rng = np.random.default_rng(seed)
     state = _position(game, rng, plies)
     record = _record(game, rng)
-    player = T.ThreatPlayer(game, record, streaks="live" if seed % 2 else "all")
+    player = P.ThreatPlayer(game, record, streaks="live" if seed % 2 else "all")
     geo = player.geometry
     board = np.ascontiguousarray(state._board)
     ref_board = [int(v) for v in board]
@@ -80,7 +81,7 @@ def test_search_kernel_equals_the_reference_move_depth_nodes_and_value(mnk, seed
     game = load_game(f"mnk(m={mnk[0]},n={mnk[1]},k={mnk[2]})")
     rng = np.random.default_rng(seed)
     state = _position(game, rng, plies)
-    player = T.ThreatPlayer(game, _record(game, rng), nodes=budget)
+    player = P.ThreatPlayer(game, _record(game, rng), nodes=budget)
     got = player.choose(state._board, state.current_player())
     want = T.reference_deepen(state._board, state.current_player(), player.geometry.windows, player.seed_params,
                               player.threat_params, budget)
@@ -118,7 +119,7 @@ def test_rules_win_block_lose_and_fork():
 
 
 def test_the_genome_extends_the_seed_without_its_depth():
-    schema = T.threat_schema(5, 5, 4)
+    schema = P.threat_schema(5, 5, 4)
     names = schema.names
     assert "search_depth" not in names
     assert names[-6:] == ["open1m", "open2m", "open1w", "open2w", "fork_w", "scale_open"]
@@ -128,7 +129,7 @@ def test_the_genome_extends_the_seed_without_its_depth():
 def test_weights_agent_plays_a_threat_genome_and_finds_the_win(tmp_path):
     game = load_game("mnk(m=5,n=5,k=4)")
     rng = np.random.default_rng(3)
-    schema = T.threat_schema(5, 5, 4)
+    schema = P.threat_schema(5, 5, 4)
     bits = schema.random(1, rng)[0]
     path = tmp_path / "best.json"
     path.write_text(json.dumps(weights_document(game, schema, bits, nodes=2000, streaks="live")))
@@ -147,7 +148,7 @@ def test_the_threats_config_evolves_the_extended_genome_and_the_seed_config_refu
     from evoplay.recipes.mnk import make
 
     evo = make(load_config("mnk", "threats"))
-    assert evo.schema.names == T.threat_schema(5, 5, 4).names
+    assert evo.schema.names == P.threat_schema(5, 5, 4).names
     agent = evo.agent(evo.schema.random(1, np.random.default_rng(0))[0], "g0.0")
     assert agent._threat is not None and agent._threat.nodes == evo.config["search"]["nodes"]
     with pytest.raises(ConfigError, match="search.evaluation"):
@@ -174,15 +175,15 @@ def test_champion_plays_5_5_4_only_and_the_benchmark_measures_it():
 
 def test_prove_finds_the_won_fork_and_a_won_opening():
     game = load_game("mnk(m=5,n=5,k=4)")
-    player = T.ThreatPlayer(game, _record(game, np.random.default_rng(2)))
+    player = P.ThreatPlayer(game, _record(game, np.random.default_rng(2)))
     # X to move with b1 c1 and a1 d1 e1 empty: d1 forks, X wins in three plies.
-    assert T.prove(_board([".....", ".....", ".....", "O....", ".XX.."]), 0, player, 1000) == (1, 3)
+    assert P.prove(_board([".....", ".....", ".....", "O....", ".XX.."]), 0, player, 1000) == (1, 3)
     # The benchmark's opening 0 (X b2, O d2): X wins in 7 plies, as a plain 7-ply alpha-beta confirms.
     board = _board([".....", ".....", ".....", ".X.O.", "....."])
-    assert T.prove(board, 0, player, 200_000) == (1, 7)
+    assert P.prove(board, 0, player, 200_000) == (1, 7)
     values, _, _ = search_mnk.search(np.array(board, np.int8), 0, 7, 5, 5, 4, search_mnk.EVAL_LINES,
                                      search_mnk.default_line_weights(4), search_mnk.line_windows(5, 5, 4))
     assert values.max() == search_mnk.WIN + 25 - 2 - 7
     # Tic-tac-toe from the empty board is a draw: no win to prove.
     ttt = load_game("mnk(m=3,n=3,k=3)")
-    assert T.prove([0] * 9, 0, T.ThreatPlayer(ttt, _record(ttt, np.random.default_rng(1))), 100_000) == (0, 0)
+    assert P.prove([0] * 9, 0, P.ThreatPlayer(ttt, _record(ttt, np.random.default_rng(1))), 100_000) == (0, 0)

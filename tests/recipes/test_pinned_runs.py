@@ -135,7 +135,7 @@ def exported_moves(name: str, folder: Path) -> dict:
     out = {lang: _choices(recipe.export(run, lang).read_text(encoding="utf-8"), lang, states) for lang in LANGUAGES}
     if name == "mancala_pool_move":
         from evoplay.agents.gp import load_program
-        from evoplay.recipes.mancala import lua_player, python_player
+        from evoplay.games.kalah.export import lua_player, python_player
 
         program, pset, _ = load_program(run.file("best.json"))
         for lang, maker in (("python", python_player), ("lua", lua_player)):

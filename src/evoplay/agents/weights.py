@@ -17,7 +17,7 @@ import numpy as np
 from evoplay.agents.alphabeta import numba_search, pick
 from evoplay.agents.base import Agent
 from evoplay.games.mnk import search as search_mnk
-from evoplay.games.mnk import threats
+from evoplay.games.mnk import threat_player, threats
 from evoplay.errors import SpecError
 from evoplay.ga import Field, Schema
 
@@ -146,9 +146,9 @@ class WeightsAgent(Agent):
         self._rng = np.random.default_rng(seed)
         self.nodes = 0
         self._threat = None
-        if isinstance(game, MnkGame) and threats.is_threat_genome(self.record, game.k):
+        if isinstance(game, MnkGame) and threat_player.is_threat_genome(self.record, game.k):
             # seed 001's genome extended by open windows and forks: the threat search under a node budget
-            self._threat = threats.ThreatPlayer(game, self.record, nodes, streaks)
+            self._threat = threat_player.ThreatPlayer(game, self.record, nodes, streaks)
             self._kalah = False
         elif isinstance(game, MnkGame):
             if schedule not in ("seed001", "none"):

@@ -30,7 +30,6 @@ from evoplay.evolve.bloat import SizeDepthLimit, apply_parsimony
 from evoplay.evolve.config import config_game, require
 from evoplay.evolve.reports import SEAT_TABLE_HEAD, fitness_stats, seat_row, seat_summary
 from evoplay.evolve.score_cache import ScoreCache
-from evoplay.games.kalah.export import lua_player, python_player  # noqa: F401 (tests/agents import them from here)
 from evoplay.games.kalah.export import policy_rule, program_file_player
 from evoplay.games.kalah.minimax import MAX_DEPTH, KalahArena
 

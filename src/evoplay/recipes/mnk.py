@@ -48,7 +48,7 @@ def _game_and_schema(config: dict):
                 "genome.fields is for Kalah; an m,n,k run uses seed 001's genome for its board (leave it empty)"
             )
         if config["search"].get("evaluation", "seed001") == "threats":
-            from evoplay.games.mnk.threats import threat_schema
+            from evoplay.games.mnk.threat_player import threat_schema
 
             schema = threat_schema(game.m, game.n, game.k)  # the seed's genome plus open windows and forks
         else:
