@@ -1,6 +1,10 @@
 """The 5,5,4 champion against MCTS-10,000 on the benchmark's two-ply openings that are not lost (docs/strength.md):
 the first 20 of ``evoplay bench strength``'s openings that ``threat_player.prove`` does not prove a first-player win,
-20 games a seat, W/D/L and the champion's CPU time a move. About 2 minutes."""
+20 games a seat, W/D/L and the champion's CPU time a move. About 2 minutes.
+
+    python benchmarks/mnk_fair_openings.py ["champion(nodes=10000)"]    (default: champion, its own budget)"""
+import sys
+
 from evoplay import load_game, make_agent
 from evoplay.arena.match import derive_seed
 from evoplay.bench.strength import SeatResult, opening, play_from
@@ -8,7 +12,9 @@ from evoplay.games.mnk.threat_player import prove
 
 if __name__ == "__main__":
     game = load_game("mnk(m=5,n=5,k=4)")
-    champion, mcts = make_agent("champion", game), make_agent("openspiel_mcts(simulations=10000)", game)
+    spec = sys.argv[1] if len(sys.argv) > 1 else "champion"
+    champion, mcts = make_agent(spec, game), make_agent("openspiel_mcts(simulations=10000)", game)
+    print(spec, flush=True)
     fair, index = [], 0
     while len(fair) < 20:
         if prove(opening(game, 0, index)._board, 0, champion._threat, 5_000_000)[0] != 1:

@@ -13,7 +13,7 @@ from evoplay.spec import Param
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import TERMINAL, Game, State
 
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # (d_row, d_col): row, column, diagonal, anti-diagonal
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # (d_row, d_col): row, column, diagonal, anti-diagonal
 _MARKS = ".XO"
 # Cell code (0 empty, 1 X, 2 O) -> feature value from each player's side.
 _VIEW = (np.array([0.0, 1.0, -1.0]), np.array([0.0, -1.0, 1.0]))
@@ -27,7 +27,7 @@ def reference_wins(board: list[int], m: int, n: int, k: int, cell: int) -> bool:
     """Does the stone on ``cell`` complete k in a line?"""
     mark = board[cell]
     row, col = divmod(cell, m)
-    for dr, dc in _DIRECTIONS:
+    for dr, dc in DIRECTIONS:
         run = 1
         for sign in (1, -1):
             r, c = row + sign * dr, col + sign * dc
@@ -56,20 +56,25 @@ def reference_play(board: list[int], player: int, cell: int, m: int, n: int, k: 
 
 
 @njit(cache=True, inline="always")
+def direction(d):
+    """The step (row, column) of line direction ``d``: 0 a row, 1 a column, 2 a diagonal, 3 an anti-diagonal."""
+    if d == 0:
+        return 0, 1
+    if d == 1:
+        return 1, 0
+    if d == 2:
+        return 1, 1
+    return 1, -1
+
+
+@njit(cache=True, inline="always")
 def wins(board, m, n, k, cell):
     """Kernel of ``reference_wins``."""
     mark = board[cell]
     row = cell // m
     col = cell - row * m
     for d in range(4):
-        if d == 0:
-            dr, dc = 0, 1
-        elif d == 1:
-            dr, dc = 1, 0
-        elif d == 2:
-            dr, dc = 1, 1
-        else:
-            dr, dc = 1, -1
+        dr, dc = direction(d)
         run = 1
         r, c = row + dr, col + dc
         while 0 <= r < n and 0 <= c < m and board[r * m + c] == mark:

@@ -26,7 +26,7 @@ from numba import int8, int64, njit, types
 from evoplay.agents.interrupt import run_interruptibly
 from evoplay.games.alphabeta import backup, reference_backup
 from evoplay.games.base import TERMINAL
-from evoplay.games.mnk.game import play, reference_play
+from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
 
 INF = 1 << 40
 WIN = 1 << 30
@@ -50,7 +50,7 @@ def line_windows(m: int, n: int, k: int) -> np.ndarray:
     out = []
     for r in range(n):
         for c in range(m):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            for dr, dc in DIRECTIONS:
                 cells = [(r + i * dr, c + i * dc) for i in range(k)]
                 if all(0 <= rr < n and 0 <= cc < m for rr, cc in cells):
                     out.append([rr * m + cc for rr, cc in cells])
@@ -149,7 +149,7 @@ def _reference_seed001(board, root: int, params) -> int:
             continue
         totals[owner] += int(params[4 + owner * size + cell])
         row, col = divmod(cell, m)
-        for d, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+        for d, (dr, dc) in enumerate(DIRECTIONS):
             pr, pc = row - dr, col - dc
             if 0 <= pr < n and 0 <= pc < m and board[pr * m + pc] == owner + 1:
                 continue  # not the first stone of its run
@@ -278,14 +278,7 @@ def evaluate_seed001(board, root, params):
         row = cell // m
         col = cell - row * m
         for d in range(4):
-            if d == 0:
-                dr, dc = 0, 1
-            elif d == 1:
-                dr, dc = 1, 0
-            elif d == 2:
-                dr, dc = 1, 1
-            else:
-                dr, dc = 1, -1
+            dr, dc = direction(d)
             pr = row - dr
             pc = col - dc
             if 0 <= pr < n and 0 <= pc < m and board[pr * m + pc] == mark:
