@@ -327,11 +327,13 @@ GRID_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, 
 class GridDuelState(State):
     """A simultaneous-move position on a grid: both players pick one of up, down, left, right, nil each tick.
 
-    Subclasses set ``step`` (the game's Numba kernel ``step(params, buf, a0, a1)``) and render ``rows()``.
+    Subclasses set ``step`` (the game's Numba kernel ``step(params, buf, a0, a1)``) and ``marks`` (the character of
+    each cell code in ``rows()``).
     """
 
     __slots__ = ("game", "buf", "history")
     step = None  # set by the subclass: the game's kernel
+    marks = ".#"  # set by the subclass: the character of each cell code
 
     def __init__(self, game, buf: np.ndarray):
         self.game = game
@@ -394,3 +396,27 @@ class GridDuelState(State):
         """The two players' cells (the cycles' heads in tron)."""
         cells = self.game.width * self.game.height
         return int(self.buf[BODY + cells]), int(self.buf[BODY + cells + 1])
+
+    def rows(self) -> list[str]:
+        """The board as text: each cell's character (``marks``), 'A' and 'B' where the players are."""
+        g = self.game
+        chars = [self.marks[int(v)] for v in self.buf[BODY : BODY + g.width * g.height]]
+        a, b = self.positions()
+        chars[a], chars[b] = "A", "B"
+        return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
+
+    def interior(self, player: int) -> np.ndarray:
+        """The cell codes inside the walls as an (h, w) array seen from ``player``'s side: turned half round for
+        player 1, so that both players see themselves starting in the same corner (the features' view)."""
+        if player not in (0, 1):
+            raise SpecError(f"{self.game.name} has players 0 and 1, not {player}")
+        g = self.game
+        grid = self.buf[BODY : BODY + g.width * g.height].reshape(g.height, g.width)[1:-1, 1:-1]
+        return grid[::-1, ::-1] if player == 1 else grid
+
+    def seen_from(self, player: int, cell: int) -> tuple[int, int]:
+        """(row, column) inside the walls of board ``cell``, from ``player``'s side (see ``interior``)."""
+        g = self.game
+        row, col = divmod(cell, g.width)
+        row, col = row - 1, col - 1
+        return (g.h - 1 - row, g.w - 1 - col) if player == 1 else (row, col)

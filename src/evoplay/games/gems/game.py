@@ -236,27 +236,20 @@ class GemsState(GridDuelState):
     """A gems position; the shared simultaneous-move API lives in ``GridDuelState``."""
 
     step = staticmethod(step)
+    marks = ".#*"  # rows(): '#' wall or pillar, '.' empty, '*' gem; 'A'/'B' the players
 
     def features(self, player: int) -> np.ndarray:
         """``GemsGame.feature_names`` from ``player``'s side (the whole board is public; future gems are not)."""
-        if player not in (0, 1):
-            raise SpecError(f"gems has players 0 and 1, not {player}")
         g = self.game
-        width, height = g.width, g.height
-        cells = width * height
-        grid = self.buf[BODY : BODY + cells].reshape(height, width)[1:-1, 1:-1]
-        if player == 1:
-            grid = grid[::-1, ::-1]
+        cells = g.width * g.height
+        grid = self.interior(player)
         view = np.where(grid == GEM, 1.0, np.where(grid == WALL, -1.0, 0.0))
         gem_rows, gem_cols = np.nonzero(grid == GEM)
         out = np.empty(g.w * g.h + 9, np.float64)
         out[: g.w * g.h] = view.reshape(-1)
         k = g.w * g.h
         for who in (player, 1 - player):
-            row, col = divmod(int(self.buf[BODY + cells + who]), width)
-            row, col = row - 1, col - 1
-            if player == 1:
-                row, col = g.h - 1 - row, g.w - 1 - col
+            row, col = self.seen_from(player, int(self.buf[BODY + cells + who]))
             dist = int((np.abs(gem_rows - row) + np.abs(gem_cols - col)).min()) if len(gem_rows) else g.w + g.h
             out[k : k + 3] = row, col, dist
             k += 3
@@ -264,15 +257,6 @@ class GemsState(GridDuelState):
         out[k + 1] = self.buf[SCORE + 1 - player]
         out[k + 2] = g.ticks - int(self.buf[TICK])
         return out
-
-    def rows(self) -> list[str]:
-        """The board as text: '#' wall or pillar, '.' empty, '*' gem, 'A'/'B' the players."""
-        g = self.game
-        cells = g.width * g.height
-        chars = [".#*"[int(v)] for v in self.buf[BODY : BODY + cells]]
-        p0, p1 = self.positions()
-        chars[p0], chars[p1] = "A", "B"
-        return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
 
     def __str__(self) -> str:
         lines = self.rows()

@@ -176,28 +176,23 @@ class TronState(GridDuelState):
     """A tron position; the shared simultaneous-move API lives in ``GridDuelState``."""
 
     step = staticmethod(step)
+    marks = ".#ab"  # rows(): '#' wall, '.' empty, 'a'/'b' trails; 'A'/'B' the cycles
 
     def features(self, player: int) -> np.ndarray:
         """``TronGame.feature_names`` from ``player``'s side (the whole board is public)."""
-        if player not in (0, 1):
-            raise SpecError(f"tron has players 0 and 1, not {player}")
         g = self.game
-        width, height = g.width, g.height
-        cells = width * height
+        width, cells = g.width, g.width * g.height
         board = self.buf[BODY : BODY + cells]
-        blocked = (board != EMPTY).astype(np.float64).reshape(height, width)[1:-1, 1:-1]
-        if player == 1:
-            blocked = blocked[::-1, ::-1]
+        blocked = (self.interior(player) != EMPTY).astype(np.float64)
         out = np.empty(g.w * g.h + 11, np.float64)
         out[: g.w * g.h] = blocked.reshape(-1)
         k = g.w * g.h
         for who in (player, 1 - player):
             cell = int(self.buf[BODY + cells + who])
             heading = int(self.buf[BODY + cells + 2 + who])
-            row, col = divmod(cell, width)
-            row, col = row - 1, col - 1
+            row, col = self.seen_from(player, cell)
             if player == 1:
-                row, col, heading = g.h - 1 - row, g.w - 1 - col, heading ^ 1
+                heading ^= 1
             free = sum(1 for d in (-width, width, -1, 1) if board[cell + d] == EMPTY)
             out[k : k + 4] = row, col, heading, free
             k += 4
@@ -209,16 +204,6 @@ class TronState(GridDuelState):
     def heads(self) -> tuple[int, int]:
         """The cells of the two cycles' heads."""
         return self.positions()
-
-    def rows(self) -> list[str]:
-        """The board as text: '#' wall, '.' empty, 'a'/'b' trails, 'A'/'B' the cycles."""
-        g = self.game
-        cells = g.width * g.height
-        marks = ".#ab"
-        chars = [marks[int(v)] for v in self.buf[BODY : BODY + cells]]
-        h0, h1 = self.positions()
-        chars[h0], chars[h1] = "A", "B"
-        return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
 
     def __str__(self) -> str:
         lines = self.rows()
