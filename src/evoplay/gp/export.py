@@ -8,12 +8,11 @@ generator (``random.random()``, ``math.random()``), so its values match the inte
 from __future__ import annotations
 
 from evoplay.errors import SpecError
-from evoplay.gp.notation import _deep, format_number
+from evoplay.gp.notation import format_number
 from evoplay.gp.primitives import (
-    ABS, ADD, CONST, DIV, DIV_EPSILON, FEATURE, IF_LT, INDEX_LIMIT, MAX, MIN, MUL, NEG, RANDOM, SUB, VALUE_AT,
-    PrimitiveSet,
+    ABS, ADD, DIV, DIV_EPSILON, IF_LT, INDEX_LIMIT, MAX, MIN, MUL, NEG, SUB, VALUE_AT, PrimitiveSet,
 )
-from evoplay.gp.program import Program, to_tree
+from evoplay.gp.program import Program, render
 
 LANGUAGES = ("python", "lua")
 
@@ -34,21 +33,13 @@ _LUA_OPS = {
 def _expression(program: Program, ops: dict, first_index: int, random_call: str) -> str:
     """The program as one expression over ``features`` (indexed from ``first_index``); ``ops`` writes the
     functions."""
-    _deep(program.size)
 
-    def ex(node) -> str:
-        op, arg, c, kids = node
-        if op == CONST:
-            return _number(c)
-        if op == FEATURE:
-            return f"features[{arg + first_index}]"
-        if op == RANDOM:
-            return random_call
+    def call(op: int, kids: list[str]) -> str:
         if op not in ops:
             raise SpecError(f"cannot export opcode {op}")
-        return ops[op].format(*(ex(x) for x in kids))
+        return ops[op].format(*kids)
 
-    return ex(to_tree(program))
+    return render(program, _number, lambda i: f"features[{i + first_index}]", random_call, call)
 
 
 def _helpers(n: int, lang: str) -> dict[int, list[str]]:

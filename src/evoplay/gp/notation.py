@@ -8,18 +8,14 @@ one more pair of parentheses around the whole program; the parser accepts both.
 from __future__ import annotations
 
 import re
-import sys
 
 from evoplay.errors import SpecError
 from evoplay.gp.primitives import (
     ABS, ADD, CONST, DIV, EPHEMERAL, FEATURE, FIXED, FUNCTIONS, IF_LT, MAX, MIN, MUL, NEG, NOTATION, RANDOM, SUB,
     VALUE_AT, PrimitiveSet,
 )
-from evoplay.gp.program import Program, from_tree, to_tree
-
-
-def _deep(size: int) -> None:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * size + 1000))
+from evoplay.gp.program import Program, from_tree, render
+from evoplay.gp.program import deep_enough as _deep
 
 
 def format_number(c: float) -> str:
@@ -30,19 +26,8 @@ def format_number(c: float) -> str:
 
 def to_notation(program: Program, pset: PrimitiveSet | None = None, wrap: bool = False) -> str:
     """The program in seed 003's notation (``wrap`` adds the outer parentheses of the seed's Figure 5)."""
-    _deep(program.size)
-
-    def show(node) -> str:
-        op, arg, c, kids = node
-        if op == CONST:
-            return format_number(c)
-        if op == FEATURE:
-            return pset.feature_name(arg) if pset is not None else f"f{arg}"
-        if op == RANDOM:
-            return "random"
-        return NOTATION[op].format(*(f"({show(k)})" for k in kids))
-
-    text = show(to_tree(program))
+    text = render(program, format_number, lambda i: pset.feature_name(i) if pset is not None else f"f{i}", "random",
+                  lambda op, kids: NOTATION[op].format(*(f"({k})" for k in kids)))
     return f"({text})" if wrap else text
 
 

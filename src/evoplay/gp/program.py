@@ -6,10 +6,12 @@ pool with a value stack, scanning from the end.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from evoplay.errors import SpecError
-from evoplay.gp.primitives import ARITY, CONST, EPHEMERAL, FEATURE, OPERATION_NAMES
+from evoplay.gp.primitives import ARITY, CONST, EPHEMERAL, FEATURE, OPERATION_NAMES, RANDOM
 
 OPCODE_DTYPE = np.int32
 ARG_DTYPE = np.int32
@@ -199,6 +201,29 @@ def to_tree(program: Program):
         return (int(ops[i]), int(args[i]), float(consts[i]), tuple(kids)), j
 
     return node(0)[0]
+
+
+def deep_enough(size: int) -> None:
+    """Let Python recurse through a tree of ``size`` nodes (the tree walkers are recursive)."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * size + 1000))
+
+
+def render(program: Program, const, feature, random_text: str, call) -> str:
+    """A program as text (source code, notation), from the leaves up: a constant is ``const(c)``, a feature
+    ``feature(index)``, the random terminal ``random_text``, a function ``call(opcode, children's texts)``."""
+    deep_enough(program.size)
+
+    def text(node) -> str:
+        op, arg, c, kids = node
+        if op == CONST:
+            return const(c)
+        if op == FEATURE:
+            return feature(arg)
+        if op == RANDOM:
+            return random_text
+        return call(op, [text(k) for k in kids])
+
+    return text(to_tree(program))
 
 
 def from_tree(tree) -> Program:

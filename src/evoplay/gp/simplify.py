@@ -11,7 +11,7 @@ NaN for infinite x).
 from __future__ import annotations
 
 from evoplay.gp.interpreter import reference_evaluate, reference_wrap_index
-from evoplay.gp.notation import _deep
+from evoplay.gp.program import deep_enough as _deep
 from evoplay.gp.primitives import (
     ADD, CONST, DIV, EPHEMERAL, FEATURE, FIXED, IF_LT, MAX, MIN, MUL, NEG, RANDOM, SUB, VALUE_AT, PrimitiveSet,
 )

@@ -64,7 +64,7 @@ def language_extension(lang: str) -> str:
 
 def expression(program, pset, lang: str) -> tuple[list[int], str]:
     """(the random nodes in the interpreter's draw order, the expression text) of one tree."""
-    from evoplay.gp.notation import _deep
+    from evoplay.gp.program import deep_enough as _deep
     from evoplay.gp.primitives import ABS, ADD, CONST, DIV, FEATURE, IF_LT, MAX, MIN, MUL, NEG, RANDOM, SUB
 
     _deep(program.size)
