@@ -32,11 +32,11 @@ import numpy as np
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.config import config_game, require, require_agents
 from evoplay.evolve.reports import progression_markdown, score, wdl_markdown
-from evoplay.ga import Schema, crossover, flip_mutation, select_parents
+from evoplay.ga import crossover, flip_mutation, select_parents
 
 
 def _game_and_schema(config: dict):
-    from evoplay.agents.weights import DEPTH_FIELD, mnk_schema
+    from evoplay.agents.weights import mnk_schema
     from evoplay.games.kalah.game import KalahGame
     from evoplay.games.mnk.game import MnkGame
 
@@ -54,24 +54,9 @@ def _game_and_schema(config: dict):
         else:
             schema = mnk_schema(game.m, game.n, game.k)
     elif isinstance(game, KalahGame):
-        from evoplay.games.kalah.search_weights import FEATURES
+        from evoplay.games.kalah.search_weights import genome_schema
 
-        if not fields:
-            raise ConfigError(
-                "a Kalah run needs a genome: [[genome.fields]] tables with name (one of "
-                f"{', '.join(FEATURES)}, {DEPTH_FIELD}), bits and low; see src/evoplay/recipes/mnk_kalah.toml"
-            )
-        schema = Schema.from_list(fields, "genome.fields")
-        unknown = [n for n in schema.names if n not in FEATURES and n != DEPTH_FIELD]
-        if unknown:
-            raise ConfigError(
-                f"genome.fields: {', '.join(unknown)} is not a Kalah feature; "
-                f"known: {', '.join(FEATURES)} and {DEPTH_FIELD}"
-            )
-        if DEPTH_FIELD in schema.names:
-            f = schema.field(DEPTH_FIELD)
-            if f.low < 0 or f.high > 20:
-                raise ConfigError(f"genome field {DEPTH_FIELD}: range {f.low}..{f.high}; keep it within 0..20")
+        schema = genome_schema(fields)
     else:
         raise ConfigError(f"game = {config['game']!r}: the GA plays mnk(...) or kalah(...)")
     return game, schema

@@ -145,3 +145,28 @@ def leaf(board, root, pits, weights, terminal):
     if terminal:
         return terminal_value(board, root, pits)
     return evaluate(board, root, pits, weights)
+
+
+def genome_schema(fields: list):
+    """The GA genome of a Kalah run from its config's ``[[genome.fields]]`` tables: weights of ``FEATURES`` and,
+    optionally, the search depth (``search_depth``, 0..20), each checked."""
+    from evoplay.agents.weights import DEPTH_FIELD
+    from evoplay.errors import ConfigError
+    from evoplay.ga import Schema
+
+    if not fields:
+        raise ConfigError(
+            "a Kalah run needs a genome: [[genome.fields]] tables with name (one of "
+            f"{', '.join(FEATURES)}, {DEPTH_FIELD}), bits and low; see src/evoplay/recipes/mnk_kalah.toml"
+        )
+    schema = Schema.from_list(fields, "genome.fields")
+    unknown = [n for n in schema.names if n not in FEATURES and n != DEPTH_FIELD]
+    if unknown:
+        raise ConfigError(
+            f"genome.fields: {', '.join(unknown)} is not a Kalah feature; known: {', '.join(FEATURES)} and {DEPTH_FIELD}"
+        )
+    if DEPTH_FIELD in schema.names:
+        f = schema.field(DEPTH_FIELD)
+        if f.low < 0 or f.high > 20:
+            raise ConfigError(f"genome field {DEPTH_FIELD}: range {f.low}..{f.high}; keep it within 0..20")
+    return schema
