@@ -45,3 +45,12 @@ def backup(maximizing, value, best, alpha, beta):
         if best < beta:
             beta = best
     return best, alpha, beta
+
+
+def reference_child_alpha(at_root: bool, exact_ties: bool, alpha, inf):
+    """The alpha a child is searched with: one below the node's at a root that wants exact ties (a child that
+    ties the best so far then comes back with its exact value, not as a bound), else the node's own."""
+    return alpha - 1 if at_root and exact_ties and alpha > -inf else alpha
+
+
+child_alpha = njit(cache=True, inline="always")(reference_child_alpha)

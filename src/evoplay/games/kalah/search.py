@@ -30,7 +30,7 @@ import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
 from evoplay.agents.interrupt import run_interruptibly
-from evoplay.games.alphabeta import backup, reference_backup
+from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
 from evoplay.games.kalah.game import reference_sow, sow
@@ -89,7 +89,7 @@ def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits
             nodes[0] += 1
             value = reference_leaf(child, nxt, root, ply + 1, pits, weights, program)
         else:
-            low = alpha - 1 if values is not None and exact_ties and alpha > -inf else alpha
+            low = reference_child_alpha(values is not None, exact_ties, alpha, inf)
             value = reference_value(child, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes, weights,
                                     program, ply + 1)
         if values is not None:
@@ -206,10 +206,7 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
             else:
                 value = program_leaf(child, nxt, root, ply + 1, pits, program)
         else:
-            low = alpha
-            if values is not None:
-                if exact_ties and alpha > -inf:
-                    low = alpha - 1
+            low = child_alpha(values is not None, exact_ties, alpha, inf)
             value = search_value(boards, ply + 1, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes,
                                  weights, program, None, exact_ties)
         if values is not None:

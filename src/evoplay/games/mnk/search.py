@@ -24,7 +24,7 @@ import numpy as np
 from numba import int8, int64, njit, types
 
 from evoplay.agents.interrupt import run_interruptibly
-from evoplay.games.alphabeta import backup, reference_backup
+from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
 
@@ -197,7 +197,7 @@ def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, e
             nodes[0] += 1
             value = reference_evaluate(child, root, eval_kind, params, windows)
         else:
-            low = alpha - 1 if values is not None and exact_ties and alpha > -INF else alpha
+            low = reference_child_alpha(values is not None, exact_ties, alpha, INF)
             value = reference_value(
                 child, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params, windows, nodes
             )
@@ -365,10 +365,7 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
             nodes[0] += 1
             value = evaluate(child, root, eval_kind, params, windows)
         else:
-            low = alpha
-            if values is not None:
-                if exact_ties and alpha > -INF:
-                    low = alpha - 1
+            low = child_alpha(values is not None, exact_ties, alpha, INF)
             value = search_value(
                 boards, ply + 1, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params,
                 windows, nodes, None, exact_ties,
