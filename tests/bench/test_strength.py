@@ -46,8 +46,20 @@ def test_targets_need_sixty_percent_wins_in_each_seat_within_two_ms():
     assert S._targets(_row(S.KALAH, 12, 8, 12, 8))[1] is True
     assert S._targets(_row(S.KALAH, 20, 0, 11, 9))[1] is False
     assert S._targets(_row(S.KALAH, 20, 0, 20, 0, ms=2.5))[1] is False
-    assert S._targets(_row(S.MNK, 0, 0, 0, 0, ms=9))[1] is True
-    assert S._targets(_row(S.MNK, 5, 0, 0, 1, ms=9))[1] is False
+    held = lambda *a, **k: dict(_row(S.MNK, *a, **k), openings="not proven lost")  # noqa: E731
+    assert S._targets(held(0, 0, 0, 0, ms=9))[1] is True
+    assert S._targets(held(5, 0, 0, 1, ms=9))[1] is False
+    assert S._targets(held(5, 0, 0, 0, ms=11))[1] is False
+    # On the random openings, 12 of 20 proven first-player wins, the 5,5,4 row is measured, not judged.
+    assert S._targets(_row(S.MNK, 5, 0, 0, 1, ms=9)) == ("", None)
+
+
+def test_held_openings_skip_the_proven_first_player_wins():
+    game = load_game(S.MNK)
+    # Openings 0 and 1 are 7-ply wins for the first player (docs/strength.md); opening 2 is not proven.
+    assert S.held_openings(game, 1, nodes=200_000) == [2]
+    first, second = S.pairing(game, make_agent("random", game), make_agent("random", game), 1, indices=[2])
+    assert first.games == second.games == 1
 
 
 def test_markdown_table_has_a_row_per_pairing():

