@@ -142,19 +142,19 @@ class Parser:
             raise TargetSyntaxError("missing operator before '('", self.text, tok.position)
         return node
 
-    def _expression(self):
-        node = self._term()
-        while self.token.type == OPERATOR and self.token.value in (ADD, SUB):
+    def _chain(self, operand, operators):
+        """operand (op operand)*, left-associative, for the operators of one precedence level."""
+        node = operand()
+        while self.token.type == OPERATOR and self.token.value in operators:
             op = self._advance()
-            node = ("op", op.value, node, self._term(), op.position)
+            node = ("op", op.value, node, operand(), op.position)
         return node
 
+    def _expression(self):
+        return self._chain(self._term, (ADD, SUB))
+
     def _term(self):
-        node = self._factor()
-        while self.token.type == OPERATOR and self.token.value in (MUL, DIV):
-            op = self._advance()
-            node = ("op", op.value, node, self._factor(), op.position)
-        return node
+        return self._chain(self._factor, (MUL, DIV))
 
     def _factor(self):
         tok = self.token
