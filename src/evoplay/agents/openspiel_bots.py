@@ -70,8 +70,8 @@ def mapping(game) -> Mapping | str:
                        lambda a, p: a - MANCALA_OFFSET[p], lambda a, p: a + MANCALA_OFFSET[p])
     if isinstance(game, MnkGame):
         return Mapping(_pyspiel().load_game(f"mnk(m={game.m},n={game.n},k={game.k})"))
-    return (f"it has no OpenSpiel equivalent (OpenSpiel's bots play openspiel:NAME games, standard Kalah and "
-            f"m,n,k)")
+    return ("it has no OpenSpiel equivalent (OpenSpiel's bots play openspiel:NAME games, standard Kalah and "
+            "m,n,k)")
 
 
 def supports(game) -> str | None:

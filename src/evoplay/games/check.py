@@ -134,7 +134,6 @@ class _Checker:
 
     def illegal_probe(self, state, player, legal, where: str) -> None:
         """Apply an action that is not legal to a clone: the state must refuse it with IllegalActionError."""
-        n = self.game.num_players
         try:
             distinct = int(self.game.num_distinct_actions())
         except Exception:  # noqa: BLE001 - a missing num_distinct_actions is not this rule's business

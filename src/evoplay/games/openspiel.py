@@ -14,7 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.games.base import CHANCE, Game, State
 from evoplay.spec import _format_value, parse_spec, suggest
 
 PREFIX = "openspiel:"
