@@ -15,15 +15,16 @@ def test_the_hash_follows_every_source_file_and_only_their_content(tmp_path):
     os.utime(tmp_path / "a.py", (1, 1))  # a touch alone changes nothing
     assert numba_cache.source_hash(tmp_path) == first
     (tmp_path / "sub" / "b.py").write_text("y = 3\n")  # a callee in another file changes: a new folder
-    assert numba_cache.source_hash(tmp_path) != first
-    (tmp_path / "notes.txt").write_text("not code")
-    assert numba_cache.source_hash(tmp_path) == numba_cache.source_hash(tmp_path)
+    second = numba_cache.source_hash(tmp_path)
+    assert second != first
+    (tmp_path / "notes.txt").write_text("not code")  # only Python source counts
+    assert numba_cache.source_hash(tmp_path) == second
 
 
 def test_evoplay_points_numba_at_its_source_versions_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)
+    monkeypatch.setattr(config, "CACHE_DIR", "")  # as in a fresh process
     folder = numba_cache.configure()
     assert folder == tmp_path / "evoplay" / "numba" / numba_cache.source_hash()
     assert folder.is_dir() and config.CACHE_DIR == str(folder)
@@ -36,13 +37,20 @@ def test_the_users_numba_cache_dir_wins(tmp_path, monkeypatch):
     assert numba_cache.configure() is None and config.CACHE_DIR == "unchanged"
 
 
+def test_a_folder_set_in_numbas_config_before_evoplay_wins(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "chosen"))
+    assert numba_cache.configure() is None and config.CACHE_DIR == str(tmp_path / "chosen")
+
+
 def test_an_unwritable_cache_leaves_numbas_default(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     blocker = tmp_path / "file"
     blocker.write_text("a file where the cache folder would go")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    monkeypatch.setattr(config, "CACHE_DIR", "unchanged")
-    assert numba_cache.configure() is None and config.CACHE_DIR == "unchanged"
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    assert numba_cache.configure() is None and config.CACHE_DIR == ""
 
 
 def test_folders_unused_for_two_weeks_are_removed_and_recent_ones_kept(tmp_path):

@@ -51,9 +51,12 @@ def _prune(root: Path, keep: Path, now: float) -> None:
 
 
 def configure() -> Path | None:
-    """Point Numba's cache at this source version's folder; None (Numba's default) when the user chose one with
-    ``NUMBA_CACHE_DIR`` or the user cache folder cannot be written."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
+    """Point Numba's cache at this source version's folder; None (the folder stays as it is) when the user chose
+    one (``NUMBA_CACHE_DIR``, or ``numba.config.CACHE_DIR`` set before importing evoplay) or the user cache folder
+    cannot be written."""
+    from numba import config
+
+    if os.environ.get("NUMBA_CACHE_DIR") or config.CACHE_DIR:
         return None
     root = cache_root()
     folder = root / source_hash()
@@ -64,7 +67,5 @@ def configure() -> Path | None:
         _prune(root, folder, time.time())
     except OSError:
         pass
-    from numba import config
-
     config.CACHE_DIR = str(folder)
     return folder

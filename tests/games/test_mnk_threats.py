@@ -134,7 +134,7 @@ def test_weights_agent_plays_a_threat_genome_and_finds_the_win(tmp_path):
     path = tmp_path / "best.json"
     path.write_text(json.dumps(weights_document(game, schema, bits, nodes=2000, streaks="live")))
     agent = make_agent(f"weights({path})", game)
-    assert isinstance(agent, WeightsAgent) and agent._threat is not None and agent._threat.nodes == 2000
+    assert isinstance(agent, WeightsAgent) and agent.threat is not None and agent.threat.nodes == 2000
     state = game.state_from_board(_board([".....", ".....", ".....", "OO...", "XXX.."]), 0)
     assert agent.step(state) == 3
     with pytest.raises(SpecError, match="node budget"):
@@ -150,7 +150,7 @@ def test_the_threats_config_evolves_the_extended_genome_and_the_seed_config_refu
     evo = make(load_config("mnk", "threats"))
     assert evo.schema.names == P.threat_schema(5, 5, 4).names
     agent = evo.agent(evo.schema.random(1, np.random.default_rng(0))[0], "g0.0")
-    assert agent._threat is not None and agent._threat.nodes == evo.config["search"]["nodes"]
+    assert agent.threat is not None and agent.threat.nodes == evo.config["search"]["nodes"]
     with pytest.raises(ConfigError, match="search.evaluation"):
         make({"search": {"evaluation": "deep"}})
     with pytest.raises(ConfigError, match="node budget"):
@@ -162,7 +162,7 @@ def test_champion_plays_5_5_4_only_and_the_benchmark_measures_it():
 
     game = load_game("mnk(m=5,n=5,k=4)")
     agent = make_agent("champion", game)
-    assert agent._threat is not None
+    assert agent.threat is not None
     state = game.new_initial_state(0)
     assert agent.step(state) in state.legal_actions()
     with pytest.raises(SpecError, match="5,5,4|m=5,n=5,k=4"):

@@ -145,10 +145,10 @@ class WeightsAgent(Agent):
         self.spec = spec or "weights"
         self._rng = np.random.default_rng(seed)
         self.nodes = 0
-        self._threat = None
+        self.threat = None  # the threat search of a 5,5,4 threat genome (games/mnk/threat_player.py), else None
         if isinstance(game, MnkGame) and threat_player.is_threat_genome(self.record, game.k):
             # seed 001's genome extended by open windows and forks: the threat search under a node budget
-            self._threat = threat_player.ThreatPlayer(game, self.record, nodes, streaks)
+            self.threat = threat_player.ThreatPlayer(game, self.record, nodes, streaks)
             self._kalah = False
         elif isinstance(game, MnkGame):
             if schedule not in ("seed001", "none"):
@@ -172,7 +172,7 @@ class WeightsAgent(Agent):
         # Kalah: nodes > 0 searches by iterative deepening within that many nodes (evoplay.games.kalah.deepening)
         # instead of the fixed depth; ties then go to the pit searched first.
         self.nodes_budget = int(nodes)
-        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah and self._threat is None):
+        if self.nodes_budget < 0 or (self.nodes_budget and not self._kalah and self.threat is None):
             raise SpecError(f"weights: nodes={nodes}; a node budget (> 0) is for Kalah and m,n,k threat genomes only "
                             "(0: the depth)")
 
@@ -188,8 +188,8 @@ class WeightsAgent(Agent):
 
     def root_values(self, state) -> tuple[np.ndarray, int]:
         g = self.game
-        if self._threat is not None:
-            best, _, nodes, _ = self._threat.choose(state._board, state.current_player())
+        if self.threat is not None:
+            best, _, nodes, _ = self.threat.choose(state._board, state.current_player())
             self.nodes += nodes
             values = np.full(g.m * g.n, -threats.INF, dtype=np.int64)
             values[best] = 0

@@ -164,7 +164,7 @@ def held_openings(game, count: int, seed: int = 0, nodes: int = PROOF_NODES) -> 
     from evoplay.agents import make_agent
     from evoplay.games.mnk.threat_player import prove
 
-    search = make_agent("champion", game)._threat
+    search = make_agent("champion", game).threat
     held, index = [], 0
     while len(held) < count:
         if prove(opening(game, seed, index)._board, 0, search, nodes)[0] != 1:
