@@ -35,6 +35,14 @@ RUNS = {
                                    "baselines.final_games": 4, "seed": 5}),
     "sevens": ("sevens", None, {"population": 9, "generations": 3, "seed": 4, "fitness.games": 30,
                                 "monitor.heuristic_games": 30}),
+    # The generic recipes on two built-in games: a move-scoring program on 3,3,3 against random, with a hall of
+    # fame, and a searching genome on a small Kalah with a round robin and margin scoring.
+    "gp": ("gp", None, {"game": "mnk(m=3,n=3,k=3)", "population": 8, "generations": 3, "seed": 2,
+                        "fitness.games": 2, "fitness.hall_of_fame": 2, "fitness.hall_games": 1,
+                        "report.games": 4}),
+    "ga": ("ga", None, {"game": "kalah(pits=4,seeds=3)", "population": 6, "generations": 3, "seed": 3,
+                        "player.depth": 2, "fitness.games": 2, "fitness.round_robin": 1, "fitness.scoring": "margin",
+                        "report.games": 4}),
 }
 
 # Runs whose recipe exports players (``export(folder, lang)``): their moves on fixed positions are pinned too.
