@@ -120,6 +120,10 @@ class OthelloState(State):
         margin = float(np.sign(self.board.count(1) - self.board.count(2)))
         return [margin, -margin]
 
+    def transposition_key(self):
+        """Equal for equal positions: searches keep what they learnt of a position reached by another order."""
+        return (self.player, tuple(self.board))
+
     def clone(self) -> "OthelloState":
         copy = OthelloState(self.game, list(self.board), self.player, list(self.legal))
         copy.history = list(self.history)

@@ -41,8 +41,11 @@ def _lockstep(ours: OpenSpielState, theirs, rng: np.random.Generator) -> None:
             return
         assert ours.current_player() == theirs.current_player()
         assert ours.is_chance_node() == theirs.is_chance_node()
+        layout = game.seat_layout
         for p in range(n):
-            assert np.array_equal(ours.features(p), np.asarray(theirs.observation_tensor(p)))
+            tensor = np.asarray(theirs.observation_tensor(p))
+            assert np.array_equal(ours.tensor(p), tensor)
+            assert np.array_equal(ours.features(p), tensor if layout is None else tensor[layout.index[p]])
         assert ours.returns() == list(theirs.returns())
         if theirs.is_chance_node():
             assert ours.current_player() == CHANCE

@@ -130,10 +130,21 @@ register_agent(
 register_agent("human", _human, (), "you, at the terminal")
 
 
-def _weights(game, spec, file, schedule, random_ties, seed, depth):
+def _weights(game, spec, file, schedule, random_ties, seed, depth, ms, nodes):
     from evoplay.agents.weights import from_file
 
-    return from_file(game, file, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec, depth=depth)
+    return from_file(game, file, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec, depth=depth,
+                     ms=ms, nodes=nodes)
+
+
+def _budget_of_file_params() -> tuple:
+    """A feature player's budget per move (the gp and ga recipes' players): iterative deepening within it."""
+    return (
+        Param("ms", float, -1.0, "time per move for an iterative-deepening search with the evolved evaluation "
+              "(-1: the file's own play budget; 0: none)", min=-1, max=3_600_000, why="at most an hour a move"),
+        Param("nodes", int, -1, "node budget per move, reproducible (-1: the file's own; 0: none)", min=-1,
+              max=10**12, why="a node count"),
+    )
 
 
 register_agent(
@@ -145,6 +156,7 @@ register_agent(
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
         Param("depth", int, 0, "plies to search (0: the genome's or the file's own)", max=1000),
+        *_budget_of_file_params(),
     ),
     "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; seed 001's GA "
     "genome; Kalah feature weights)",
@@ -278,15 +290,16 @@ register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per m
                "searched by the threat search within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
-def _gp(game, spec, file, depth):
+def _gp(game, spec, file, depth, ms, nodes):
     from evoplay.agents.gp import make_gp_agent
 
-    return make_gp_agent(game, spec, file, depth)
+    return make_gp_agent(game, spec, file, depth, ms, nodes)
 
 
 register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),
                            Param("depth", int, 0, "plies to search for a searching program (0: the file's own)",
-                                 max=1000)),
+                                 max=1000),
+                           *_budget_of_file_params()),
                "an evolved program: of the gp recipe on any game (scores each move's after-state, or evaluates "
                "search leaves, over the game's features); of seed 003's Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)

@@ -21,6 +21,14 @@ The root's values are exact for the best action and every action tied with it; a
 upper bound that is still below the best (alpha-beta with the window opened just below the best so far), so the
 caller can break ties itself.
 
+**Budgets.** With a :class:`Budget` (a node count, seconds, or an absolute ``time.perf_counter()`` deadline) the
+search deepens iteratively, 1, 2, ... up to ``depth`` plies, each iteration trying the root actions best first by
+the one before, and returns the values of the last iteration it finished (the first always finishes). A node
+budget is counted, so a search under it is reproducible from the seed; a time budget is not. Under a budget the
+search keeps a transposition table where the state gives ``transposition_key()`` (the best action of a position
+is tried first; a stored value of at least the depth needed, exact or a bound that cuts, is reused) and orders
+the other actions by how often each cut off the search before (the history heuristic).
+
 ``evaluate(state, player) -> float`` scores one leaf. Wrapped with :func:`batched`, it is instead called with a
 list of states, ``evaluate(states, player) -> array``, once for all the leaf children of a node at depth 1 (those
 children are then all generated, giving up pruning at the last ply for one interpreter call).
@@ -28,6 +36,8 @@ children are then all generated, giving up pruning at the last ply for one inter
 from __future__ import annotations
 
 import math
+import time
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -38,6 +48,38 @@ from evoplay.games.base import State
 TERMINAL_SCALE = 1e9
 EVAL_LIMIT = 1e8
 MAX_DEPTH = 40
+
+
+#: entries a transposition table holds before it is cleared
+TABLE_LIMIT = 400_000
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long an iterative-deepening search may run: ``nodes`` (0: no limit), ``seconds`` (0: no limit) from
+    its start, and ``deadline``, an absolute ``time.perf_counter()`` (None: none); the earliest limit stops it."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+    deadline: float | None = None
+
+    @property
+    def timed(self) -> bool:
+        return self.seconds > 0 or self.deadline is not None
+
+    def __bool__(self) -> bool:
+        return self.nodes > 0 or self.timed
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def transposition_key(state: State):
+    """The state's transposition key, or None when its class gives none (then nothing is stored)."""
+    hook = getattr(state, "transposition_key", None)
+    return hook() if hook is not None else None
 
 
 def batched(evaluate: Callable) -> Callable:
@@ -63,7 +105,8 @@ def _clip(value: float) -> float:
 
 class _Search:
     def __init__(self, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None,
-                 noop_opponents: bool = False):
+                 noop_opponents: bool = False, budget: Budget | None = None, table: dict | None = None,
+                 history: dict | None = None):
         self.player = player
         self.sample = rng is not None and not noop_opponents
         self.depth = depth
@@ -71,6 +114,24 @@ class _Search:
         self.batched = bool(getattr(evaluate, "batched", False))
         self.rng = rng
         self.nodes = 0
+        self.budget = budget
+        self.node_limit = budget.nodes if budget and budget.nodes else math.inf
+        self.deadline = math.inf
+        if budget and budget.timed:
+            ends = [budget.deadline] if budget.deadline is not None else []
+            if budget.seconds > 0:
+                ends.append(time.perf_counter() + budget.seconds)
+            self.deadline = min(ends)
+        self.table = table
+        self.history = history
+        self.completed = 0  # the deepest iteration finished
+
+    def spend(self, count: int = 1) -> None:
+        """Count ``count`` nodes; past the budget, stop the iteration running (never the first)."""
+        self.nodes += count
+        if self.completed and (self.nodes > self.node_limit
+                               or (self.deadline != math.inf and time.perf_counter() > self.deadline)):
+            raise _OutOfBudget
 
     # --- leaves ------------------------------------------------------------------------------------------
     def terminal(self, state: State, depth: int) -> float:
@@ -129,7 +190,7 @@ class _Search:
 
     # --- the search ----------------------------------------------------------------------------------------
     def value(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
+        self.spend()
         if state.is_terminal():
             return self.terminal(state, depth)
         if depth <= 0:
@@ -146,26 +207,56 @@ class _Search:
         maximise, actions, make = self.branches(state)
         if depth == 1 and self.batched:
             return self.frontier(maximise, [make(a) for a in actions])
+        key = None
+        if self.table is not None:
+            key = transposition_key(state)
+            entry = self.table.get(key) if key is not None else None
+            if entry is not None:
+                stored_depth, stored, flag, best_action = entry
+                if stored_depth >= depth and (flag == EXACT or (flag == LOWER and stored >= beta)
+                                              or (flag == UPPER and stored <= alpha)):
+                    return stored
+                actions = self.ordered(actions, best_action)
+            else:
+                actions = self.ordered(actions, None)
+        alpha0, beta0 = alpha, beta
         best = -math.inf if maximise else math.inf
+        best_action = actions[0] if actions else None
         for a in actions:
             v = self.value(make(a), depth - 1, alpha, beta)
             if maximise:
                 if v > best:
-                    best = v
+                    best, best_action = v, a
                 if best > alpha:
                     alpha = best
             else:
                 if v < best:
-                    best = v
+                    best, best_action = v, a
                 if best < beta:
                     beta = best
             if alpha >= beta:
+                if self.history is not None:
+                    self.history[a] = self.history.get(a, 0) + depth * depth
                 break
+        if key is not None:
+            if len(self.table) >= TABLE_LIMIT:
+                self.table.clear()
+            flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
+            self.table[key] = (depth, best, flag, best_action)
         return best
+
+    def ordered(self, actions: list[int], first) -> list[int]:
+        """``first`` (a transposition table's best action), then the rest by their history score."""
+        history = self.history
+        if history:
+            actions = sorted(actions, key=lambda a: -history.get(a, 0))
+        if first is not None and first in actions and actions[0] != first:
+            actions = [first] + [a for a in actions if a != first]
+        return actions
 
     def leaf_values(self, children: list[State]) -> np.ndarray:
         """The values of leaf ``children``: terminal ones exactly, the others in one ``evaluate`` call (clipped)."""
-        self.nodes += len(children)
+        self.spend(len(children))
         values = np.empty(len(children), dtype=np.float64)
         pending = []
         for i, c in enumerate(children):
@@ -193,26 +284,50 @@ class _Search:
             return [], np.empty(0, dtype=np.float64)
         _, _, make = self.branches(state)
         children = [make(a) for a in actions]
-        if self.depth == 1 and self.batched:
-            return list(actions), self.leaf_values(children)
+        if not self.budget:
+            return list(actions), self.iteration(children, self.depth)
+        # Iterative deepening: each iteration tries the actions best first by the last one; an iteration the
+        # budget stops is dropped (the first always finishes).
+        order = list(range(len(actions)))
         values = np.empty(len(actions), dtype=np.float64)
+        for depth in range(1, self.depth + 1):
+            try:
+                found = self.iteration([children[i] for i in order], depth)
+            except _OutOfBudget:
+                break
+            values[order] = found
+            self.completed = depth
+            order = sorted(order, key=lambda i: -values[i])
+            if all(abs(v) >= TERMINAL_SCALE for v in values):  # every action's result is known
+                break
+        return list(actions), values
+
+    def iteration(self, children: list[State], depth: int) -> np.ndarray:
+        """The values of the root's ``children`` searched ``depth`` plies from the root."""
+        if depth == 1 and self.batched:
+            return self.leaf_values(children)
+        values = np.empty(len(children), dtype=np.float64)
         best = -math.inf
         for i, c in enumerate(children):
             # Open the window just below the best so far: a tie comes back exact, a worse move as a bound below it.
             alpha = float(np.nextafter(best, -math.inf)) if best > -math.inf else -math.inf
-            v = self.value(c, self.depth - 1, alpha, math.inf)
+            v = self.value(c, depth - 1, alpha, math.inf)
             values[i] = v
             if v > best:
                 best = v
-        return list(actions), values
+        return values
 
 
 def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None = None,
-           stats: dict | None = None, noop_opponents: bool = False) -> tuple[list[int], np.ndarray]:
+           stats: dict | None = None, noop_opponents: bool = False, budget: Budget | None = None,
+           table: dict | None = None, history: dict | None = None) -> tuple[list[int], np.ndarray]:
     """The legal actions of ``player`` at ``state`` and their values from ``player``'s side after ``depth`` plies
     (see the module's docstring). ``state`` must be ``player``'s turn or a simultaneous node where it moves; it is
-    not changed. ``stats``, when given, receives the number of nodes visited under ``"nodes"``;
-    ``noop_opponents`` plays the others' no-op at simultaneous nodes even when ``rng`` is given (for resampling)."""
+    not changed. ``stats``, when given, receives the number of nodes visited under ``"nodes"`` and the deepest
+    finished iteration under ``"depth"``; ``noop_opponents`` plays the others' no-op at simultaneous nodes even when
+    ``rng`` is given (for resampling). With a ``budget`` the search deepens iteratively up to ``depth`` plies;
+    ``table`` (a dict, kept by the caller between moves) and ``history`` are then its transposition table and
+    history scores."""
     if not 1 <= depth <= MAX_DEPTH:
         raise SpecError(f"search depth {depth} is out of range; use 1..{MAX_DEPTH}")
     if state.is_terminal():
@@ -223,8 +338,15 @@ def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.ra
         raise SpecError(f"search: it is player {state.current_player()}'s turn, not player {player}'s")
     if not state.game.perfect_information:
         state = state.resample(player, rng if rng is not None else np.random.default_rng(0))
-    s = _Search(player, depth, evaluate, rng, noop_opponents)
+    if budget and (state.is_simultaneous_node() or not state.game.perfect_information):
+        table = None  # sampled joint actions and resampled hidden states make stored values stale
+    if not budget:
+        table = history = None
+    elif history is None:
+        history = {}
+    s = _Search(player, depth, evaluate, rng, noop_opponents, budget, table, history)
     actions, values = s.root(state)
     if stats is not None:
         stats["nodes"] = stats.get("nodes", 0) + s.nodes
+        stats["depth"] = s.completed if budget else depth
     return actions, values

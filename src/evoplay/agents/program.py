@@ -25,7 +25,8 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents.base import Agent
-from evoplay.agents.generic_search import EVAL_LIMIT, TERMINAL_SCALE, search
+from evoplay.agents.feature_view import FeatureView
+from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
 from evoplay.errors import SpecError
 from evoplay.games.base import State as _BaseState
 from evoplay.gp.interpreter import evaluate_with_stack
@@ -60,10 +61,11 @@ def feature_identifiers(names: list[str]) -> list[str]:
 
 
 def game_primitive_set(game, functions=("add", "sub", "mul", "min", "max", "if_lt"), constants=(-1.0, 1.0),
-                       integers: tuple[int, int] | None = None) -> PrimitiveSet:
-    """The primitive set of a game: one terminal per feature, the ``functions``, an ephemeral constant drawn in
-    ``constants`` (None: none) and optionally fixed integers ``integers`` = (low, high)."""
-    names = game.feature_names()
+                       integers: tuple[int, int] | None = None, names: list[str] | None = None) -> PrimitiveSet:
+    """The primitive set of a game: one terminal per feature (``names``, default the game's own feature names),
+    the ``functions``, an ephemeral constant drawn in ``constants`` (None: none) and optionally fixed integers
+    ``integers`` = (low, high)."""
+    names = list(names) if names is not None else game.feature_names()
     pset = PrimitiveSet(game.name if str(game.name).isidentifier() else "game", n_features=len(names))
     pset.add_functions(*functions)
     for i, ident in enumerate(feature_identifiers(names)):
@@ -75,9 +77,10 @@ def game_primitive_set(game, functions=("add", "sub", "mul", "min", "max", "if_l
     return pset.validate()
 
 
-def check_features(where: str, recorded: list[str], game) -> None:
-    """SpecError unless ``game`` gives exactly the features a file was evolved on (same names, same order)."""
-    names = list(game.feature_names())
+def check_features(where: str, recorded: list[str], game, names: list[str] | None = None) -> None:
+    """SpecError unless ``game`` gives exactly the features a file was evolved on (same names, same order);
+    ``names`` are the names the player reads (default: the game's own)."""
+    names = list(names) if names is not None else list(game.feature_names())
     recorded = list(recorded)
     if names == recorded:
         return
@@ -228,15 +231,18 @@ class FeatureAgent(Agent):
     """Chooses moves by a scorer over ``state.features(player)`` (see the module docstring)."""
 
     def __init__(self, game, scorer, policy: str = "move", depth: int = 1, opponents: str = "noop",
-                 spec: str = "program", seed: int = 0, note: str = ""):
+                 spec: str = "program", seed: int = 0, note: str = "", view: FeatureView | None = None,
+                 budget: Budget | None = None):
         super().__init__(game)
         if policy not in POLICIES:
             raise SpecError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
         if opponents not in OPPONENTS:
             raise SpecError(f"unknown simultaneous opponents {opponents!r}; known: {', '.join(OPPONENTS)}")
-        if not 1 <= int(depth) <= MAX_DEPTH:
-            raise SpecError(f"search depth {depth} is out of range; use 1..{MAX_DEPTH}")
-        self.n_features = game.num_features()
+        limit = SEARCH_DEPTH_LIMIT if budget else MAX_DEPTH
+        if not 1 <= int(depth) <= limit:
+            raise SpecError(f"search depth {depth} is out of range; use 1..{limit}")
+        self.view = view if view is not None else FeatureView(game)
+        self.n_features = len(self.view)
         self.scorer = scorer
         self.policy = policy
         self.depth = int(depth)
@@ -245,21 +251,20 @@ class FeatureAgent(Agent):
         self.note = note  # e.g. the rules differ from the ones it was evolved under
         self._rng = np.random.default_rng(seed)
         self._leaves = _Leaves(self)
+        # With a budget the player deepens iteratively (``depth`` caps it) and keeps a transposition table
+        # for the game it plays.
+        self.budget = budget if budget else None
+        self._table: dict = {}
+        self.last_depth = 0  # the deepest search iteration finished at the last move
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
         self._rng = np.random.default_rng(seed)
+        self._table = {}
 
-    # --- features ------------------------------------------------------------------------------------------
+    # --- features ---------------------------------------------------------------------------------------------
     def rows(self, states, player: int) -> np.ndarray:
-        rows = np.empty((len(states), self.n_features), np.float64)
-        for i, s in enumerate(states):
-            f = s.features(player)
-            if len(f) != self.n_features:
-                raise SpecError(f"{self.game.spec}: features({player}) gave {len(f)} numbers but feature_names() "
-                                f"names {self.n_features}; make them agree")
-            rows[i] = f
-        return rows
+        return self.view.rows(states, player)
 
     def score_rows(self, rows: np.ndarray) -> np.ndarray:
         return self.scorer(rows)
@@ -274,7 +279,15 @@ class FeatureAgent(Agent):
             actions = state.legal_actions()
         if len(actions) == 1:
             return int(actions[0])
-        if self.policy == "search":
+        deadline = getattr(self, "deadline", None)
+        if self.budget or deadline is not None:
+            b = self.budget or Budget()
+            budget = Budget(b.nodes, b.seconds, deadline if b.deadline is None else b.deadline)
+            stats: dict = {}
+            actions, values = search(state, player, self.depth, self._leaves, self._rng, stats,
+                                     noop_opponents=self.opponents == "noop", budget=budget, table=self._table)
+            self.last_depth = stats["depth"]
+        elif self.policy == "search":
             actions, values = search(state, player, self.depth, self._leaves, self._rng,
                                      noop_opponents=self.opponents == "noop")
         else:
@@ -324,7 +337,12 @@ class FeatureAgent(Agent):
 
     def describe(self) -> str:
         kind = "program" if isinstance(self.scorer, ProgramScorer) else "weights"
-        how = "scores each move's after-state" if self.policy == "move" else f"searches {self.depth} plies"
+        if self.budget:
+            limits = ([f"{self.budget.nodes} nodes"] if self.budget.nodes else []) + (
+                [f"{1000 * self.budget.seconds:g} ms"] if self.budget.seconds else [])
+            how = f"searches by iterative deepening within {' and '.join(limits)} a move"
+        else:
+            how = "scores each move's after-state" if self.policy == "move" else f"searches {self.depth} plies"
         text = f"{kind} of {self.scorer.size} {'nodes' if kind == 'program' else 'features'} that {how}"
         return f"{text} ({self.note})" if self.note else text
 
@@ -335,54 +353,89 @@ class FeatureAgent(Agent):
 
 
 def program_agent(game, program: Program, policy="move", depth=1, opponents="noop", spec="program",
-                  note="") -> FeatureAgent:
-    if program.size and program.args[program.opcodes == 1].max(initial=-1) >= game.num_features():
+                  note="", view: FeatureView | None = None, budget: Budget | None = None) -> FeatureAgent:
+    view = view if view is not None else FeatureView(game)
+    if program.size and program.args[program.opcodes == 1].max(initial=-1) >= len(view):
         raise SpecError(f"the program reads feature {int(program.args[program.opcodes == 1].max())} but "
-                        f"{game.spec} has {game.num_features()} features")
-    return FeatureAgent(game, ProgramScorer(program), policy, depth, opponents, spec, note=note)
+                        f"{game.spec} has {len(view)} features")
+    return FeatureAgent(game, ProgramScorer(program), policy, depth, opponents, spec, note=note, view=view,
+                        budget=budget)
 
 
 def linear_agent(game, weights, policy="search", depth=1, opponents="noop", spec="weights",
-                 note="") -> FeatureAgent:
+                 note="", view: FeatureView | None = None, budget: Budget | None = None) -> FeatureAgent:
+    view = view if view is not None else FeatureView(game)
     weights = np.asarray(weights, dtype=np.float64)
-    if len(weights) != game.num_features():
-        raise SpecError(f"{len(weights)} weights for the {game.num_features()} features of {game.spec}")
-    return FeatureAgent(game, LinearScorer(weights), policy, depth, opponents, spec, note=note)
+    if len(weights) != len(view):
+        raise SpecError(f"{len(weights)} weights for the {len(view)} features of {game.spec}")
+    return FeatureAgent(game, LinearScorer(weights), policy, depth, opponents, spec, note=note, view=view,
+                        budget=budget)
 
 
-def _played_depth(where: str, policy: str, recorded: int, depth: int) -> int:
-    """The search depth to play: ``depth`` when given (> 0), else the one the file records."""
+def _played_depth(where: str, policy: str, recorded: int, depth: int, budget: Budget | None = None) -> int:
+    """The search depth to play: ``depth`` when given (> 0), else the one the file records; under a budget the
+    deepest iteration allowed (``depth``, else no cap below the search's own)."""
     if depth < 0:
         raise SpecError(f"{where}: depth={depth}; give the plies to search (0: the file's own, {recorded})")
+    if budget:
+        return depth or SEARCH_DEPTH_LIMIT
     if depth and policy != "search":
         raise SpecError(f"{where}: depth={depth} is for a searching player; this file's policy is {policy!r} "
-                        f"(it scores each move's after-state), so leave depth out")
+                        f"(it scores each move's after-state), so leave depth out, or give it a budget (ms=, "
+                        f"nodes=) to search with its evaluation")
     return depth or recorded
 
 
-def agent_from_program_document(game, doc: dict, where: str, spec: str, depth: int = 0) -> FeatureAgent:
+def play_budget(doc: dict, ms: float = -1, nodes: int = -1) -> Budget | None:
+    """The budget a champion plays with: ``ms`` and ``nodes`` when given (>= 0; 0 turns that limit off), else
+    the document's own ``play`` budget (None: it plays its evolved policy and depth)."""
+    if ms < -1 or nodes < -1:
+        raise SpecError(f"ms={ms}, nodes={nodes}: give a budget >= 0 (0: none)")
+    recorded = doc.get("play") or {}
+    ms = float(recorded.get("ms", 0)) if ms == -1 else float(ms)
+    nodes = int(recorded.get("nodes", 0)) if nodes == -1 else int(nodes)
+    budget = Budget(nodes=nodes, seconds=ms / 1000.0)
+    return budget if budget else None
+
+
+def agent_from_program_document(game, doc: dict, where: str, spec: str, depth: int = 0, ms: float = -1,
+                                nodes: int = -1) -> FeatureAgent:
     """The agent of a generic ``gp`` document (policy move or search), checked against ``game``; ``depth`` > 0
-    searches that many plies instead of the file's."""
+    searches that many plies instead of the file's; ``ms`` / ``nodes`` a budget per move instead of the file's
+    (see :func:`play_budget`)."""
     note = check_game(where, doc["game"], game)
-    check_features(where, doc.get("features", []), game)
+    view = FeatureView.from_document(game, doc)
+    check_features(where, doc.get("features", []), game, view.names())
     warn(note)
     program = Program.from_dict(doc["program"])
-    depth = _played_depth(where, doc["policy"], int(doc.get("depth", 1)), depth)
-    return program_agent(game, program, doc["policy"], depth, doc.get("opponents", "noop"), spec, note)
+    budget = play_budget(doc, ms, nodes)
+    depth = _played_depth(where, doc["policy"], int(doc.get("depth", 1)), depth, budget)
+    return program_agent(game, program, doc["policy"], depth, doc.get("opponents", "noop"), spec, note, view,
+                         budget)
 
 
-def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: int = 0) -> FeatureAgent:
-    """The agent of a generic ``weights`` document (a genome of one weight per feature), checked against ``game``."""
+def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: int = 0, ms: float = -1,
+                                nodes: int = -1) -> FeatureAgent:
+    """The agent of a generic ``weights`` document (a genome of one weight per feature, or real weights),
+    checked against ``game``."""
     note = check_game(where, doc["game"], game)
-    check_features(where, doc["features"], game)
+    view = FeatureView.from_document(game, doc)
+    check_features(where, doc["features"], game, view.names())
     warn(note)
-    params = doc["params"]
-    weights = decode_weights(params, len(doc["features"]), float(doc.get("weight_scale", 1.0)))
-    # a genome's depth field holds plies - 1 (0 plays one ply); without one the document's depth
-    recorded = int(params["depth"]) + 1 if "depth" in params else int(doc.get("depth", 1))
+    if "weights" in doc:
+        weights = np.asarray(doc["weights"], dtype=np.float64)
+        if weights.shape != (len(view),) or not np.all(np.isfinite(weights)):
+            raise SpecError(f"{where}: 'weights' must be {len(view)} finite numbers, one per feature")
+        recorded = int(doc.get("depth", 1))
+    else:
+        params = doc["params"]
+        weights = decode_weights(params, len(doc["features"]), float(doc.get("weight_scale", 1.0)))
+        # a genome's depth field holds plies - 1 (0 plays one ply); without one the document's depth
+        recorded = int(params["depth"]) + 1 if "depth" in params else int(doc.get("depth", 1))
     policy = doc.get("policy", "search")
-    depth = _played_depth(where, policy, recorded, depth)
-    return linear_agent(game, weights, policy, depth, doc.get("opponents", "noop"), spec, note)
+    budget = play_budget(doc, ms, nodes)
+    depth = _played_depth(where, policy, recorded, depth, budget)
+    return linear_agent(game, weights, policy, depth, doc.get("opponents", "noop"), spec, note, view, budget)
 
 
 def weight_field(i: int) -> str:

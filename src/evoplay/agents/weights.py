@@ -217,7 +217,7 @@ class WeightsAgent(Agent):
 
 
 def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
-              spec: str | None = None, depth: int = 0) -> WeightsAgent:
+              spec: str | None = None, depth: int = 0, ms: float = -1, nodes: int = -1) -> WeightsAgent:
     """The agent of a weights JSON, checked to be for ``game``; it evaluates streaks as the run did. ``depth`` > 0
     searches that many plies instead of the genome's or the file's depth (seed 001's schedule still caps m,n,k)."""
     from evoplay.games import load_game
@@ -226,7 +226,11 @@ def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = Fa
     if "features" in doc:  # a genome of feature weights (the ga recipe): any game that gives those features
         from evoplay.agents.program import agent_from_weights_document
 
-        return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights", depth)
+        return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights", depth, ms,
+                                           nodes)
+    if ms != -1 or nodes != -1:
+        raise SpecError(f"weights: {doc['path']} is a seed-001 genome, which searches by its own depth or node "
+                        f"budget; ms= and nodes= are for the ga recipe's feature weights")
     if depth < 0:
         raise SpecError(f"weights: depth={depth}; give the plies to search (0: the genome's own)")
     made_for = load_game(doc["game"])

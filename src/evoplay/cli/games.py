@@ -101,6 +101,8 @@ def check_game_command(game, n_games, seed, max_moves):
     for name, value in report.summary():
         table.add_row(name, escape(value))
     out.print(table)
+    for warning in report.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
     if report.ok:
         out.print("[green]all promises hold[/]: legal and illegal actions, clone, terminal states, returns, "
                   "features, action strings, same seed same game", highlight=False)

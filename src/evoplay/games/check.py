@@ -29,6 +29,7 @@ class CheckReport:
     games: int
     seed: int
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what is allowed but will hurt an evolved player
     played: int = 0  # games played to the end
     moves: int = 0
     lengths: list[int] = field(default_factory=list)
@@ -332,10 +333,27 @@ def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int
                             f"the same seed gave different games: game {g}, seed {game_seed}, replayed with the same "
                             f"choices, differs from move {move}; draw every random number from the seed passed to "
                             f"new_initial_state (no global random, time or set order)")
+    if names and report.ok and game.num_players > 1:
+        warning = seat_blind(game, seed)
+        if warning:
+            report.warnings.append(warning)
     report.seconds = time.perf_counter() - start
     if report.played:
         report.mean_returns = [float(x) / report.played for x in report.returns_sum]
     return report
+
+
+def seat_blind(game: Game, seed: int, games: int = 20) -> str:
+    """A warning when no feature depends on the seat: ``features(p)`` is the same for every player at every
+    position of ``games`` random games, so a program or weights reading them cannot tell which seat they play."""
+    from evoplay.games.seat_view import tensors_agree
+
+    if not tensors_agree(game, lambda state, p: np.asarray(state.features(p), dtype=np.float64), seed, games):
+        return ""
+    return (f"no feature depends on the seat: features(p) is the same for every player at every position of {games} "
+            f"random games, so an evolved player cannot tell its own pieces from its opponent's by them alone. "
+            f"Evolved players also read the free features (seat, my_turn, ...; evoplay.agents.feature_view), but "
+            f"features seen from the player's side (its pieces first, the board turned to its side) learn faster")
 
 
 def check_names(game: Game, checker: _Checker):

@@ -138,6 +138,18 @@ class OpenSpielGame(Game):
     def num_features(self) -> int:
         return int(np.prod(self._shape)) if self._tensor is not None else len(self.feature_names())
 
+    @property
+    def seat_layout(self):
+        """How the tensor is made relative to the seat (``evoplay.games.seat_view``), inferred once from seeded
+        random games; None when OpenSpiel's tensors already differ by player or nothing pairs up."""
+        if not hasattr(self, "_seat_layout"):
+            from evoplay.games.seat_view import infer_layout
+
+            self._seat_layout = None  # while inferring, features() reads the tensor as it is
+            if self._tensor is not None:
+                self._seat_layout = infer_layout(self, self._shape, lambda state, p: state.tensor(p))
+        return self._seat_layout
+
 
 def _observer(pyspiel_game, size: int):
     """OpenSpiel's observer object for the game: it writes the observation tensor into a NumPy buffer, several
@@ -262,7 +274,14 @@ class OpenSpielState(State):
         return OpenSpielState(self.game, self.pyspiel_state.clone())
 
     def features(self, player: int) -> np.ndarray:
-        """``player``'s observation tensor (or information-state tensor): what OpenSpiel lets it see."""
+        """``player``'s observation tensor (or information-state tensor): what OpenSpiel lets it see, made
+        relative to its seat where OpenSpiel gives every player the same tensor (``OpenSpielGame.seat_layout``)."""
+        raw = self.tensor(player)
+        layout = self.game.seat_layout
+        return raw if layout is None else raw[layout.index[player]]
+
+    def tensor(self, player: int) -> np.ndarray:
+        """``player``'s observation (or information-state) tensor as OpenSpiel gives it, flat."""
         g = self.game
         if g._tensor is None:
             g.feature_names()
@@ -274,6 +293,13 @@ class OpenSpielState(State):
         if g._tensor == "observation":
             return np.asarray(self.pyspiel_state.observation_tensor(player), dtype=np.float64)
         return np.asarray(self.pyspiel_state.information_state_tensor(player), dtype=np.float64)
+
+    def transposition_key(self):
+        """The player to move and OpenSpiel's text of the state, for perfect-information games (their text holds
+        the whole position); None otherwise."""
+        if not self.game.perfect_information:
+            return None
+        return (self.pyspiel_state.current_player(), str(self.pyspiel_state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if not self.pyspiel_state.is_chance_node():

@@ -1,0 +1,165 @@
+"""What a feature player reads: the game's own features, the free features every game gets, and their scales.
+
+A GP program or a weight vector reads one row of numbers per position, from one player's side:
+
+- the game's own features, ``state.features(player)`` (the numbers ``game.feature_names()`` names);
+- with ``free=True``, six numbers any game gives through its API, so that a player can tell its seat and a
+  position's tempo even where the game's own features do not say (OpenSpiel's observation tensors are often the
+  same for both players):
+
+  ================  =========================================================================================
+  ``seat``          the player's seat (0, 1, ...)
+  ``my_turn``       1 when the player is to move (or moves at a simultaneous node), else 0
+  ``my_moves``      the number of legal actions when the player is to move, else 0
+  ``their_moves``   the number of legal actions when another player is to move, else 0
+  ``my_score``      ``state.scores()[player]``
+  ``their_score``   the best score among the other players
+  ================  =========================================================================================
+
+- each number times a scale (``scales``), measured once per run as 1 / the standard deviation of the number over
+  positions of seeded random games (:func:`measure_scales`; a number that never changed gets 0 and so is ignored).
+  Scaled features make a program's constants in [-1, 1] and a genome's weights in [-1, 1) speak the same units
+  for every feature.
+
+The view is recorded in a player's ``best.json`` (``free_features``, ``feature_scales``), so a champion reads
+exactly what it was evolved on; documents without those keys read the game's features unscaled, as before.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.errors import SpecError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+
+FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
+
+
+def free_features(state, player: int) -> list[float]:
+    """The free features of ``state`` from ``player``'s side (see the module docstring); the reference the
+    exported players copy."""
+    mover = state.current_player()
+    mine = mover == player or mover == SIMULTANEOUS
+    if mover == SIMULTANEOUS:
+        count = len(state.legal_actions(player))
+    elif mover >= 0:
+        count = len(state.legal_actions())
+    else:  # chance or terminal: nobody chooses
+        count = 0
+    scores = state.scores()
+    others = [s for p, s in enumerate(scores) if p != player]
+    return [float(player), 1.0 if mine else 0.0, float(count) if mine else 0.0,
+            0.0 if mine or mover < 0 else float(count), float(scores[player]),
+            float(max(others)) if others else 0.0]
+
+
+class FeatureView:
+    """The numbers a feature player reads for ``game`` (see the module docstring)."""
+
+    def __init__(self, game, free: bool = False, scales=None):
+        self.game = game
+        self.free = bool(free)
+        self.own = game.num_features()
+        names = list(game.feature_names()) + (list(FREE_FEATURES) if self.free else [])
+        self._names = names
+        if scales is not None:
+            scales = np.ascontiguousarray(scales, dtype=np.float64)
+            if scales.shape != (len(names),):
+                raise SpecError(f"{len(scales)} feature scales for the {len(names)} features of {game.spec}"
+                                + (" with the free features" if self.free else ""))
+            if not np.all(np.isfinite(scales)):
+                raise SpecError("the feature scales must be finite numbers")
+        self.scales = scales
+
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def row(self, state, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """One position's numbers (scaled) into ``out`` (a new array when None)."""
+        if out is None:
+            out = np.empty(len(self._names), np.float64)
+        f = state.features(player)
+        if len(f) != self.own:
+            raise SpecError(f"{self.game.spec}: features({player}) gave {len(f)} numbers but feature_names() "
+                            f"names {self.own}; make them agree")
+        out[: self.own] = f
+        if self.free:
+            out[self.own:] = free_features(state, player)
+        if self.scales is not None:
+            out *= self.scales
+        return out
+
+    def rows(self, states, player: int) -> np.ndarray:
+        """Every state's row, stacked (float64, one row per state)."""
+        rows = np.empty((len(states), len(self._names)), np.float64)
+        for i, s in enumerate(states):
+            self.row(s, player, rows[i])
+        return rows
+
+    def document(self) -> dict:
+        """What a best.json records of the view."""
+        doc = {"features": self.names(), "free_features": self.free}
+        if self.scales is not None:
+            doc["feature_scales"] = [float(x) for x in self.scales]
+        return doc
+
+    @classmethod
+    def from_document(cls, game, doc: dict) -> "FeatureView":
+        return cls(game, bool(doc.get("free_features", False)), doc.get("feature_scales"))
+
+
+def random_positions(game, count: int, seed: int, max_moves: int = 2000) -> list:
+    """``count`` positions of seeded uniformly random games (every position a player is to move in, of as many
+    games as it takes), each seen from its mover; chance nodes are sampled with their probabilities."""
+    rng = np.random.default_rng(seed)
+    out: list = []
+    games = 0
+    while len(out) < count and games < max(8, count):
+        games += 1
+        state = game.new_initial_state(int(rng.integers(1 << 31)))
+        for _ in range(max_moves):
+            mover = state.current_player()
+            if mover == TERMINAL:
+                break
+            if mover == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if mover == SIMULTANEOUS:
+                joint = []
+                for p in range(game.num_players):
+                    legal = state.legal_actions(p)
+                    joint.append(int(legal[int(rng.integers(len(legal)))]) if legal else 0)
+                out.append((state.clone(), int(rng.integers(game.num_players))))
+                state.apply_actions(joint)
+            else:
+                out.append((state.clone(), mover))
+                legal = state.legal_actions()
+                state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+    if len(out) > count:
+        pick = rng.choice(len(out), size=count, replace=False)
+        out = [out[int(i)] for i in sorted(pick)]
+    return out
+
+
+def measure_scales(game, free: bool, seed: int, positions: int = 400) -> np.ndarray:
+    """1 / the standard deviation of each of the view's numbers over ``positions`` random positions (seen from
+    the mover and, for the others, from a random other player), rounded to 4 significant digits so that a
+    document shows them plainly; 0 for a number that never changed."""
+    view = FeatureView(game, free)
+    samples = random_positions(game, positions, seed)
+    if not samples:
+        return np.ones(len(view))
+    rng = np.random.default_rng(seed + 1)
+    rows = np.empty((len(samples), len(view)))
+    for i, (state, mover) in enumerate(samples):
+        viewer = mover if rng.random() < 0.5 or game.num_players == 1 else int(rng.integers(game.num_players))
+        view.row(state, viewer, rows[i])
+    if not np.all(np.isfinite(rows)):
+        bad = int(np.argwhere(~np.isfinite(rows))[0][1])
+        raise SpecError(f"{game.spec}: feature {view.names()[bad]!r} is not a finite number at a position of a "
+                        f"random game; features must be finite (check-game finds the position)")
+    std = rows.std(axis=0)
+    scales = np.where(std > 1e-9, 1.0 / np.maximum(std, 1e-9), 0.0)
+    return np.array([float(f"{s:.4g}") for s in scales])
