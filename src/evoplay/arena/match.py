@@ -34,18 +34,48 @@ class GameRecord:
         return asdict(self)
 
 
-def play_game(game: Game, agents, seed: int, max_moves: int = 100_000):
+#: the key of a game's opening moves in its seed derivation (chance is key 0, the seats 1, 2, ...)
+OPENING_KEY = 1 << 20
+
+
+def play_opening(state, plies: int, seed: int):
+    """Play ``plies`` uniformly random moves (chance outcomes by their probabilities; at a simultaneous node a
+    random action for every player) from ``state``, drawn from ``seed`` alone, stopping early at the end of the
+    game. The same seed gives the same opening whoever then plays it (the fitness's common random numbers)."""
+    rng = np.random.default_rng(derive_seed(seed, OPENING_KEY))
+    for _ in range(plies):
+        player = state.current_player()
+        if player == TERMINAL:
+            return
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue  # a chance outcome is not a ply
+        if player == SIMULTANEOUS:
+            joint = []
+            for p in range(state.game.num_players):
+                legal = state.legal_actions(p)
+                joint.append(int(legal[int(rng.integers(len(legal)))]) if legal else 0)
+            state.apply_actions(joint)
+        else:
+            legal = state.legal_actions()
+            state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+
+
+def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings: int = 0):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
     Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
-    so a game's chance events are the same on every executor. Returns the final state. An agent that answers
-    with an illegal action raises IllegalActionError naming it.
+    so a game's chance events are the same on every executor. ``openings`` > 0 first plays that many random
+    plies (``play_opening``). Returns the final state. An agent that answers with an illegal action raises
+    IllegalActionError naming it.
     """
     if len(agents) != game.num_players:
         raise SpecError(f"{game.spec} is for {game.num_players} players; got {len(agents)} agents")
     state = game.new_initial_state(seed)
     for seat, agent in enumerate(agents):
         agent.restart(derive_seed(seed, seat + 1), seat)
+    if openings:
+        play_opening(state, openings, seed)
     chance_rng = None
     moves = 0
     while True:
@@ -74,8 +104,8 @@ def play_game(game: Game, agents, seed: int, max_moves: int = 100_000):
         moves += 1
 
 
-def play_record(game: Game, agents, seats: tuple[int, ...], seed: int) -> GameRecord:
-    """Play one game with ``agents[seats[p]]`` in seat p and return its record."""
-    state = play_game(game, [agents[i] for i in seats], seed)
+def play_record(game: Game, agents, seats: tuple[int, ...], seed: int, openings: int = 0) -> GameRecord:
+    """Play one game with ``agents[seats[p]]`` in seat p (after ``openings`` random plies) and return its record."""
+    state = play_game(game, [agents[i] for i in seats], seed, openings=openings)
     moves = len(getattr(state, "history", ())) or 0
     return GameRecord(tuple(seats), tuple(state.returns()), tuple(state.scores()), moves, seed)

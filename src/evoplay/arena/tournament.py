@@ -17,11 +17,13 @@ from evoplay.games.base import Game
 
 @dataclass(frozen=True)
 class Pairing:
-    """``games`` games with agent ``seats[p]`` in seat p; game g gets seed derive_seed(seed, *key, g)."""
+    """``games`` games with agent ``seats[p]`` in seat p; game g gets seed derive_seed(seed, *key, g) and starts
+    with ``openings`` random plies drawn from that seed."""
 
     seats: tuple[int, ...]
     games: int
     key: tuple[int, ...]
+    openings: int = 0
 
 
 def round_robin_pairings(n: int, games_per_pair: int = 1, round_key: int = 0, seats: int = 2) -> list[Pairing]:
@@ -180,15 +182,15 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
 class _Task:
     game: Game
     agents: list
-    games: list[tuple[tuple[int, ...], int]]  # (seats, seed)
+    games: list[tuple[tuple[int, ...], int, int]]  # (seats, seed, opening plies)
 
 
 def _run_task(task: _Task) -> list[GameRecord]:
-    return [play_record(task.game, task.agents, seats, seed) for seats, seed in task.games]
+    return [play_record(task.game, task.agents, seats, seed, openings) for seats, seed, openings in task.games]
 
 
-def schedule_games(pairings: Sequence[Pairing], seed: int) -> list[tuple[tuple[int, ...], int]]:
-    return [(p.seats, derive_seed(seed, *p.key, g)) for p in pairings for g in range(p.games)]
+def schedule_games(pairings: Sequence[Pairing], seed: int) -> list[tuple[tuple[int, ...], int, int]]:
+    return [(p.seats, derive_seed(seed, *p.key, g), p.openings) for p in pairings for g in range(p.games)]
 
 
 def play_schedule(

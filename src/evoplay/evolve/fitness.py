@@ -1,14 +1,23 @@
-"""Fitness for any game, composed from a config table: fixed opponents, a hall of fame, a round robin; scored
-by win/draw/loss weights or by score margin; with the seeds' parsimony terms.
+"""Fitness for any game, composed from a config table: fixed opponents or a rising ladder, a hall of fame, a round
+robin; common random numbers and random openings; successive halving; scored by win/draw/loss weights, by score
+margin or by a rating; with the seeds' parsimony terms.
 
 The config table (``[fitness]`` of the ``gp`` and ``ga`` recipes)::
 
     opponents = ["random"]   # agent specs; every candidate plays each in every seat, ``games`` games per seat
+    ladder = []              # instead of opponents: rungs that join one by one ("hall": the hall of fame)
+    promote = 0.75           # the next rung joins when the best quarter scores this much against the top one
+    rungs = 2                # how many of the top rungs joined are played
     games = 4
+    crn = false              # common random numbers: every candidate of a generation meets the same games
+    openings = 0             # random plies that start every game (drawn from the game's seed)
+    racing = "none"          # "halving": successive halving, the better half plays the next round again
+    rounds = 3               # rounds of halving (the first is everyone's)
     hall_of_fame = 0         # earlier champions kept (0: none); every candidate plays each of them too
     hall_games = 2           # games per seat against each member
     round_robin = 0          # games per ordered pair inside the population (seed 001's tournament; 0: none)
-    scoring = "wdl"          # "wdl": win/draw/loss points; "margin": own score minus the best other score
+    scoring = "wdl"          # "wdl", "margin" (own score minus the best other), "auto" (margin where the game
+                             # keeps a score during play, else wdl) or "rating" (an openskill rating)
     win = 1.0                # seed 001's 5 / 1 / -4 is win = 5, draw = 1, loss = -4
     draw = 0.5
     loss = 0.0
@@ -19,9 +28,19 @@ The config table (``[fitness]`` of the ``gp`` and ``ga`` recipes)::
     floor = 1.0
 
 A candidate's score is the mean of its points over all its games (so schedules of any size compare); its
-fitness is the score after parsimony. Every game's seed is ``derive_seed(run seed, generation, source, i, j,
-seat, game)`` and the games are played by ``evoplay.arena.tournament.play_schedule``, which cuts them into a few
-tasks per worker: the same run seed gives the same fitness on every executor and worker count.
+fitness is the score after parsimony. The order breeding selects by (``FitnessResult.selection``) is the
+fitness, or under halving the round a candidate reached and then its fitness, as ranks.
+
+Every game's seed is ``derive_seed(run seed, generation, source, ...)``: with ``crn`` the key names the round,
+the opponent, the seat and the game but not the candidate, so in one generation every candidate meets the same
+openings, dice and opponent seeds, and a difference in score is a difference between candidates, not luck. The
+games are played by ``evoplay.arena.tournament.play_schedule``, which cuts them into a few tasks per worker: the
+same run seed gives the same fitness on every executor and worker count.
+
+**The ladder** (:class:`Ladder`) starts at its first rung (say ``random``); after each generation, when the best
+quarter of the candidates score ``promote`` or more (wins plus half the draws, per game) against the top rung
+joined, the next rung joins, so the opponents rise with the population and the score never saturates. Of the
+rungs joined, the top ``rungs`` are played. The rung ``hall`` is the hall of fame (its members count as one rung).
 """
 from __future__ import annotations
 
@@ -34,13 +53,17 @@ from evoplay.arena.tournament import Pairing, play_schedule
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.bloat import PARSIMONY, apply_parsimony
 
-SCORINGS = ("wdl", "margin")
+SCORINGS = ("wdl", "margin", "auto", "rating")
+RACINGS = ("none", "halving")
+HALL_RUNG = "hall"
 # The source of a game, part of its seed key.
 OPPONENT, HALL, ROUND_ROBIN = 1, 2, 3
+COMMON = 1 << 16  # marks the keys of common random numbers (they name no candidate)
 WIN, DRAW, LOSS = 0, 1, 2
 
 DEFAULTS = {
-    "opponents": ["random"], "games": 4, "hall_of_fame": 0, "hall_games": 2, "round_robin": 0, "scoring": "wdl",
+    "opponents": ["random"], "ladder": [], "promote": 0.75, "rungs": 2, "games": 4, "crn": False, "openings": 0,
+    "racing": "none", "rounds": 3, "hall_of_fame": 0, "hall_games": 2, "round_robin": 0, "scoring": "wdl",
     "win": 1.0, "draw": 0.5, "loss": 0.0, "parsimony": "none", "free": 20, "coefficient": 0.0004, "factor": 100.0,
     "floor": 1.0,
 }
@@ -64,54 +87,112 @@ class FitnessSpec:
     coefficient: float = 0.0004
     factor: float = 100.0
     floor: float = 1.0
+    ladder: tuple[str, ...] = ()
+    promote: float = 0.75
+    rungs: int = 2
+    crn: bool = False
+    openings: int = 0
+    racing: str = "none"
+    rounds: int = 3
 
     @classmethod
     def from_config(cls, table: dict, game=None) -> "FitnessSpec":
         unknown = set(table) - set(DEFAULTS)
         if unknown:
             raise ConfigError(f"[fitness]: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(DEFAULTS)}")
-        values = {**DEFAULTS, **table}
-        spec = cls(tuple(values["opponents"]), int(values["games"]), int(values["hall_of_fame"]),
-                   int(values["hall_games"]), int(values["round_robin"]), str(values["scoring"]),
-                   float(values["win"]), float(values["draw"]), float(values["loss"]), str(values["parsimony"]),
-                   int(values["free"]), float(values["coefficient"]), float(values["factor"]), float(values["floor"]))
+        v = {**DEFAULTS, **table}
+        spec = cls(tuple(v["opponents"]), int(v["games"]), int(v["hall_of_fame"]), int(v["hall_games"]),
+                   int(v["round_robin"]), str(v["scoring"]), float(v["win"]), float(v["draw"]), float(v["loss"]),
+                   str(v["parsimony"]), int(v["free"]), float(v["coefficient"]), float(v["factor"]),
+                   float(v["floor"]), tuple(v["ladder"]), float(v["promote"]), int(v["rungs"]), bool(v["crn"]),
+                   int(v["openings"]), str(v["racing"]), int(v["rounds"]))
         spec.check(game)
         return spec
 
     def check(self, game=None) -> None:
         if self.scoring not in SCORINGS:
             raise ConfigError(f"fitness.scoring = {self.scoring!r}; use one of {', '.join(SCORINGS)}")
+        if self.racing not in RACINGS:
+            raise ConfigError(f"fitness.racing = {self.racing!r}; use one of {', '.join(RACINGS)}")
         if self.parsimony not in PARSIMONY:
             raise ConfigError(f"fitness.parsimony = {self.parsimony!r}; use one of {', '.join(PARSIMONY)}")
-        for name in ("games", "hall_of_fame", "hall_games", "round_robin"):
+        for name in ("games", "hall_of_fame", "hall_games", "round_robin", "openings"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"fitness.{name} = {getattr(self, name)} must be >= 0")
-        if not (self.opponents and self.games) and not self.hall_of_fame and not self.round_robin:
-            raise ConfigError("fitness plays no games: give opponents (and games >= 1), a hall_of_fame or a "
-                              "round_robin")
+        if not 1 <= self.rounds <= 10:
+            raise ConfigError(f"fitness.rounds = {self.rounds}; use 1..10 rounds of halving")
+        if self.rungs < 1:
+            raise ConfigError(f"fitness.rungs = {self.rungs}; play at least the top rung (1)")
+        if not 0.5 < self.promote <= 1.0:
+            raise ConfigError(f"fitness.promote = {self.promote}; give a score per game above 0.5 and at most 1 "
+                              f"(0.75: the best quarter win three games in four against the top rung)")
+        if self.ladder and self.opponents:
+            raise ConfigError("fitness: give opponents (fixed) or a ladder (rising), not both; set opponents = [] "
+                              "to play the ladder")
+        if self.ladder and not self.games:
+            raise ConfigError("fitness.ladder is given but fitness.games = 0; give games >= 1 per seat")
+        if HALL_RUNG in self.ladder and not self.hall_of_fame:
+            raise ConfigError(f"fitness.ladder has a {HALL_RUNG!r} rung but hall_of_fame = 0; keep some champions "
+                              f"(hall_of_fame = 4) or drop the rung")
+        if self.ladder and self.ladder[0] == HALL_RUNG:
+            raise ConfigError(f"fitness.ladder starts with {HALL_RUNG!r}, which is empty at the first generation; "
+                              f"start with an agent such as \"random\"")
+        if not (self.opponents and self.games) and not self.ladder and not self.hall_of_fame and not self.round_robin:
+            raise ConfigError("fitness plays no games: give opponents (and games >= 1), a ladder, a hall_of_fame or "
+                              "a round_robin")
         if self.opponents and not self.games:
             raise ConfigError("fitness.opponents are given but fitness.games = 0; give games >= 1 per seat")
         if game is not None:
             from evoplay.agents import make_agent
 
-            for s in self.opponents:
-                try:
-                    make_agent(s, game)
-                except SpecError as err:
-                    raise ConfigError(f"fitness.opponents: {err}") from None
+            for where, specs in (("opponents", self.opponents), ("ladder", self.ladder)):
+                for s in specs:
+                    if where == "ladder" and s == HALL_RUNG:
+                        continue
+                    try:
+                        make_agent(s, game)
+                    except SpecError as err:
+                        raise ConfigError(f"fitness.{where}: {err}") from None
             if self.round_robin and game.num_players != 2:
                 raise ConfigError(f"fitness.round_robin is for two-player games; {game.spec} seats "
                                   f"{game.num_players}: use opponents or a hall_of_fame")
+        if self.scoring == "rating":
+            try:
+                import openskill  # noqa: F401
+            except ImportError:
+                raise ConfigError("fitness.scoring = \"rating\" needs openskill: pip install 'evoplay[ratings]'") \
+                    from None
 
     def to_config(self) -> dict:
         d = {k: getattr(self, k) for k in DEFAULTS}
         d["opponents"] = list(self.opponents)
+        d["ladder"] = list(self.ladder)
         return d
+
+    def resolved_scoring(self, game) -> str:
+        """``auto`` made concrete for ``game``: margin where it keeps a score during play, else wdl."""
+        if self.scoring != "auto":
+            return self.scoring
+        return "margin" if keeps_score(game) else "wdl"
+
+
+def keeps_score(game, seed: int = 0, positions: int = 60) -> bool:
+    """True when ``state.scores()`` says something during play: some position of random games has a score
+    that is not zero for every player (OpenSpiel's games only score at the end; Othello counts discs, Kalah
+    its stores)."""
+    from evoplay.agents.feature_view import random_positions
+
+    for state, _ in random_positions(game, positions, seed):
+        if any(float(s) != 0.0 for s in state.scores()):
+            return True
+    return False
 
 
 @dataclass
 class FitnessResult:
-    """Per candidate: fitness (after parsimony), score (mean points), W/D/L, and W/D/L per opponent name."""
+    """Per candidate: fitness (after parsimony), score (mean points), W/D/L, and W/D/L per opponent name;
+    ``selection`` is what breeding ranks by (the fitness, or ranks under halving); ``rounds`` the round of
+    halving each reached (0 without halving)."""
 
     fitness: np.ndarray
     score: np.ndarray
@@ -120,11 +201,32 @@ class FitnessResult:
     losses: np.ndarray
     games: np.ndarray
     by_opponent: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (candidates, 3) W/D/L
+    selection: np.ndarray | None = None
+    rounds: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.selection is None:
+            self.selection = self.fitness
+        if self.rounds is None:
+            self.rounds = np.zeros(len(self.fitness), dtype=np.int64)
+
+    def best(self) -> int:
+        """The index breeding ranks first."""
+        return int(np.argmax(self.selection))
 
     def summary(self, i: int) -> dict:
         return {"fitness": float(self.fitness[i]), "score": float(self.score[i]), "wins": int(self.wins[i]),
                 "draws": int(self.draws[i]), "losses": int(self.losses[i]),
                 "opponents": {k: [int(x) for x in v[i]] for k, v in self.by_opponent.items()}}
+
+    def win_rate(self, indices, opponent: str) -> tuple[float, int]:
+        """Wins plus half the draws per game of ``indices`` against ``opponent``, pooled, and the games."""
+        wdl = self.by_opponent.get(opponent)
+        if wdl is None:
+            return 0.0, 0
+        w, d, l_ = (int(x) for x in wdl[list(indices)].sum(axis=0))
+        g = w + d + l_
+        return ((w + 0.5 * d) / g if g else 0.0), g
 
 
 def outcome(returns, seat: int) -> int:
@@ -139,8 +241,10 @@ def outcome(returns, seat: int) -> int:
     return WIN if list(returns).count(best) == 1 else DRAW
 
 
-def points(spec: FitnessSpec, returns, scores, seat: int) -> float:
-    if spec.scoring == "margin":
+def points(spec: FitnessSpec, returns, scores, seat: int, scoring: str | None = None) -> float:
+    """A game's points for ``seat`` under ``scoring`` (default the spec's; "auto" must be resolved first)."""
+    scoring = scoring or spec.scoring
+    if scoring == "margin":
         others = [s for p, s in enumerate(scores) if p != seat]
         return float(scores[seat] - max(others))
     return (spec.win, spec.draw, spec.loss)[outcome(returns, seat)]
@@ -153,30 +257,107 @@ def _seatings(candidate: int, others: list[int], players: int):
         yield seat, tuple(candidate if p == seat else next(rest) for p in range(players))
 
 
-def schedule(spec: FitnessSpec, n: int, players: int, generation: int, opponent_slots: list[list[int]],
-             hall_slots: list[list[int]]) -> list[Pairing]:
-    """The pairings of one generation: candidates 0..n-1 against the opponents' and hall members' agent slots
-    (``players - 1`` copies each), and the round robin among themselves."""
+def schedule(spec: FitnessSpec, n, players: int, generation: int, opponent_slots: list[list[int]],
+             hall_slots: list[list[int]], round_: int = 0) -> list[Pairing]:
+    """The pairings of one round of a generation: the candidates ``n`` (a count, or the indices still racing)
+    against the opponents' and hall members' agent slots (``players - 1`` copies each), and in the first round the
+    round robin among all of them. Without ``crn`` and in the first round the keys are those of evoplay before
+    halving existed (so earlier runs reproduce)."""
+    alive = list(range(n)) if isinstance(n, int) else list(n)
     out = []
-    for i in range(n):
+
+    def key(source: int, i: int, o: int, seat: int) -> tuple[int, ...]:
+        if spec.crn:
+            return (generation, source, COMMON, round_, o, seat)
+        if round_:
+            return (generation, source, i, o, seat, round_)
+        return (generation, source, i, o, seat)
+
+    for i in alive:
         for o, slots in enumerate(opponent_slots):
             for seat, seats in _seatings(i, slots, players):
-                out.append(Pairing(seats, spec.games, (generation, OPPONENT, i, o, seat)))
+                out.append(Pairing(seats, spec.games, key(OPPONENT, i, o, seat), spec.openings))
         for h, slots in enumerate(hall_slots):
             for seat, seats in _seatings(i, slots, players):
-                out.append(Pairing(seats, spec.hall_games, (generation, HALL, i, h, seat)))
-    if spec.round_robin:
-        for i in range(n):
-            for j in range(n):
-                if i != j:
-                    out.append(Pairing((i, j), spec.round_robin, (generation, ROUND_ROBIN, i, j)))
+                out.append(Pairing(seats, spec.hall_games, key(HALL, i, h, seat), spec.openings))
+    if spec.round_robin and round_ == 0:
+        everyone = list(range(n)) if isinstance(n, int) else alive
+        for i in everyone:
+            for j in everyone:
+                if i != j:  # a pair's games are its own, common numbers or not (it names two candidates)
+                    out.append(Pairing((i, j), spec.round_robin, (generation, ROUND_ROBIN, i, j), spec.openings))
     return out
 
 
+class _Tally:
+    """Points, games and W/D/L per candidate, and per opponent name, as records come in."""
+
+    def __init__(self, spec: FitnessSpec, n: int, slot_owner: dict[int, str], scoring: str):
+        self.spec, self.n, self.slot_owner, self.scoring = spec, n, slot_owner, scoring
+        self.total = np.zeros(n)
+        self.games = np.zeros(n, dtype=np.int64)
+        self.wdl = np.zeros((n, 3), dtype=np.int64)
+        self.by_opponent = {name: np.zeros((n, 3), dtype=np.int64) for name in dict.fromkeys(slot_owner.values())}
+        if spec.round_robin:
+            self.by_opponent["round robin"] = np.zeros((n, 3), dtype=np.int64)
+        self.records: list = []
+
+    def add(self, records) -> None:
+        n = self.n
+        for rec in records:
+            self.records.append(rec)
+            for seat, who in enumerate(rec.seats):
+                if who >= n:
+                    continue
+                o = outcome(rec.returns, seat)
+                self.total[who] += points(self.spec, rec.returns, rec.scores, seat, self.scoring)
+                self.games[who] += 1
+                self.wdl[who, o] += 1
+                other = next((a for a in rec.seats if a != who), who)
+                self.by_opponent[self.slot_owner.get(other, "round robin")][who, o] += 1
+
+    def score(self) -> np.ndarray:
+        return np.divide(self.total, self.games, out=np.zeros(self.n), where=self.games > 0)
+
+
+def _ratings(records, n: int, slot_owner: dict[int, str]) -> np.ndarray:
+    """Each candidate's openskill rating (mu - 3 sigma) after the generation's games in schedule order; every
+    copy of an opponent shares one rating, and everyone starts from openskill's defaults."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict = {}
+
+    def rating(who):
+        name = who if who < n else slot_owner.get(who, who)
+        if name not in ratings:
+            ratings[name] = model.rating()
+        return name
+
+    for rec in records:
+        names = [rating(w) for w in rec.seats]
+        if len(set(names)) < len(names):
+            continue  # a candidate against itself tells nothing
+        ranks = [-float(r) for r in rec.returns]
+        teams = model.rate([[ratings[nm]] for nm in names], ranks=ranks)
+        for nm, team in zip(names, teams):
+            ratings[nm] = team[0]
+    return np.array([ratings[i].ordinal() if i in ratings else 0.0 for i in range(n)])
+
+
+def _ranks(keys: list[tuple]) -> np.ndarray:
+    """0 for the lowest key, n - 1 for the highest (ties keep their population order)."""
+    order = sorted(range(len(keys)), key=lambda i: (keys[i], -i))
+    ranks = np.empty(len(keys), dtype=np.float64)
+    ranks[order] = np.arange(len(keys), dtype=np.float64)
+    return ranks
+
+
 def evaluate_population(game, candidates, spec: FitnessSpec, seed: int, generation: int, executor=None,
-                        hall=(), sizes=None, progress=None) -> FitnessResult:
+                        hall=(), sizes=None, progress=None, opponents=None) -> FitnessResult:
     """Play one generation's games and score every candidate (agents, in population order).
 
+    ``opponents`` are the specs played this generation (default ``spec.opponents``; the ladder's top rungs);
     ``hall`` holds agents of earlier champions (the recipe keeps the last ``spec.hall_of_fame``); ``sizes`` the
     program sizes for parsimony (None: no size, parsimony is skipped)."""
     from evoplay.agents import make_agent
@@ -184,7 +365,7 @@ def evaluate_population(game, candidates, spec: FitnessSpec, seed: int, generati
     n = len(candidates)
     players = game.num_players
     agents = list(candidates)
-    names: list[str] = []
+    opponents = tuple(spec.opponents if opponents is None else opponents)
 
     def seat_copies(make) -> list[int]:
         slots = []
@@ -193,13 +374,11 @@ def evaluate_population(game, candidates, spec: FitnessSpec, seed: int, generati
             agents.append(make())
         return slots
 
-    opponent_slots = [seat_copies(lambda s=s: make_agent(s, game)) for s in spec.opponents] if spec.games else []
-    names += list(spec.opponents) if spec.games else []
+    plays_opponents = bool(spec.games and opponents)
+    opponent_slots = [seat_copies(lambda s=s: make_agent(s, game)) for s in opponents] if plays_opponents else []
+    names = list(opponents) if plays_opponents else []
     hall = list(hall) if spec.hall_games else []
     hall_slots = [seat_copies(lambda h=h: copy.deepcopy(h)) for h in hall]
-    pairings = schedule(spec, n, players, generation, opponent_slots, hall_slots)
-    result = play_schedule(game, agents, pairings, seed, executor, progress)
-
     slot_owner = {}
     for o, slots in enumerate(opponent_slots):
         for s in slots:
@@ -207,31 +386,92 @@ def evaluate_population(game, candidates, spec: FitnessSpec, seed: int, generati
     for s_list in hall_slots:
         for s in s_list:
             slot_owner[s] = "hall of fame"
-    total = np.zeros(n)
-    games = np.zeros(n, dtype=np.int64)
-    wdl = np.zeros((n, 3), dtype=np.int64)
-    by_opponent = {name: np.zeros((n, 3), dtype=np.int64) for name in dict.fromkeys(slot_owner.values())}
-    if spec.round_robin:
-        by_opponent["round robin"] = np.zeros((n, 3), dtype=np.int64)
-    for rec in result.records:
-        for seat, who in enumerate(rec.seats):
-            if who >= n:
-                continue
-            o = outcome(rec.returns, seat)
-            total[who] += points(spec, rec.returns, rec.scores, seat)
-            games[who] += 1
-            wdl[who, o] += 1
-            other = next((a for a in rec.seats if a != who), who)
-            by_opponent[slot_owner.get(other, "round robin")][who, o] += 1
-    score = np.divide(total, games, out=np.zeros(n), where=games > 0)
+
+    scoring = spec.resolved_scoring(game)
+    tally = _Tally(spec, n, slot_owner, scoring)
+    rounds = spec.rounds if spec.racing == "halving" else 1
+    reached = np.zeros(n, dtype=np.int64)
+    alive = list(range(n))
+    per_candidate = (len(opponent_slots) * spec.games + len(hall_slots) * spec.hall_games) * players
+    expected = sum(per_candidate * max(1, -(-n // (2 ** r))) for r in range(rounds))
+    expected += spec.round_robin * n * (n - 1)
+    done = 0
+
+    def report(k, _total):
+        if progress:
+            progress(done + k, expected)
+
+    for r in range(rounds):
+        pairings = schedule(spec, n if r == 0 else alive, players, generation, opponent_slots, hall_slots, r)
+        result = play_schedule(game, agents, pairings, seed, executor, report if progress else None)
+        done += len(result.records)
+        tally.add(result.records)
+        reached[alive] = r
+        if r + 1 < rounds:
+            score = tally.score()
+            keep = max(2, -(-len(alive) // 2))
+            if keep >= len(alive):
+                break
+            alive = sorted(alive, key=lambda i: (-score[i], i))[:keep]
+            alive.sort()
+
+    score = tally.score()
+    if scoring == "rating":
+        score = _ratings(tally.records, n, slot_owner)
     if sizes is None or spec.parsimony == "none":
         fitness = score.copy()
     else:
         params = ({"free": spec.free, "coefficient": spec.coefficient} if spec.parsimony == "seed000"
                   else {"factor": spec.factor, "floor": spec.floor})
         fitness = apply_parsimony(spec.parsimony, score, np.asarray(sizes), **params)
-    return FitnessResult(np.asarray(fitness, dtype=np.float64), score, wdl[:, WIN], wdl[:, DRAW], wdl[:, LOSS],
-                         games, by_opponent)
+    fitness = np.asarray(fitness, dtype=np.float64)
+    selection = _ranks([(int(reached[i]), float(fitness[i])) for i in range(n)]) if rounds > 1 else fitness
+    return FitnessResult(fitness, score, tally.wdl[:, WIN], tally.wdl[:, DRAW], tally.wdl[:, LOSS], tally.games,
+                         tally.by_opponent, selection, reached)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The ladder.
+# --------------------------------------------------------------------------------------------------------------
+
+
+class Ladder:
+    """Opponents that rise (see the module docstring): ``top`` is the index of the highest rung joined."""
+
+    def __init__(self, spec: FitnessSpec, top: int = 0):
+        self.spec = spec
+        self.rungs = list(spec.ladder)
+        self.top = int(top)
+
+    def active(self) -> list[str]:
+        """The rungs played this generation, highest last (the hall rung included when joined)."""
+        lo = max(0, self.top - self.spec.rungs + 1)
+        return self.rungs[lo:self.top + 1]
+
+    def opponents(self) -> list[str]:
+        """The active rungs that are agent specs (the hall rung is played through the hall of fame)."""
+        return [r for r in self.active() if r != HALL_RUNG]
+
+    def plays_hall(self) -> bool:
+        return HALL_RUNG in self.active()
+
+    def top_name(self) -> str:
+        rung = self.rungs[self.top]
+        return "hall of fame" if rung == HALL_RUNG else rung
+
+    def climb(self, result: FitnessResult, hall_size: int) -> str:
+        """Join the next rung when the best quarter beat the top one clearly; returns the rung joined, or ''."""
+        if self.top + 1 >= len(self.rungs):
+            return ""
+        n = len(result.selection)
+        best = np.argsort(-np.asarray(result.selection), kind="stable")[:max(1, n // 4)]
+        rate, games = result.win_rate(best, self.top_name())
+        if games < 8 or rate < self.spec.promote:
+            return ""
+        self.top += 1
+        if self.rungs[self.top] == HALL_RUNG and not hall_size and self.top + 1 < len(self.rungs):
+            self.top += 1  # an empty hall is no rung yet: the next one joins
+        return self.rungs[self.top]
 
 
 def strength(game, agent, opponent_specs, games_per_seat: int, seed: int, executor=None) -> dict:
