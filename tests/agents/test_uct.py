@@ -11,10 +11,11 @@ import pytest
 from evoplay import load_game
 from evoplay.agents import make_agent
 from evoplay.agents.uct import (CutRolloutEvaluator, Evaluator, PriorEvaluator, RandomRolloutEvaluator,
-                                SearchNode, UctAgent, backup, select_puct, select_uct)
+                                SearchNode, UctAgent, backup, search, select_puct, select_uct)
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
+from three_moves import ThreeMoves
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
@@ -240,49 +241,19 @@ def test_openspiel_pig_with_dice_plays_to_the_end():
     assert state.is_terminal()
 
 
-class Trio(Game):
-    """Three players move once each (0, 1, then 2). Player 0 picks ``risky`` (0) or ``safe`` (1): after ``safe``
-    everyone gets -0.2 for player 0; after ``risky`` player 2 decides, and it takes +1 for itself, -1 for player 0
-    (random play would give player 0 a mean of 0, better than ``safe``'s -0.2)."""
-
-    name = "trio"
-    num_players = 3
-
-    def __init__(self):
-        super().__init__("trio", {})
-
-    def new_initial_state(self, seed=None):
-        return TrioState(self, [])
-
-
-class TrioState(State):
-    def __init__(self, game, moves):
-        self.game, self.moves = game, list(moves)
-
-    def current_player(self):
-        return TERMINAL if len(self.moves) == 3 else len(self.moves)
-
-    def _legal_actions(self):
-        return [0, 1]
-
-    def _apply_action(self, action):
-        self.moves.append(action)
-
-    def returns(self):
-        if len(self.moves) < 3:
-            return [0.0, 0.0, 0.0]
-        if self.moves[0] == 1:
-            return [-0.2, 0.1, 0.1]
-        r2 = 1.0 if self.moves[2] == 1 else -1.0
-        return [-r2, 0.0, r2]
-
-    def clone(self):
-        return TrioState(self.game, self.moves)
+def trio(moves):
+    """Player 0 picks ``risky`` (0) or ``safe`` (1). After ``safe`` the returns are fixed, -0.2 for player 0; after
+    ``risky`` player 2 decides, and it takes +1 for itself, -1 for player 0 (random play would give player 0 a
+    mean of 0 there, better than ``safe``'s -0.2)."""
+    if moves[0] == 1:
+        return [-0.2, 0.1, 0.1]
+    r2 = 1.0 if moves[2] == 1 else -1.0
+    return [-r2, 0.0, r2]
 
 
 @pytest.mark.parametrize("solve", (True, False))
 def test_three_players_each_maximise_their_own_return(solve):
-    game = Trio()
+    game = ThreeMoves(trio)
     agent = UctAgent(game, simulations=2000, solve=solve, seed=4)
     assert agent.step(game.new_initial_state()) == 1
     if solve:
@@ -342,6 +313,16 @@ def test_a_passed_deadline_still_returns_a_legal_move_and_a_time_budget_searches
     agent.deadline = None
     timed = make_agent("uct(ms=30)", game)
     assert timed.step(state) in state.legal_actions() and timed.last_root.explore_count > 0
+
+
+def _tree_size(node):
+    return 1 + sum(_tree_size(c) for c in node.children)
+
+
+def test_the_tree_stops_growing_at_its_node_limit():
+    game, state = _after("openspiel:connect_four", ())
+    root = search(state, RandomRolloutEvaluator(), random.Random(0), simulations=10_000, max_nodes=200)
+    assert root.explore_count < 10_000 and 200 <= _tree_size(root) < 200 + 7
 
 
 def _centre_value(state):
