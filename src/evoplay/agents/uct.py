@@ -153,13 +153,17 @@ def select_puct(node: SearchNode, uct_c: float) -> SearchNode:
 
 def select_chance(node: SearchNode, u: float) -> SearchNode:
     """The chance outcome that a uniform draw ``u`` in [0, 1) picks, each child with its probability (prior)."""
-    children = node.children
-    u *= sum(c.prior for c in children)
-    for child in children:
-        if u < child.prior:
-            return child
-        u -= child.prior
-    return children[-1]
+    return sample_outcome([(child, child.prior) for child in node.children], u)
+
+
+def sample_outcome(outcomes: Sequence[tuple], u: float):
+    """The outcome a uniform draw ``u`` in [0, 1) picks from (outcome, probability) pairs."""
+    u *= sum(p for _, p in outcomes)
+    for outcome, p in outcomes:
+        if u < p:
+            return outcome
+        u -= p
+    return outcomes[-1][0]
 
 
 def backup(path: list[SearchNode], values: list[float], solved: bool, max_utility: float | None) -> None:
@@ -209,16 +213,6 @@ def game_moves(cls: type) -> tuple[Callable, Callable]:
     legal = cls._legal_actions if cls.legal_actions is State.legal_actions else cls.legal_actions
     apply = cls._apply_action if cls.apply_action is State.apply_action else cls.apply_action
     return legal, apply
-
-
-def sample_outcome(outcomes: Sequence[tuple[int, float]], u: float) -> int:
-    """The chance outcome a uniform draw ``u`` in [0, 1) picks from (action, probability) pairs."""
-    u *= sum(p for _, p in outcomes)
-    for action, p in outcomes:
-        if u < p:
-            return action
-        u -= p
-    return outcomes[-1][0]
 
 
 def _no_moves(state: State) -> SpecError:
