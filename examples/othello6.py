@@ -68,6 +68,10 @@ class Othello(Game):
     def num_distinct_actions(self) -> int:
         return CELLS + 1
 
+    def max_utility(self) -> float:
+        """A win's return: lets a search's solver stop at a proven win (optional)."""
+        return 1.0
+
     def feature_names(self) -> list[str]:
         """Each cell from the viewer's side (+1 own disc, -1 opponent's, 0 empty), then disc and corner counts,
         whether the viewer is to move, and how many moves the player to move has (its mobility)."""

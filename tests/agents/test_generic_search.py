@@ -10,6 +10,7 @@ from evoplay.agents.generic_search import TERMINAL_SCALE, batched, search
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
+from three_moves import ThreeMoves
 
 # --- a chance game of our own: race to 6, either step 1 or roll a die of 0, 2, 3 ------------------------------
 
@@ -212,39 +213,12 @@ def test_batched_evaluation_gives_the_same_values_in_fewer_calls():
 
 def test_three_players_paranoid():
     # every other player minimises: with three players the root value is max over min over min
-    class Three(Game):
-        name = "three"
-        num_players = 3
+    def payoff(m):
+        # player 0 wins only if both others play the same as it
+        r0 = 1.0 if m[0] == m[1] == m[2] else (-1.0 if m[1] != m[2] else 0.0)
+        return [r0, -r0, -r0]
 
-        def __init__(self):
-            super().__init__("three", {})
-
-        def new_initial_state(self, seed=None):
-            return ThreeState(self, [])
-
-    class ThreeState(State):
-        def __init__(self, game, moves):
-            self.game, self.moves = game, list(moves)
-
-        def current_player(self):
-            return TERMINAL if len(self.moves) == 3 else len(self.moves)
-
-        def _legal_actions(self):
-            return [0, 1]
-
-        def _apply_action(self, a):
-            self.moves.append(a)
-
-        def returns(self):
-            # player 0 wins only if both others play the same as it
-            m = self.moves
-            r0 = 1.0 if m[0] == m[1] == m[2] else (-1.0 if m[1] != m[2] else 0.0)
-            return [r0, -r0, -r0]
-
-        def clone(self):
-            return ThreeState(self.game, self.moves)
-
-    s = Three().new_initial_state()
+    s = ThreeMoves(payoff).new_initial_state()
     _, values = search(s, 0, 3, lambda st, p: 0.0)
     # the others pick different actions: every move of player 0 loses
     assert (values == -TERMINAL_SCALE).all()

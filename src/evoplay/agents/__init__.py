@@ -272,6 +272,39 @@ register_agent(
 )
 
 
+def _uct(game, spec, **values):
+    from evoplay.agents.uct import UctAgent
+
+    return UctAgent(game, spec=spec, **values)
+
+
+def _uct_supports(game: Game) -> str | None:
+    from evoplay.agents.uct import supports
+
+    return supports(game)
+
+
+register_agent(
+    "uct",
+    _uct,
+    (
+        Param("simulations", int, 1000, "MCTS simulations per move (when ms is 0)", min=1, max=10_000_000,
+              why="the tree keeps a node per legal move of every position it expands"),
+        Param("ms", float, 0.0, "wall-clock time per move in ms instead of simulations; 0: use simulations",
+              min=0, max=3_600_000, why="a time budget of at most an hour per move"),
+        Param("uct_c", float, 2.0, "UCT exploration constant (OpenSpiel's 2)", min=0, max=100,
+              why="an exploration constant on the scale of the returns"),
+        Param("rollouts", int, 1, "random rollouts per evaluated leaf", min=1, max=10_000,
+              why="rollouts per leaf: each plays a whole game"),
+        Param("solve", bool, True, "back up proven wins and losses (MCTS-Solver)"),
+        Param("seed", int, 0, "seed before the arena reseeds it"),
+    ),
+    "closed-loop Monte Carlo tree search through the game API (OpenSpiel's MCTSBot: UCT, random rollouts to the "
+    "end, optional solver) on any sequential perfect-information game, chance and any number of players included",
+    supports=_uct_supports,
+)
+
+
 def _champion(game, spec, nodes):
     from evoplay.agents.champion import make_champion
 

@@ -37,6 +37,12 @@ class Game:
     def num_distinct_actions(self) -> int:
         raise NotImplementedError
 
+    def max_utility(self) -> float | None:
+        """The highest return any player can get, when the game knows it (None: unknown). A search's solver
+        (``uct(solve=true)``) proves a position won as soon as one move reaches it; without it, only once every
+        move is proven."""
+        return None
+
     def feature_names(self) -> list[str]:
         """The names of the numbers ``State.features(player)`` gives, in order: what a GP program or a weight
         vector reads. A game without features cannot be evolved for; the error says how to add them."""

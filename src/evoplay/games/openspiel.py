@@ -124,6 +124,9 @@ class OpenSpielGame(Game):
     def num_distinct_actions(self) -> int:
         return self.pyspiel_game.num_distinct_actions()
 
+    def max_utility(self) -> float:
+        return float(self.pyspiel_game.max_utility())
+
     def feature_names(self) -> list[str]:
         """The player's observation tensor (``obs[i,j,...]`` by its shape), or its information-state tensor
         (``info[...]``) for games that only have that."""

@@ -179,6 +179,9 @@ class KalahGame(Game):
     def num_distinct_actions(self) -> int:
         return self.pits
 
+    def max_utility(self) -> float:
+        return 1.0  # returns are the sign of the store difference
+
     def initial_board(self) -> np.ndarray:
         board = np.full(2 * self.pits + 2, self.seeds, dtype=np.int8)
         board[self.pits] = 0

@@ -160,6 +160,9 @@ class MnkGame(Game):
     def num_distinct_actions(self) -> int:
         return self.m * self.n
 
+    def max_utility(self) -> float:
+        return 1.0  # a win
+
     def new_initial_state(self, seed: int | None = None) -> "MnkState":
         return MnkState(self, np.zeros(self.m * self.n, dtype=np.int8), 0, -1)
 
