@@ -35,11 +35,11 @@ FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "thei
 
 
 def free_features(state, player: int) -> list[float]:
-    """The free features of ``state`` from ``player``'s side (see the module docstring); the reference the
-    exported players copy."""
+    """The free features of ``state`` from ``player``'s side (see the module docstring). Exported players carry
+    this very function's source, so it names no module constant: -2 is a simultaneous node."""
     mover = state.current_player()
-    mine = mover == player or mover == SIMULTANEOUS
-    if mover == SIMULTANEOUS:
+    mine = mover == player or mover == -2
+    if mover == -2:
         count = len(state.legal_actions(player))
     elif mover >= 0:
         count = len(state.legal_actions())
@@ -100,7 +100,9 @@ class FeatureView:
 
     def document(self) -> dict:
         """What a best.json records of the view."""
-        doc = {"features": self.names(), "free_features": self.free}
+        doc: dict = {"features": self.names()}
+        if self.free:
+            doc["free_features"] = True
         if self.scales is not None:
             doc["feature_scales"] = [float(x) for x in self.scales]
         return doc

@@ -388,10 +388,11 @@ def _played_depth(where: str, policy: str, recorded: int, depth: int, budget: Bu
 
 def play_budget(doc: dict, ms: float = -1, nodes: int = -1) -> Budget | None:
     """The budget a champion plays with: ``ms`` and ``nodes`` when given (>= 0; 0 turns that limit off), else
-    the document's own ``play`` budget (None: it plays its evolved policy and depth)."""
+    the document's own ``play`` budget, else the node budget it was evolved with (None: it plays its evolved
+    policy and depth)."""
     if ms < -1 or nodes < -1:
         raise SpecError(f"ms={ms}, nodes={nodes}: give a budget >= 0 (0: none)")
-    recorded = doc.get("play") or {}
+    recorded = doc.get("play") or ({"nodes": doc["nodes"]} if doc.get("nodes") else {})
     ms = float(recorded.get("ms", 0)) if ms == -1 else float(ms)
     nodes = int(recorded.get("nodes", 0)) if nodes == -1 else int(nodes)
     budget = Budget(nodes=nodes, seconds=ms / 1000.0)

@@ -108,11 +108,13 @@ def load_weights(path: str | Path) -> dict:
         raise SpecError(f"weights: {str(p)!r} is not a weights JSON file ({err})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SpecError(f"weights: {str(p)!r} is not an evoplay weights file (its 'format' is not {FORMAT!r})")
-    for key in ("game", "schema", "genome"):
+    real = "weights" in doc and "features" in doc  # the ga recipe's real-valued genome (CMA-ES)
+    for key in ("game",) if real else ("game", "schema", "genome"):
         if key not in doc:
             raise SpecError(f"weights: {str(p)!r} lacks '{key}'")
-    schema = Schema.from_list(doc["schema"], f"weights file {str(p)!r}")
-    doc["params"] = schema.decode(schema.from_string(doc["genome"]))
+    if not real:
+        schema = Schema.from_list(doc["schema"], f"weights file {str(p)!r}")
+        doc["params"] = schema.decode(schema.from_string(doc["genome"]))
     doc["path"] = str(p)
     return doc
 

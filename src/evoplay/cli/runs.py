@@ -43,9 +43,20 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
     ) as prog:
         task = prog.add_task(f"{folder.recipe} generations", total=evo.generations, best="")
 
+        minutes = float(folder.config.get("minutes", 0) or 0)
+        spent = [sum(float(r.get("seconds", 0)) for r in folder.read_log()), None]  # seconds, generation shown
+
         def update(done, total, record):
             best = f"best {record['best']:.4g}" if record and "best" in record else ""
-            prog.update(task, completed=done, total=total, best=best)
+            if record and record.get("ladder"):
+                best += f" vs {record['ladder']}"
+            if minutes:  # a run with a time budget shows how much of it is spent; its generations come as they come
+                if record and spent[1] is not None and done > spent[1]:
+                    spent[0] += float(record.get("seconds", 0))
+                spent[1] = done
+                prog.update(task, completed=done, total=None, best=f"{best} ({spent[0] / 60:.1f} of {minutes:g} min)")
+            else:
+                prog.update(task, completed=done, total=total, best=best)
 
         # The final tables (the best against held-out opponents) can take longer than the generations did: the
         # bar says so while its clock keeps running.
@@ -92,12 +103,14 @@ def _run_label(recipe: str, config_path: str | None, levels: bool) -> str:
 @click.option("--game", "game_spec", default=None, metavar="SPEC",
               help="(gp, ga) the game: a built-in, path/file.py:Class or openspiel:NAME")
 @click.option("--vs", "vs_specs", multiple=True, metavar="SPEC",
-              help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's)")
+              help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's ladder)")
+@click.option("--minutes", type=float, default=None,
+              help="(gp, ga) stop when the generations have taken this many minutes (resumable)")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="run folder (default runs/RECIPE-SEED-TIME, or runs/RECIPE_VARIANT-SEED-TIME with --config)")
 @executor_options
-def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, out_dir,
-           workers, backend, address):
+def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, minutes,
+           out_dir, workers, backend, address):
     """Evolve players with RECIPE; the run folder gets the config, log, checkpoints, best agent and plots."""
     import time
 
@@ -115,6 +128,14 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
         overrides["game"] = game_spec
     if vs_specs:
         overrides[find_key(base, "fitness.opponents")] = list(vs_specs)
+        if isinstance(base.get("fitness"), dict) and "ladder" in base["fitness"]:
+            overrides["fitness.ladder"] = []  # fixed opponents replace the rising ladder
+    if minutes is not None:
+        if "minutes" not in base:
+            raise SpecError(f"--minutes is for the gp and ga recipes; {recipe} runs for its generations")
+        if minutes < 0:
+            raise SpecError(f"--minutes {minutes:g}: give a time budget >= 0 (0: none)")
+        overrides["minutes"] = float(minutes)
     for text in assignments:
         key, value = parse_assignment(text)
         overrides[find_key(base, key)] = value

@@ -101,6 +101,8 @@ class FitnessSpec:
         if unknown:
             raise ConfigError(f"[fitness]: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(DEFAULTS)}")
         v = {**DEFAULTS, **table}
+        if game is not None and v["ladder"]:
+            v["ladder"] = playable_rungs(list(v["ladder"]), game)
         spec = cls(tuple(v["opponents"]), int(v["games"]), int(v["hall_of_fame"]), int(v["hall_games"]),
                    int(v["round_robin"]), str(v["scoring"]), float(v["win"]), float(v["draw"]), float(v["loss"]),
                    str(v["parsimony"]), int(v["free"]), float(v["coefficient"]), float(v["factor"]),
@@ -174,6 +176,32 @@ class FitnessSpec:
         if self.scoring != "auto":
             return self.scoring
         return "margin" if keeps_score(game) else "wdl"
+
+
+def playable_rungs(ladder: list[str], game) -> list[str]:
+    """The rungs of ``ladder`` that can play ``game``: a known agent that refuses the game (``uct`` on a game with
+    simultaneous moves, a search on hidden cards without ``resample``) is left out with a warning, so the default
+    ladder fits every game; an unknown name or bad parameters stay errors."""
+    import sys
+
+    from evoplay.agents import AGENTS, refusal
+    from evoplay.spec import parse_spec
+
+    kept = []
+    for rung in ladder:
+        if rung != HALL_RUNG:
+            try:
+                name = parse_spec(rung, "agent").name
+                AGENTS.entry(name)
+                why = refusal(name, game)
+            except SpecError:
+                why = None  # the full check in FitnessSpec.check words the error
+            if why:
+                print(f"warning: fitness.ladder: the rung {rung!r} is left out: it cannot play {game.spec}: {why}",
+                      file=sys.stderr)
+                continue
+        kept.append(rung)
+    return kept
 
 
 def keeps_score(game, seed: int = 0, positions: int = 60) -> bool:
