@@ -80,22 +80,25 @@ class FeatureView:
         """One position's numbers (scaled) into ``out`` (a new array when None)."""
         if out is None:
             out = np.empty(len(self._names), np.float64)
-        f = state.features(player)
-        if len(f) != self.own:
-            raise SpecError(f"{self.game.spec}: features({player}) gave {len(f)} numbers but feature_names() "
-                            f"names {self.own}; make them agree")
-        out[: self.own] = f
-        if self.free:
-            out[self.own:] = free_features(state, player)
-        if self.scales is not None:
-            out *= self.scales
+        self.rows([state], player, out.reshape(1, -1))
         return out
 
-    def rows(self, states, player: int) -> np.ndarray:
-        """Every state's row, stacked (float64, one row per state)."""
-        rows = np.empty((len(states), len(self._names)), np.float64)
-        for i, s in enumerate(states):
-            self.row(s, player, rows[i])
+    def rows(self, states, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Every state's row, stacked (float64, one row per state), into ``out`` when given."""
+        own = self.own
+        rows = np.empty((len(states), len(self._names)), np.float64) if out is None else out
+        try:
+            for i, s in enumerate(states):
+                rows[i, :own] = s.features(player)
+        except ValueError:
+            got = len(states[i].features(player))
+            raise SpecError(f"{self.game.spec}: features({player}) gave {got} numbers but feature_names() names "
+                            f"{own}; make them agree") from None
+        if self.free:
+            for i, s in enumerate(states):
+                rows[i, own:] = free_features(s, player)
+        if self.scales is not None:
+            rows *= self.scales
         return rows
 
     def document(self) -> dict:

@@ -43,7 +43,7 @@ from typing import Callable
 import numpy as np
 
 from evoplay.errors import SpecError
-from evoplay.games.base import State
+from evoplay.games.base import State, search_moves
 
 TERMINAL_SCALE = 1e9
 EVAL_LIMIT = 1e8
@@ -89,12 +89,8 @@ def batched(evaluate: Callable) -> Callable:
 
 
 def _apply(state: State, action: int) -> None:
-    # The search only applies actions the state listed as legal: skip the base class's legality check (a second
-    # legal_actions() call per move) unless the state brings its own apply_action.
-    if type(state).apply_action is State.apply_action:
-        state._apply_action(int(action))
-    else:
-        state.apply_action(int(action))
+    # The search only applies actions the state listed as legal: no second legality check (search_moves).
+    search_moves(type(state))[1](state, int(action))
 
 
 def _clip(value: float) -> float:
@@ -264,11 +260,18 @@ class _Search:
                 values[i] = self.terminal(c, 0)
             else:
                 pending.append(i)
-        if pending:
-            scored = np.asarray(self.evaluate([children[i] for i in pending], self.player), dtype=np.float64)
-            values[pending] = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
-                                      -EVAL_LIMIT, EVAL_LIMIT)
+        if len(pending) == len(children):
+            values[:] = self.clipped(self.evaluate(children, self.player))
+        elif pending:
+            values[pending] = self.clipped(self.evaluate([children[i] for i in pending], self.player))
         return values
+
+    def clipped(self, scored) -> np.ndarray:
+        """Leaf values held within +-EVAL_LIMIT, NaN as 0 (an evaluation marked ``clipped`` does it itself)."""
+        scored = np.asarray(scored, dtype=np.float64)
+        if getattr(self.evaluate, "clipped", False):
+            return scored
+        return np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
 
     def frontier(self, maximise: bool, children: list[State]) -> float:
         """All the leaf children of a depth-1 node, the non-terminal ones scored in one ``evaluate`` call."""

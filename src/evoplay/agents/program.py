@@ -28,7 +28,7 @@ from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
 from evoplay.errors import SpecError
-from evoplay.games.base import State as _BaseState
+from evoplay.games.base import search_moves
 from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
@@ -211,9 +211,11 @@ def choose_best(values: np.ndarray, rng: np.random.Generator) -> int:
 
 
 class _Leaves:
-    """The batched leaf evaluation ``generic_search`` calls: all the states' features, one scorer call."""
+    """The batched leaf evaluation ``generic_search`` calls: all the states' features, one scorer call (whose
+    values come clipped)."""
 
     batched = True
+    clipped = True
 
     def __init__(self, agent: "FeatureAgent"):
         self.agent = agent
@@ -304,13 +306,10 @@ class FeatureAgent(Agent):
                 c.apply_actions(joint)
                 children.append(c)
         else:
-            apply_fast = type(state).apply_action is _BaseState.apply_action
+            apply = search_moves(type(state))[1]
             for a in actions:
                 c = state.clone()
-                if apply_fast:
-                    c._apply_action(int(a))
-                else:
-                    c.apply_action(int(a))
+                apply(c, int(a))
                 children.append(c)
         return children
 

@@ -39,7 +39,6 @@ for ``selection="puct"``.
 """
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
@@ -49,7 +48,7 @@ import numpy as np
 
 from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, search_moves
 
 #: the tree stops growing at this many nodes (about 150 bytes each): a time budget on a fast game cannot exhaust
 #: memory (OpenSpiel's bots stop at a memory limit in the same way)
@@ -204,15 +203,6 @@ def backup(path: list[SearchNode], values: list[float], solved: bool, max_utilit
 
 
 # --- the game API ---------------------------------------------------------------------------------------------
-@functools.cache
-def game_moves(cls: type) -> tuple[Callable, Callable]:
-    """(legal, apply) for states of class ``cls``: ``legal(state)`` lists the mover's actions at a decision node,
-    ``apply(state, action)`` plays one of them. Where the class keeps the base class's checked ``legal_actions``
-    and ``apply_action``, these are its hooks ``_legal_actions`` and ``_apply_action`` (a search only plays
-    actions the state listed, so the second legality check is wasted); a class with its own keeps them."""
-    legal = cls._legal_actions if cls.legal_actions is State.legal_actions else cls.legal_actions
-    apply = cls._apply_action if cls.apply_action is State.apply_action else cls.apply_action
-    return legal, apply
 
 
 def _no_moves(state: State) -> SpecError:
@@ -228,7 +218,7 @@ def _simultaneous(state: State) -> SpecError:
 def play_randomly(state: State, random_float: Callable[[], float], plies: int = -1) -> None:
     """Play ``state`` on with uniformly random legal moves (chance outcomes by their probabilities) until the game
     ends or, when ``plies`` >= 0, after that many moves of the players (chance outcomes take no ply)."""
-    legal_of, apply = game_moves(type(state))
+    legal_of, apply = search_moves(type(state))
     while True:
         player = state.current_player()
         if player >= 0:
@@ -378,7 +368,7 @@ def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: 
             break
         work = state.clone()
         if apply is None:
-            apply = game_moves(type(work))[1]
+            apply = search_moves(type(work))[1]
         node, path = root, [root]
         player = work.current_player()
         while player != TERMINAL and node.explore_count:

@@ -1,7 +1,8 @@
 """The game API every evoplay game follows: OpenSpiel's names over a Game and its States."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -75,6 +76,10 @@ class State:
     ``_action_to_string``, ``_string_to_action``; legality checks and terminal handling live here once."""
 
     game: Game
+    #: True when the class brings its own checked ``legal_actions``/``apply_action`` but its hooks
+    #: ``_legal_actions``/``_apply_action`` already list and play a turn-based mover's actions (searches,
+    #: which only play actions the state listed, then call the hooks: :func:`search_moves`)
+    fast_moves: bool = False
 
     # --- hooks -------------------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -179,6 +184,18 @@ class State:
         best = max(r)
         top = [p for p, v in enumerate(r) if v == best]
         return top[0] if len(top) == 1 else None
+
+
+@functools.cache
+def search_moves(cls: type) -> tuple[Callable, Callable]:
+    """(legal, apply) for a search at a turn-based decision node of a state of class ``cls``: ``legal(state)`` lists
+    the mover's actions, ``apply(state, action)`` plays one of them. Where the class keeps State's checked
+    ``legal_actions`` and ``apply_action`` (or says ``fast_moves``), these are its hooks ``_legal_actions`` and
+    ``_apply_action``: a search only plays actions the state listed, so a second legality check is wasted."""
+    fast = bool(getattr(cls, "fast_moves", False))
+    legal = cls._legal_actions if fast or cls.legal_actions is State.legal_actions else cls.legal_actions
+    apply = cls._apply_action if fast or cls.apply_action is State.apply_action else cls.apply_action
+    return legal, apply
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:

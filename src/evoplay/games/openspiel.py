@@ -141,6 +141,12 @@ class OpenSpielGame(Game):
     def num_features(self) -> int:
         return int(np.prod(self._shape)) if self._tensor is not None else len(self.feature_names())
 
+    def relative_index(self):
+        """Per player, the indices that make the tensor relative to its seat (None: the tensor as it is)."""
+        layout = self.seat_layout
+        self._relative = None if layout is None else layout.index
+        return self._relative
+
     @property
     def seat_layout(self):
         """How the tensor is made relative to the seat (``evoplay.games.seat_view``), inferred once from seeded
@@ -170,6 +176,9 @@ class OpenSpielState(State):
     """A pyspiel state behind evoplay's State API; ``pyspiel_state`` is the wrapped state."""
 
     __slots__ = ("game", "pyspiel_state")
+    # legal_actions/apply_action check and word errors; at a turn-based node the hooks below list and play the
+    # mover's actions directly, which is all a search needs (games.base.search_moves)
+    fast_moves = True
 
     def __init__(self, game: OpenSpielGame, pyspiel_state):
         self.game = game
@@ -279,9 +288,10 @@ class OpenSpielState(State):
     def features(self, player: int) -> np.ndarray:
         """``player``'s observation tensor (or information-state tensor): what OpenSpiel lets it see, made
         relative to its seat where OpenSpiel gives every player the same tensor (``OpenSpielGame.seat_layout``)."""
+        g = self.game
+        index = g._relative if hasattr(g, "_relative") else g.relative_index()
         raw = self.tensor(player)
-        layout = self.game.seat_layout
-        return raw if layout is None else raw[layout.index[player]]
+        return raw if index is None else raw[index[player]]
 
     def tensor(self, player: int) -> np.ndarray:
         """``player``'s observation (or information-state) tensor as OpenSpiel gives it, flat."""
