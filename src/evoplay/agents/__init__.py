@@ -130,11 +130,11 @@ register_agent(
 register_agent("human", _human, (), "you, at the terminal")
 
 
-def _weights(game, spec, file, schedule, random_ties, seed, depth, ms, nodes):
+def _weights(game, spec, file, schedule, random_ties, seed, depth, ms, nodes, clock):
     from evoplay.agents.weights import from_file
 
     return from_file(game, file, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec, depth=depth,
-                     ms=ms, nodes=nodes)
+                     ms=ms, nodes=nodes, clock=clock)
 
 
 def _budget_of_file_params() -> tuple:
@@ -144,6 +144,8 @@ def _budget_of_file_params() -> tuple:
               "(-1: the file's own play budget; 0: none)", min=-1, max=3_600_000, why="at most an hour a move"),
         Param("nodes", int, -1, "node budget per move, reproducible (-1: the file's own; 0: none)", min=-1,
               max=10**12, why="a node count"),
+        Param("clock", str, "", "what ms measures: wall (elapsed) or cpu (this thread's CPU time); empty: the "
+              "file's own, else wall", ("", "wall", "cpu")),
     )
 
 
@@ -290,8 +292,10 @@ register_agent(
     (
         Param("simulations", int, 1000, "MCTS simulations per move (when ms is 0)", min=1, max=10_000_000,
               why="the tree keeps a node per legal move of every position it expands"),
-        Param("ms", float, 0.0, "wall-clock time per move in ms instead of simulations; 0: use simulations",
+        Param("ms", float, 0.0, "time per move in ms instead of simulations; 0: use simulations",
               min=0, max=3_600_000, why="a time budget of at most an hour per move"),
+        Param("clock", str, "wall", "what ms measures: wall (elapsed) or cpu (this thread's CPU time)",
+              ("wall", "cpu")),
         Param("uct_c", float, 2.0, "UCT exploration constant (OpenSpiel's 2)", min=0, max=100,
               why="an exploration constant on the scale of the returns"),
         Param("rollouts", int, 1, "random rollouts per evaluated leaf", min=1, max=10_000,
@@ -323,10 +327,10 @@ register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per m
                "searched by the threat search within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
-def _gp(game, spec, file, depth, ms, nodes):
+def _gp(game, spec, file, depth, ms, nodes, clock):
     from evoplay.agents.gp import make_gp_agent
 
-    return make_gp_agent(game, spec, file, depth, ms, nodes)
+    return make_gp_agent(game, spec, file, depth, ms, nodes, clock)
 
 
 register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),

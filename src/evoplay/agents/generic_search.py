@@ -58,11 +58,14 @@ EXACT, LOWER, UPPER = 0, 1, 2
 @dataclass(frozen=True)
 class Budget:
     """How long an iterative-deepening search may run: ``nodes`` (0: no limit), ``seconds`` (0: no limit) from
-    its start, and ``deadline``, an absolute ``time.perf_counter()`` (None: none); the earliest limit stops it."""
+    its start, measured by ``clock`` ("wall": elapsed time; "cpu": this thread's CPU time, which a busy machine
+    does not take from it), and ``deadline``, an absolute ``time.perf_counter()`` (None: none); the earliest limit
+    stops it."""
 
     nodes: int = 0
     seconds: float = 0.0
     deadline: float | None = None
+    clock: str = "wall"
 
     @property
     def timed(self) -> bool:
@@ -112,12 +115,15 @@ class _Search:
         self.nodes = 0
         self.budget = budget
         self.node_limit = budget.nodes if budget and budget.nodes else math.inf
-        self.deadline = math.inf
+        self.deadline = math.inf  # on time.perf_counter()
+        self.cpu_deadline = math.inf  # on time.thread_time()
         if budget and budget.timed:
-            ends = [budget.deadline] if budget.deadline is not None else []
-            if budget.seconds > 0:
-                ends.append(time.perf_counter() + budget.seconds)
-            self.deadline = min(ends)
+            if budget.deadline is not None:
+                self.deadline = budget.deadline
+            if budget.seconds > 0 and budget.clock == "cpu":
+                self.cpu_deadline = time.thread_time() + budget.seconds
+            elif budget.seconds > 0:
+                self.deadline = min(self.deadline, time.perf_counter() + budget.seconds)
         self.table = table
         self.history = history
         self.completed = 0  # the deepest iteration finished
@@ -126,7 +132,8 @@ class _Search:
         """Count ``count`` nodes; past the budget, stop the iteration running (never the first)."""
         self.nodes += count
         if self.completed and (self.nodes > self.node_limit
-                               or (self.deadline != math.inf and time.perf_counter() > self.deadline)):
+                               or (self.deadline != math.inf and time.perf_counter() > self.deadline)
+                               or (self.cpu_deadline != math.inf and time.thread_time() > self.cpu_deadline)):
             raise _OutOfBudget
 
     # --- leaves ------------------------------------------------------------------------------------------

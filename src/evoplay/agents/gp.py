@@ -216,7 +216,7 @@ class GPAgent(Agent):
         return int(pit)
 
 
-def make_gp_agent(game, spec: str, file: str, depth: int = 0, ms: float = -1, nodes: int = -1):
+def make_gp_agent(game, spec: str, file: str, depth: int = 0, ms: float = -1, nodes: int = -1, clock: str = ""):
     """The player of a program file: a Kalah policy (the seed's kernels) or a feature program of any game
     (``evoplay.agents.program``: policies move and search). ``depth`` > 0 searches that many plies instead of
     the file's (search policies only)."""
@@ -224,8 +224,8 @@ def make_gp_agent(game, spec: str, file: str, depth: int = 0, ms: float = -1, no
 
     program, pset, doc = load_program(file)
     if doc["policy"] in feature_program.POLICIES:
-        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec, depth, ms, nodes)
-    if ms != -1 or nodes != -1:
+        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec, depth, ms, nodes, clock)
+    if ms != -1 or nodes != -1 or clock:
         raise SpecError(f"gp: {file} is a seed-003 Kalah program, which plays its own policy; ms= and nodes= are "
                         f"for the gp recipe's feature programs")
     note = ""

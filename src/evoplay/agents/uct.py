@@ -351,10 +351,12 @@ class PriorEvaluator(Evaluator):
 
 def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: float = 1000, uct_c: float = 2.0,
            solve: bool = True, stop_at: float | None = None, selection: str = "uct",
-           max_utility: float | None = None, max_nodes: int = MAX_NODES) -> SearchNode:
+           max_utility: float | None = None, max_nodes: int = MAX_NODES,
+           cpu_stop_at: float | None = None) -> SearchNode:
     """Search from ``state`` (a player to move) and return the root: at most ``simulations`` simulations, none
-    started once ``time.perf_counter()`` passes ``stop_at``; it stops early when the root is proven, has a single
-    move, or the tree holds ``max_nodes`` nodes. ``root.explore_count`` is the number of simulations run."""
+    started once ``time.perf_counter()`` passes ``stop_at`` or ``time.thread_time()`` passes ``cpu_stop_at``; it
+    stops early when the root is proven, has a single move, or the tree holds ``max_nodes`` nodes.
+    ``root.explore_count`` is the number of simulations run."""
     root = SearchNode(None, state.current_player(), 1.0)
     select = select_uct if selection == "uct" else select_puct
     evaluate, prior = evaluator.evaluate, evaluator.prior
@@ -365,6 +367,8 @@ def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: 
     nodes, done = 1, 0
     while done < simulations:
         if stop_at is not None and clock() >= stop_at:
+            break
+        if cpu_stop_at is not None and time.thread_time() >= cpu_stop_at:
             break
         work = state.clone()
         if apply is None:
@@ -427,7 +431,7 @@ class UctAgent(Agent):
 
     def __init__(self, game: Game, simulations: int = 1000, ms: float = 0.0, uct_c: float = 2.0, rollouts: int = 1,
                  solve: bool = True, seed: int = 0, evaluator: Evaluator | None = None, selection: str = "uct",
-                 spec: str | None = None):
+                 spec: str | None = None, clock: str = "wall"):
         super().__init__(game)
         why = supports(game)
         if why:
@@ -438,6 +442,9 @@ class UctAgent(Agent):
             raise SpecError(f"uct: ms={ms} is out of range; give 0 (use simulations) up to 3600000 (an hour)")
         if not 0 <= uct_c <= 100:
             raise SpecError(f"uct: uct_c={uct_c} is out of range; give 0..100 (OpenSpiel's default: 2)")
+        if clock not in ("wall", "cpu"):
+            raise SpecError(f"uct: clock={clock!r}; use wall (elapsed time) or cpu (this thread's CPU time)")
+        self.clock = clock
         if selection not in SELECTIONS:
             raise SpecError(f"uct: selection={selection!r} is unknown; give one of {', '.join(SELECTIONS)}")
         self.simulations, self.ms, self.uct_c = int(simulations), float(ms), float(uct_c)
@@ -466,13 +473,15 @@ class UctAgent(Agent):
         player = state.current_player()
         if player < 0:
             raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
-        stop_at = self.deadline
-        if self.ms > 0:
+        stop_at, cpu_stop_at = self.deadline, None
+        if self.ms > 0 and getattr(self, "clock", "wall") == "cpu":
+            cpu_stop_at = time.thread_time() + self.ms / 1000.0
+        elif self.ms > 0:
             own = time.perf_counter() + self.ms / 1000.0
             stop_at = own if stop_at is None else min(stop_at, own)
         budget = math.inf if self.ms > 0 else self.simulations
         root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
-                      self.max_utility)
+                      self.max_utility, cpu_stop_at=cpu_stop_at)
         self.last_root = root
         if root.children:
             return int(root.best_child().action)

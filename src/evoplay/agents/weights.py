@@ -219,7 +219,8 @@ class WeightsAgent(Agent):
 
 
 def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
-              spec: str | None = None, depth: int = 0, ms: float = -1, nodes: int = -1) -> WeightsAgent:
+              spec: str | None = None, depth: int = 0, ms: float = -1, nodes: int = -1,
+              clock: str = "") -> WeightsAgent:
     """The agent of a weights JSON, checked to be for ``game``; it evaluates streaks as the run did. ``depth`` > 0
     searches that many plies instead of the genome's or the file's depth (seed 001's schedule still caps m,n,k)."""
     from evoplay.games import load_game
@@ -229,8 +230,8 @@ def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = Fa
         from evoplay.agents.program import agent_from_weights_document
 
         return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights", depth, ms,
-                                           nodes)
-    if ms != -1 or nodes != -1:
+                                           nodes, clock)
+    if ms != -1 or nodes != -1 or clock:
         raise SpecError(f"weights: {doc['path']} is a seed-001 genome, which searches by its own depth or node "
                         f"budget; ms= and nodes= are for the ga recipe's feature weights")
     if depth < 0:

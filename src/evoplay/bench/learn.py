@@ -7,7 +7,8 @@ deepening within its play budget, 100 ms a move by default), against
 
 - ``random``;
 - ``alphabeta(depth=2)``, a 2-ply search over the game's own score (``scores()``);
-- MCTS at equal CPU time per move: OpenSpiel's C++ MCTSBot (``openspiel_mcts``, random rollouts, the solver on)
+- MCTS at equal CPU time per move (the champion's budget measured on its thread's CPU clock, so a busy machine
+  takes nothing from either side): OpenSpiel's C++ MCTSBot (``openspiel_mcts``, random rollouts, the solver on)
   on games it plays, its simulations set so that its median move takes the champion's budget (measured here on
   positions of random games); evoplay's ``uct`` with the same time budget on the others;
 
@@ -120,7 +121,7 @@ def mcts_spec(game, ms: float, seed: int = 0) -> str:
         per_simulation = statistics.median(times) / probe
         simulations = max(10, int(round(ms / 1000.0 / max(per_simulation, 1e-9))))
         return f"openspiel_mcts(simulations={simulations})"
-    return f"uct(ms={ms:g})"
+    return f"uct(ms={ms:g},clock=cpu)"
 
 
 def _timed_game(task) -> tuple[list[float], list[float], list[int]]:
@@ -198,7 +199,7 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
         doc = json.loads(best.read_text(encoding="utf-8"))
         ms = float((doc.get("play") or {}).get("ms", 100.0))
         game = load_game(spec)
-        champion = f"weights({best})"
+        champion = f"weights({best},ms={ms:g},clock=cpu)"
         mcts = mcts_spec(game, ms)
         rows = {}
         with make_executor("process" if workers > 1 else "serial", workers) as ex:
