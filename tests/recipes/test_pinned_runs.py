@@ -134,7 +134,7 @@ def exported_moves(name: str, folder: Path) -> dict:
     states = positions(game, POSITIONS, 12)
     out = {lang: _choices(recipe.export(run, lang).read_text(encoding="utf-8"), lang, states) for lang in LANGUAGES}
     if name == "mancala_pool_move":
-        from evoplay.agents.gp import load_program
+        from evoplay.agents.program_file import load_program
         from evoplay.games.kalah.export import lua_player, python_player
 
         program, pset, _ = load_program(run.file("best.json"))

@@ -279,7 +279,7 @@ register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per m
 
 
 def _gp(game, spec, file, depth):
-    from evoplay.agents.gp import make_gp_agent
+    from evoplay.agents.program_file import make_gp_agent
 
     return make_gp_agent(game, spec, file, depth)
 

@@ -111,6 +111,9 @@ def load_weights(path: str | Path) -> dict:
     for key in ("game", "schema", "genome"):
         if key not in doc:
             raise SpecError(f"weights: {str(p)!r} lacks '{key}'")
+    from evoplay.games.sources import located_document
+
+    doc = located_document(doc, p.parent)  # a file game named relative to the weights file's folder
     schema = Schema.from_list(doc["schema"], f"weights file {str(p)!r}")
     doc["params"] = schema.decode(schema.from_string(doc["genome"]))
     doc["path"] = str(p)

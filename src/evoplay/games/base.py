@@ -27,9 +27,18 @@ class Game:
     # ``State.resample(player, rng)`` instead of the true state.
     perfect_information: bool = True
 
-    def __init__(self, spec: str, params: dict[str, Any]):
+    def __init__(self, spec: str | None = None, params: dict[str, Any] | None = None, **values):
+        """``load_game`` passes the canonical ``spec`` and the checked ``params``. Called plainly --
+        ``Othello()``, ``Othello(size=8)`` -- a game builds both from its class: the parameters' defaults with
+        ``values`` over them, and the spec ``load_game`` would give (the registered name, or the class's file)."""
+        if spec is None:
+            from evoplay.games.sources import plain_spec
+
+            spec, params = plain_spec(type(self), values)
+        elif values:
+            raise SpecError(f"{type(self).__name__}: give parameters either as params or as keywords, not both")
         self.spec = spec
-        self.params = dict(params)
+        self.params = dict(params or {})
 
     def new_initial_state(self, seed: int | None = None) -> "State":
         raise NotImplementedError
@@ -48,6 +57,12 @@ class Game:
 
     def num_features(self) -> int:
         return len(self.feature_names())
+
+    def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
+        """The player of an evolved program of a policy this game defines itself (``gp(FILE)`` with a policy
+        other than the feature policies ``move`` and ``search``), or None when the game has no such policy.
+        Kalah's pit rule is one (``evoplay.games.kalah.program_player``)."""
+        return None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and other.spec == self.spec

@@ -7,7 +7,7 @@ score moving second against the ``depth``-ply minimax (run 1); run 2 takes ``max
 run's hall of fame (the best program of recent generations), in both seats, and scores 2 x the mean score per
 opponent group (so 96 is a clean sweep, as in the seed's sum of two games).
 
-The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.agents.gp``:
+The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.games.kalah.program_player``:
 floor(value) mod 6, and when that pit is empty the next non-empty pit counter-clockwise.
 
 Speed: a whole GP-vs-minimax game is one Numba kernel, and the minimax's decisions are memoised for the run and
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from evoplay import gp
-from evoplay.agents.gp import POLICIES, policy_features, program_document
+from evoplay.games.kalah.program_player import POLICIES, policy_features, program_document
 from evoplay.arena import derive_seed
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve import selection

@@ -151,8 +151,9 @@ class MnkGame(Game):
     )
     num_players = 2
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.m, self.n, self.k = int(params["m"]), int(params["n"]), int(params["k"])
         if not 1 <= self.k <= max(self.m, self.n):
             raise SpecError(f"mnk: k={self.k} cannot fit a {self.m}x{self.n} board; use 1..{max(self.m, self.n)}")

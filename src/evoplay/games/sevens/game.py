@@ -50,8 +50,9 @@ class SevensGame(Game):
     )
     perfect_information = False  # the other hands are hidden
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.players = int(params["players"])
         self.num_players = self.players
 

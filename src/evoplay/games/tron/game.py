@@ -121,8 +121,9 @@ class TronGame(Game):
     )
     num_players = 2
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.w, self.h, self.obstacles = int(params["w"]), int(params["h"]), int(params["obstacles"])
         if not 0 <= self.obstacles <= self.w * self.h // 4:
             raise SpecError(f"tron: obstacles={self.obstacles} is out of range; use 0..{self.w * self.h // 4}")

@@ -1,4 +1,4 @@
-"""gp(FILE): the pit rule (kernel against reference), program files, and the exported player's agreement."""
+"""Kalah's program player (gp(FILE) on Kalah): the pit rule (kernel against reference), program files, and the exported player's agreement."""
 import json
 
 import numpy as np
@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from evoplay import gp
 from evoplay.agents import make_agent
-from evoplay.agents.gp import (
-    MOVE_SCORES, SEARCH, load_program, reference_search, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
+from evoplay.agents.program_file import load_program
+from evoplay.games.kalah.program_player import (
+    MOVE_SCORES, SEARCH, reference_search, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
 )
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
