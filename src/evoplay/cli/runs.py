@@ -52,7 +52,51 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
         finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables"))
         run_evolution(finishing, folder, ex, update)
     console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
+
+
+class _Session:
+    """Measures one command's wall and CPU time over a run (its worker processes included once they are
+    joined) and records it in the run folder's timing.json, also when the run stops on an error or Ctrl-C."""
+
+    def __init__(self, command: str):
+        import time
+
+        from evoplay.evolve.reports import cpu_seconds
+
+        self.command = command
+        self.folder = None
+        self.start, self.cpu = time.perf_counter(), cpu_seconds()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        import time
+
+        from evoplay.evolve.reports import cpu_seconds, record_session
+
+        if self.folder is not None:
+            try:
+                record_session(self.folder, self.command, time.perf_counter() - self.start,
+                               cpu_seconds() - self.cpu, (self.first, len(self.folder.read_log())))
+            except (CheckpointError, OSError):  # the run's own error says more; the timing is not worth a second
+                if exc[0] is None:
+                    raise
+        return False
+
+    def running(self, folder) -> None:
+        """The run folder this command works on (its log's length now: the generations run before)."""
+        self.folder, self.first = folder, len(folder.read_log())
+
+
+def _print_report(module, folder) -> None:
+    """The recipe's report, then what the run cost (timing.json)."""
+    from evoplay.evolve.reports import timing_line
+
     out.print(module.report(folder), markup=False, soft_wrap=True)
+    line = timing_line(folder)
+    if line:
+        out.print(line, markup=False, soft_wrap=True)
 
 
 class _EvolveCommand(click.Command):
@@ -105,6 +149,7 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     from evoplay.evolve.config import parse_assignment
     from evoplay.recipes import find_key, load_recipe
 
+    session = _Session("evolve")
     module = load_recipe(recipe)
     base = load_config(recipe, config_path)
     overrides = {}
@@ -125,12 +170,14 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     out_path = out_dir or f"runs/{label}-{config.get('seed', 0)}-{time.strftime('%Y%m%d-%H%M%S')}"
     from evoplay.arena import make_executor
 
-    with make_executor(backend, workers, address) as ex:  # a backend that cannot start stops before the folder
+    with session, make_executor(backend, workers, address) as ex:  # a backend that cannot start: no folder
         folder = RunFolder.create(out_path, recipe, config, options)
+        session.running(folder)
         path = escape(str(folder.path))
         console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False,
                       soft_wrap=True)
         _run_with_progress(module, folder, backend, workers, address, executor=ex)
+    _print_report(module, folder)
 
 
 @main.command()
@@ -153,9 +200,13 @@ def resume(run_dir, workers, backend, address):
             _rewrite(module, folder, backend, workers, address)
         else:
             console.print(f"{escape(str(folder.path))} has finished already; its report:", soft_wrap=True)
-        out.print(module.report(folder), markup=False, soft_wrap=True)
+        _print_report(module, folder)
         return
-    _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
+    module = load_recipe(folder.recipe)
+    with _Session("resume") as session:
+        session.running(folder)
+        _run_with_progress(module, folder, backend, workers, address)
+    _print_report(module, folder)
 
 
 def _rewrite(module, folder, backend="serial", workers=None, address=None):
@@ -186,7 +237,7 @@ def report(run_dir, rewrite):
         if folder.finished and not folder.file("best.json").exists():
             raise CheckpointError(f"{folder.file('best.json')} is missing although the run has finished; write "
                                   f"the outputs again with: evoplay report --rewrite {folder.path}")
-    out.print(module.report(folder), markup=False, soft_wrap=True)
+    _print_report(module, folder)
 
 
 @main.command()

@@ -340,10 +340,9 @@ def report(folder) -> str:
              f"(parsimony {cfg['fitness']['parsimony']}), population {cfg['population']}, "
              f"{len(log)}/{cfg['generations']} generations"]
     if log:
-        secs = sum(r.get("seconds", 0) for r in log)
         last = log[-1]
         lines.append(f"last generation: best fitness {last['best']:g}, mean {last['mean']:.1f}, mean size "
-                     f"{last['mean_size']:.1f}; {secs:.0f} s of evolution")
+                     f"{last['mean_size']:.1f}")
     if not folder.file("best.json").exists():
         lines.append(f"the run has not finished: evoplay resume {folder.path}")
         return "\n".join(lines)
