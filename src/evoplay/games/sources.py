@@ -91,16 +91,22 @@ def import_game_file(path: Path):
     return module
 
 
-def located_spec(spec: str, folder: str | Path) -> str:
+def located_spec(spec: str, folder: str | Path, absolute: str | None = None) -> str:
     """``spec`` with a file game's relative path read from ``folder`` (the folder of the file that recorded it)
-    instead of the working directory; any other spec unchanged."""
+    instead of the working directory; any other spec unchanged. ``absolute``: the same game as recorded with its
+    absolute path, used when the relative path finds no file (the record moved without its game)."""
     m = _FILE_SPEC.match(spec.strip()) if isinstance(spec, str) else None
     if not m:
         return spec
     path = Path(m.group("path")).expanduser()
     if path.is_absolute():
         return spec
-    return f"{os.path.normpath(Path(folder).absolute() / path)}:{m.group('rest')}"
+    path = Path(os.path.normpath(Path(folder).absolute() / path))
+    if not path.is_file() and isinstance(absolute, str):
+        other = _FILE_SPEC.match(absolute.strip())
+        if other and Path(other.group("path")).is_file():
+            return absolute
+    return f"{path}:{m.group('rest')}"
 
 
 def portable_spec(spec: str, folder: str | Path) -> str:
@@ -110,7 +116,7 @@ def portable_spec(spec: str, folder: str | Path) -> str:
     m = _FILE_SPEC.match(spec.strip()) if isinstance(spec, str) else None
     if not m:
         return spec
-    path = Path(os.path.abspath(Path(m.group("path")).expanduser()))
+    path = _absolute(m.group("path"))
     base = Path(os.path.abspath(folder))
     try:
         common = Path(os.path.commonpath([path, base]))
@@ -121,20 +127,41 @@ def portable_spec(spec: str, folder: str | Path) -> str:
     return f"{Path(os.path.relpath(path, base)).as_posix()}:{m.group('rest')}"
 
 
+def _absolute(raw: str) -> Path:
+    return Path(os.path.abspath(Path(raw).expanduser()))
+
+
+#: the key beside ``game`` that holds the spec with its absolute path, in documents that name a file game
+ABSOLUTE_KEY = "game_absolute"
+
+
 def located_document(doc, folder: str | Path):
     """A copy of a JSON or TOML document (a run's config or best.json, a weights file) read from ``folder`` with
-    its ``game`` made absolute (``located_spec``); anything that is not a table with a game comes back as it is."""
-    if isinstance(doc, dict) and isinstance(doc.get("game"), str):
-        return {**doc, "game": located_spec(doc["game"], folder)}
-    return doc
+    its ``game`` made absolute (``located_spec``, falling back on the document's ``game_absolute``, which the
+    copy drops); anything that is not a table with a game comes back as it is."""
+    if not (isinstance(doc, dict) and isinstance(doc.get("game"), str)):
+        return doc
+    out = {k: v for k, v in doc.items() if k != ABSOLUTE_KEY}
+    out["game"] = located_spec(doc["game"], folder, doc.get(ABSOLUTE_KEY))
+    return out
 
 
 def portable_document(doc, folder: str | Path):
-    """A copy of a document about to be written into ``folder`` with its ``game`` relative to it
-    (``portable_spec``)."""
-    if isinstance(doc, dict) and isinstance(doc.get("game"), str):
-        return {**doc, "game": portable_spec(doc["game"], folder)}
-    return doc
+    """A copy of a document about to be written into ``folder`` with a file game relative to it
+    (``portable_spec``: the folder and the game can move together, as in a checkout) and, beside it, the game
+    with its absolute path (``game_absolute``: the folder can move alone on this machine)."""
+    if not (isinstance(doc, dict) and isinstance(doc.get("game"), str)):
+        return doc
+    spec = doc["game"]
+    m = _FILE_SPEC.match(spec.strip())
+    if not m:
+        return doc
+    out = dict(doc)
+    out["game"] = portable_spec(spec, folder)
+    absolute = f"{_absolute(m.group('path'))}:{m.group('rest')}"
+    if absolute != out["game"]:
+        out[ABSOLUTE_KEY] = absolute
+    return out
 
 
 def game_parameters(cls) -> tuple[Param, ...]:
