@@ -2,11 +2,8 @@
 from __future__ import annotations
 
 import json
-import warnings
 
 import pytest
-
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
 
 def make_mancala_run(root, name: str = "mancala-1", generations: int = 3, finished: bool = True):
