@@ -88,6 +88,19 @@ class StuckState(NimState):
         return [] if self.heap[0] == 4 else super()._legal_actions()
 
 
+class EmptyChanceState(NimState):
+    """At 4 stones a chance node comes whose chance_outcomes() lists nothing."""
+
+    def current_player(self):
+        return -1 if self.heap[0] == 4 else super().current_player()
+
+    def _legal_actions(self):
+        return [] if self.heap[0] == 4 else super()._legal_actions()
+
+    def chance_outcomes(self):
+        return []
+
+
 class LongReturnsState(NimState):
     def returns(self):
         return super().returns() + [0.0]
@@ -131,6 +144,7 @@ AcceptsIllegal = _game(AcceptsIllegalState)
 SharedClone = _game(SharedCloneState)
 TerminalLegal = _game(TerminalLegalState)
 Stuck = _game(StuckState)
+EmptyChance = _game(EmptyChanceState)
 LongReturns = _game(LongReturnsState)
 ShortFeatures = _game(ShortFeaturesState)
 NanFeatures = _game(NanFeaturesState)

@@ -34,11 +34,12 @@ class GameRecord:
         return asdict(self)
 
 
-def play_game(game: Game, agents, seed: int, max_moves: int = 100_000):
+def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, on_chance=None):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
     Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
-    so a game's chance events are the same on every executor. Returns the final state. An agent that answers
+    so a game's chance events are the same on every executor; ``on_chance(state, outcome)``, if given, hears each
+    one before it is applied (``evoplay play`` shows the die). Returns the final state. An agent that answers
     with an illegal action raises IllegalActionError naming it.
     """
     if len(agents) != game.num_players:
@@ -57,7 +58,10 @@ def play_game(game: Game, agents, seed: int, max_moves: int = 100_000):
         if player == CHANCE:
             if chance_rng is None:
                 chance_rng = np.random.default_rng(derive_seed(seed, 0))
-            state.apply_action(sample_chance(state, chance_rng))
+            outcome = sample_chance(state, chance_rng)
+            if on_chance is not None:
+                on_chance(state, outcome)
+            state.apply_action(outcome)
         elif player == SIMULTANEOUS:
             joint = [agent.step(state) for agent in agents]
             try:

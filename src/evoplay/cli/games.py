@@ -150,8 +150,11 @@ def play(game, opponent, seat, seed, tick_ms):
         bot_name = seats[0].name
         seats[you] = HumanAgent(g)
     out.print(f"[bold]{escape(g.spec)}[/]: you are player {you}, against {escape(bot_name)}")
+    def chance(state, outcome):  # the die rolled (hidden-information games keep their deals to themselves)
+        say(f"chance: {state.action_to_string(outcome)}")
+
     try:
-        state = play_game(g, seats, seed)
+        state = play_game(g, seats, seed, on_chance=chance if g.perfect_information else None)
     except HumanQuit as err:
         say(str(err))
         return

@@ -240,6 +240,11 @@ class _Checker:
                         self.problem("no-legal", f"a simultaneous move gives player(s) {empty} no legal actions "
                                                  f"({where}); give every player an action (a pass) or end the game")
                         return None
+                elif not legal and player == CHANCE:
+                    self.problem("no-legal", f"a chance node has no outcomes ({where}); chance_outcomes() must list "
+                                             f"the outcomes with their probabilities, and the legal actions at a "
+                                             f"chance node are those outcomes (or end the game: TERMINAL, -4)")
+                    return None
                 elif not legal:
                     self.problem("no-legal", f"a non-terminal state has no legal actions for player {player} "
                                              f"({where}); end the game (current_player() returns TERMINAL, -4) when "
