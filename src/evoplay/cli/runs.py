@@ -104,9 +104,10 @@ class _EvolveCommand(click.Command):
 
     def format_epilog(self, ctx, formatter):
         from evoplay.evolve.config import shipped_variants
-        from evoplay.recipes import RECIPES
+        from evoplay.recipes import RECIPES, SUMMARIES
 
-        rows = [(name, "variants: " + (", ".join(shipped_variants(name)) or "none")) for name in sorted(RECIPES)]
+        rows = [(name, f"{SUMMARIES.get(name, '')}; variants: " + (", ".join(shipped_variants(name)) or "none"))
+                for name in sorted(RECIPES)]
         with formatter.section("Recipes (--config VARIANT runs a variant shipped with the recipe)"):
             formatter.write_dl(rows)
         super().format_epilog(ctx, formatter)
@@ -128,9 +129,11 @@ def _run_label(recipe: str, config_path: str | None, levels: bool) -> str:
 @click.argument("recipe")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="a TOML file merged over the recipe's defaults (may say base = \"VARIANT\")")
-@click.option("--generations", type=int, default=None)
-@click.option("--population", type=int, default=None)
-@click.option("--seed", type=int, default=None)
+@click.option("--generations", type=int, default=None,
+              help="generations (mnk: rounds) to run, instead of the config's")
+@click.option("--population", type=int, default=None, help="individuals per generation, instead of the config's")
+@click.option("--seed", type=int, default=None,
+              help="the run's seed (default: the config's, 1 for mancala); the same seed gives the same run")
 @click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE", help="override a config key (repeatable)")
 @click.option("--levels", is_flag=True, help="(sevens) evolve the difficulty levels and write computer.lua/.py")
 @click.option("--game", "game_spec", default=None, metavar="SPEC",
