@@ -34,7 +34,7 @@ def test_tournament_default_agents_on_kalah():
 
 
 def test_tournament_json_same_on_one_and_two_workers():
-    args = ("tournament", "mnk", "random", "alphabeta(depth=1)", "alphabeta(schedule=seed001)", "--games", "2",
+    args = ("tournament", "mnk", "random", "alphabeta(depth=1)", "alphabeta(schedule=empty_cells)", "--games", "2",
             "--json")
     assert json.loads(run(*args, "--workers", "1").output) == json.loads(run(*args, "--workers", "2").output)
 

@@ -118,7 +118,8 @@ register_agent(
     _alphabeta,
     (
         Param("depth", int, 0, "plies to search (0: 4, or the schedule's depth)"),
-        Param("schedule", str, "none", "depth schedule by empty cells (m,n,k)", ("none", "seed001")),
+        Param("schedule", str, "none", "m,n,k: the depth by empty cells (the 5,5,4 GA's schedule)",
+              ("none", "empty_cells"), aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties (and sampled moves, hidden cards) before the arena reseeds it"),
         Param("eval", str, "auto", "leaf value: auto (Kalah: store difference, m,n,k: line counts, in Numba; any "
@@ -141,7 +142,8 @@ register_agent(
     _weights,
     (
         Param("file", str, help="best.json of a GA run (or the run folder)"),
-        Param("schedule", str, "seed001", "m,n,k depth cap by empty cells", ("seed001", "none")),
+        Param("schedule", str, "empty_cells", "m,n,k: the depth cap by empty cells", ("empty_cells", "none"),
+              aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
         Param("depth", int, 0, "plies to search (0: the genome's or the file's own)", max=1000),

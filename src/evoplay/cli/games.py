@@ -243,7 +243,7 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
     if not specs:
         if g.name != "kalah" and g.name != "mnk":
             raise SpecError(f"name the agents for {g.spec}, e.g. evoplay tournament {game} random random")
-        specs = DEFAULT_KALAH_AGENTS if g.name == "kalah" else ("random", "alphabeta(depth=2)", "alphabeta(schedule=seed001)")
+        specs = DEFAULT_KALAH_AGENTS if g.name == "kalah" else ("random", "alphabeta(depth=2)", "alphabeta(schedule=empty_cells)")
     if len(specs) < 2:
         raise SpecError("a tournament needs at least two agents")
     if n_games < 1:

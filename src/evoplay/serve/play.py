@@ -18,7 +18,7 @@ GENERIC_OPPONENT = "random"
 SUGGESTIONS = {
     "kalah": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)", "alphabeta(depth=8)",
               "mcts(iterations=2000)", "random"],
-    "mnk": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=seed001)", "random"],
+    "mnk": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=empty_cells)", "random"],
     "sevens": ["easy", "medium", "hard", "expert", "sevens_heuristic", "random"],
     "tron": ["rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
              "random"],

@@ -28,7 +28,7 @@ def tables(game, doc: dict) -> dict:
         "cells_x": packed[4:4 + size], "cells_o": packed[4 + size:base],
         "streak": [[packed[base + (o * 2 + d) * k: base + (o * 2 + d + 1) * k] for d in range(2)] for o in range(2)],
         "depth": int(doc["params"]["search_depth"]),
-        "schedule": [list(x) for x in SEED001_SCHEDULE] if doc.get("schedule", "seed001") == "seed001" else [],
+        "schedule": [list(x) for x in SEED001_SCHEDULE] if doc.get("schedule", "empty_cells") in ("empty_cells", "seed001") else [],
     }
 
 
