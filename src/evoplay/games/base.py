@@ -127,6 +127,28 @@ class State:
         self.game.feature_names()  # raises the how-to error for a game without features
         raise NotImplementedError(f"{type(self).__name__}.features(player) is missing")
 
+    def grid(self) -> list[str] | None:
+        """The board for the browser to draw: rows of cell symbols, the top row first, one character a cell
+        (``.`` an empty cell; each other character a kind of piece, drawn in its own colour). None (the default):
+        the game has no grid, and the browser shows ``str(state)`` with a button per move."""
+        return None
+
+    def action_cell(self, action: int) -> tuple[int | None, int] | None:
+        """Where on ``grid()`` a legal action is played: (row, column), the row counted from the top; (None,
+        column) for a drop game's column (any cell of it plays the action); None: no cell (a pass gets a button).
+        The default reads actions as cells numbered row by row from the top-left (a game with at least
+        rows x columns actions), or as columns (a game with as many actions as columns)."""
+        rows = self.grid()
+        if not rows:
+            return None
+        height, width = len(rows), len(rows[0])
+        n = self.game.num_distinct_actions()
+        if n == width and height > 1:
+            return (None, action) if 0 <= action < width else None
+        if n >= height * width and 0 <= action < height * width:
+            return divmod(action, width)
+        return None
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node (``current_player() == CHANCE``): the outcomes as (action, probability) pairs."""
         raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
