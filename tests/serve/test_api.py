@@ -345,6 +345,20 @@ def test_a_file_game_run_is_offered_with_its_game_named_inside_runs(client, runs
     assert found["ga-file"]["agent"] == "weights(ga-file/best.json)"
 
 
+def test_a_run_whose_game_file_lies_outside_runs_says_in_one_line_what_to_do(client, runs_root, tmp_path):
+    from evoplay.evolve import RunFolder, load_config
+
+    outside = tmp_path / "elsewhere" / "mygame.py"
+    outside.parent.mkdir()
+    outside.write_text("# a game file\n", encoding="utf-8")
+    folder = RunFolder.create(runs_root / "ga-outside", "mnk", load_config("mnk", None, {}))
+    folder.write_json("best.json", {"format": 1, "game": f"{outside}:Nim", "schema": [], "genome": ""})
+    found = {r["path"]: r for r in client.get("/api/runs").json()["runs"]}
+    why = found["ga-outside"]["opponent"]["why_not"]
+    assert why.startswith("its game file mygame.py lies outside the runs folder") and "copy it into" in why
+    assert str(tmp_path) not in json.dumps(found["ga-outside"])
+
+
 def test_bodies_must_be_json_so_other_sites_cannot_post(client):
     r = client.post("/api/games", content='{"game": "kalah"}', headers={"content-type": "text/plain"})
     assert r.status_code == 400 and "Content-Type: application/json" in r.json()["error"]
