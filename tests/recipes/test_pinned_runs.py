@@ -146,7 +146,7 @@ def exported_moves(name: str, folder: Path) -> dict:
 
 def target_solutions() -> dict:
     """The target-number GA (seed and improved configs) on fixed draws, bounded by generations, not time."""
-    from evoplay.games.target.ga import TargetGA, TargetGAConfig
+    from evoplay.games.target.cpu_player import TargetGA, TargetGAConfig
 
     draws = [((1, 3, 7, 9, 15, 75), 731), ((2, 4, 5, 8, 10, 100), 469), ((6, 6, 1, 9, 20, 50), 999)]
     out = {}
