@@ -381,7 +381,7 @@ def export(folder, lang: str) -> Path:
 
 def seed_programs() -> dict:
     """The seed's two published best programs, parsed."""
-    pset = gp.seed003_primitive_set()
+    pset = gp.kalah_primitive_set()
     return {"seed run 1": gp.parse_notation(SEED_RUN1, pset), "seed run 2": gp.parse_notation(SEED_RUN2, pset)}
 
 
