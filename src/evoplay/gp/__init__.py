@@ -71,6 +71,7 @@ __all__ = [
     "constant_mutation", "crossover", "crossover_pair", "evaluate", "evaluate_pool", "evaluate_rows",
     "evaluate_with_stack", "export", "full", "grow", "koza_breed", "pack", "parse_notation", "pick_node",
     "point_mutation", "population", "program_value", "program_values", "ramped", "reference_evaluate",
-    "kalah_primitive_set", "seed003_primitive_set", "seed_random", "simplify", "split_breed", "split_counts", "subtree_mutation",
+    "kalah_primitive_set", "seed003_primitive_set", "seed_random", "simplify", "split_breed", "split_counts",
+    "subtree_mutation",
     "to_lua", "to_notation", "to_python", "unpack",
 ]
