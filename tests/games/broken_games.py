@@ -101,6 +101,16 @@ class EmptyChanceState(NimState):
         return []
 
 
+class OffGridState(NimState):
+    """A one-row grid of its heap, but the moves are placed on a second row that does not exist."""
+
+    def grid(self):
+        return ["." * 9]
+
+    def action_cell(self, action):
+        return (1, action)
+
+
 class LongReturnsState(NimState):
     def returns(self):
         return super().returns() + [0.0]
@@ -145,6 +155,7 @@ SharedClone = _game(SharedCloneState)
 TerminalLegal = _game(TerminalLegalState)
 Stuck = _game(StuckState)
 EmptyChance = _game(EmptyChanceState)
+OffGrid = _game(OffGridState)
 LongReturns = _game(LongReturnsState)
 ShortFeatures = _game(ShortFeaturesState)
 NanFeatures = _game(NanFeaturesState)

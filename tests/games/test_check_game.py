@@ -42,6 +42,7 @@ def test_every_builtin_passes(spec):
         ("TerminalLegal", "terminal-legal", "a terminal state has legal actions"),
         ("Stuck", "no-legal", "a non-terminal state has no legal actions"),
         ("EmptyChance", "no-legal", "a chance node has no outcomes"),
+        ("OffGrid", "grid", "action_cell(0) is (1, 0), off the 1 x 9 grid"),
         ("LongReturns", "returns-length", "returns() has 3 numbers for 2 players"),
         ("Unseeded", "nondeterministic", "the same seed gave different games"),
         ("ShortFeatures", "features-length", "feature_names() names 2 numbers"),
