@@ -30,8 +30,9 @@ MIN_TICK_MS, MAX_TICK_MS = 40.0, 2000.0
 
 
 def game_kind(game) -> str:
-    """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time), board (any game whose
-    states give ``State.grid()``: a clickable board) or generic (the state's text and a button per move)."""
+    """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time), board (a game of perfect
+    information whose states give ``State.grid()``: a clickable board) or generic (the state's text and a button
+    per move)."""
     from evoplay.games.forward import GridDuelState
     from evoplay.games.kalah.game import KalahGame
     from evoplay.games.mnk.game import MnkGame
@@ -43,7 +44,8 @@ def game_kind(game) -> str:
     state = game.new_initial_state(0)
     if isinstance(state, GridDuelState):
         return "grid"
-    return "board" if state.grid() else "generic"
+    # A grid shows the whole board: a game with hidden information keeps the text of what one seat observes.
+    return "board" if game.perfect_information and state.grid() else "generic"
 
 
 class GameSession:
