@@ -54,7 +54,13 @@ def test_the_shipped_othello_weights_name_their_game_relative_to_themselves(tmp_
 def test_a_run_folder_moves_with_its_checkout(tmp_path, monkeypatch):
     co = checkout(tmp_path / "checkout")
     monkeypatch.chdir(co)
-    run_cli("evolve", "gp", "--game", "examples/take_away.py:TakeAway", "--vs", "random", *SMALL, "--out", "runs/x")
+    text = run_cli("evolve", "gp", "--game", "examples/take_away.py:TakeAway", "--vs", "random", *SMALL,
+                   "--out", "runs/x")
+    # the run's cost as measured: one session of evolve, its wall and CPU time, in the report and timing.json
+    sessions = json.loads((co / "runs/x/timing.json").read_text())
+    assert [(s["command"], s["generations"]) for s in sessions] == [("evolve", [0, 2])]
+    assert sessions[0]["wall_seconds"] > 0 and sessions[0]["cpu_seconds"] > 0
+    assert "time: " in text and " of wall time, " in text and " of CPU (evoplay and its worker processes)" in text
     config_text = (co / "runs/x/config.toml").read_text()
     assert 'game = "../../examples/take_away.py:TakeAway"' in config_text
     assert json.loads((co / "runs/x/best.json").read_text())["game"] == "../../examples/take_away.py:TakeAway"
@@ -67,8 +73,10 @@ def test_a_run_folder_moves_with_its_checkout(tmp_path, monkeypatch):
 
     moved = co.rename(tmp_path / "moved")
     monkeypatch.chdir(tmp_path)
-    run_cli("report", str(moved / "runs/x"))
-    assert "finished" not in run_cli("resume", str(moved / "runs/y")).split("\n")[0]
+    assert "time: " in run_cli("report", str(moved / "runs/x"))
+    run_cli("resume", str(moved / "runs/y"))
+    sessions = json.loads((moved / "runs/y/timing.json").read_text())
+    assert [(s["command"], s["generations"]) for s in sessions] == [("resume", [1, 2])]  # the stop was in-process
     assert RunFolder.open(moved / "runs/x").config["game"] == f"{moved}/examples/take_away.py:TakeAway"
     game = f"{moved}/examples/take_away.py:TakeAway"
     plays(f"gp({moved}/runs/x/best.json)", game)
