@@ -4,7 +4,7 @@
 
 A finished run (4 generations) and a running one (evolving while the run page is photographed) are made with
 ``evoplay evolve mancala`` in a temporary runs folder; the file game is examples/othello6.py copied into it
-(drawn from its grid); the generic view is OpenSpiel's Kuhn poker (needs evoplay[openspiel]).
+(drawn from its grid); the generic view is OpenSpiel's pig, a dice game (needs evoplay[openspiel]).
 """
 from __future__ import annotations
 
@@ -107,7 +107,8 @@ def main() -> None:
             start("othello6.py:Othello", "alphabeta(depth=2)")
             click(".board .cell.playable", 2)
             shot("board")
-            start("openspiel:kuhn_poker", "random", seed=3)
+            start("openspiel:pig(winscore=20)", "random", seed=3)
+            click("#actions button", 2)
             shot("generic")
             driver.get(server.url + "/target")
             wait_for(lambda: css("#level option"))

@@ -86,7 +86,8 @@ def agents(game_spec):
 @main.command("check-game")
 @click.argument("game")
 @click.option("--games", "n_games", type=int, default=200, show_default=True, help="random games to play")
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the first random game (each game after it has its own)")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the first random game (each game after it has its own)")
 @click.option("--max-moves", type=int, default=10_000, show_default=True, help="moves before a game counts as endless")
 def check_game_command(game, n_games, seed, max_moves):
     """Play seeded random games of GAME and report every broken promise of the game API (exit 2 if any)."""
@@ -123,7 +124,8 @@ def check_game_command(game, n_games, seed, max_moves):
               help="the agent you play (default alphabeta(depth=4); Sevens: a level easy/medium/hard/expert or an "
                    "agent spec, default expert, one per other seat)")
 @click.option("--seat", default="first", show_default=True, help="your seat: first, second, or a seat number from 0")
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the game (chance, the opponent's random choices)")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the game (chance, the opponent's random choices)")
 @click.option("--tick-ms", type=float, default=150.0, show_default=True,
               help="simultaneous games (tron, gems): milliseconds per tick; your key in a tick is your move")
 def play(game, opponent, seat, seed, tick_ms):
@@ -205,7 +207,8 @@ def _results_table(result, title: str) -> Table:
 @click.argument("spec_a")
 @click.argument("spec_b")
 @click.option("--games", "n_games", type=int, default=2, show_default=True, help="games, seats alternating")
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the games (the same seed plays the same games)")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the games (the same seed plays the same games)")
 @click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
 @executor_options
 def match(game, spec_a, spec_b, n_games, seed, as_json, workers, backend, address):
@@ -231,7 +234,8 @@ def match(game, spec_a, spec_b, n_games, seed, as_json, workers, backend, addres
 @click.argument("specs", nargs=-1)
 @click.option("--games", "n_games", type=int, default=2, show_default=True,
               help="games per ordered pair (each pair meets in both seats)")
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the games (the same seed plays the same games)")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the games (the same seed plays the same games)")
 @click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
 @executor_options
 def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
@@ -243,7 +247,8 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
     if not specs:
         if g.name != "kalah" and g.name != "mnk":
             raise SpecError(f"name the agents for {g.spec}, e.g. evoplay tournament {game} random random")
-        specs = DEFAULT_KALAH_AGENTS if g.name == "kalah" else ("random", "alphabeta(depth=2)", "alphabeta(schedule=empty_cells)")
+        specs = (DEFAULT_KALAH_AGENTS if g.name == "kalah"
+                 else ("random", "alphabeta(depth=2)", "alphabeta(schedule=empty_cells)"))
     if len(specs) < 2:
         raise SpecError("a tournament needs at least two agents")
     if n_games < 1:

@@ -163,7 +163,8 @@ def target(seconds, level, seed, rounds, mode, large, reveal):
               help="games per ordered pairing (one player against two copies of another)")
 @click.option("--rounds", type=int, default=100, show_default=True,
               help="rating rounds: each plays every 3 distinct players in every seat order once")
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the games (the same seed gives the same table)")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the games (the same seed gives the same table)")
 @click.option("--out", "out_file", default=None, type=click.Path(dir_okay=False), help="also write the Markdown here")
 @executor_options
 def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, address):

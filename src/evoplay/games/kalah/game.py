@@ -161,7 +161,7 @@ class KalahGame(Game):
     parameters = (
         Param("pits", int, 6, "pits per side", min=1, max=20, why="the kernels' boards"),
         Param("seeds", int, 4, "seeds per pit at the start", min=1, why="a pit starts with seeds"),
-        Param("empty_capture", bool, True, "capture even when the opposite pit is empty (seed 003's rule)"),
+        Param("empty_capture", bool, True, "capture even when the opposite pit is empty (the Mancala GP paper's rule)"),
     )
     num_players = 2
 

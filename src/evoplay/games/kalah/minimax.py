@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.kalah.program_player import POLICIES, POLICY_CODES, program_choice, reference_move, reference_pit, reference_search
+from evoplay.games.kalah.program_player import (
+    POLICIES, POLICY_CODES, program_choice, reference_move, reference_pit, reference_search,
+)
 from evoplay.arena.memo import (
     SharedMemo, log_decision, merge_log, new_log, new_memo, program_tasks, task_log, worker_memo,
 )

@@ -143,7 +143,7 @@ def random_playouts(board, player, m, n, k, count, seed):
 
 class MnkGame(Game):
     name = "mnk"
-    summary = "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)"
+    summary = "m,n,k-game: k in a row on an m x n board (5,5,4 by default; mnk(m=3,n=3,k=3) is tic-tac-toe)"
     parameters = (
         Param("m", int, 5, "columns", min=1, max=26, why="columns are named a to z"),
         Param("n", int, 5, "rows", min=1, max=99, why="rows are numbered 1 to 99"),

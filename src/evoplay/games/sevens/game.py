@@ -44,7 +44,7 @@ class SevensObservation:
 
 class SevensGame(Game):
     name = "sevens"
-    summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card (seed 000)"
+    summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card"
     parameters = (
         Param("players", int, 4, "players, 3 to 8", min=MIN_PLAYERS, max=MAX_PLAYERS, why="Sevens is for 3 to 8 players"),
     )

@@ -113,7 +113,7 @@ def step(params, buf, a0, a1):
 
 class TronGame(Game):
     name = "tron"
-    summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose (seed 002's track)"
+    summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose"
     parameters = (
         Param("w", int, 12, "grid columns inside the walls", min=4, max=60, why="the grid"),
         Param("h", int, 12, "grid rows inside the walls", min=3, max=40, why="the grid"),
