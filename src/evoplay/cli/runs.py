@@ -106,7 +106,7 @@ class _EvolveCommand(click.Command):
         from evoplay.evolve.config import shipped_variants
         from evoplay.recipes import RECIPES, SUMMARIES
 
-        rows = [(name, f"{SUMMARIES.get(name, '')}; variants: " + (", ".join(shipped_variants(name)) or "none"))
+        rows = [(name, "variants: " + (", ".join(shipped_variants(name)) or "none") + f". {SUMMARIES.get(name, '')}")
                 for name in sorted(RECIPES)]
         with formatter.section("Recipes (--config VARIANT runs a variant shipped with the recipe)"):
             formatter.write_dl(rows)

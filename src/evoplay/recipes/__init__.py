@@ -22,12 +22,12 @@ RECIPES["ga"] = "evoplay.recipes.ga"  # evolved feature weights for any game
 
 #: recipe -> what it evolves, for which game (evoplay evolve --help)
 SUMMARIES = {
-    "mancala": "genetic programs that pick Kalah pits, trained against an 8-ply minimax (the Mancala GP paper)",
-    "mnk": "a GA of alpha-beta evaluation weights in round-robin tournaments: the 5,5,4 m,n,k-game (the MIT "
+    "mancala": "Genetic programs that pick Kalah pits, trained against an 8-ply minimax (the Mancala GP paper)",
+    "mnk": "A GA of alpha-beta evaluation weights in round-robin tournaments: the 5,5,4 m,n,k-game (the MIT "
            "report), or Kalah with --config kalah / kalah_champion",
-    "sevens": "two-tree genetic programs for the card game Sevens, with difficulty levels (the Sevens blog post)",
-    "gp": "a genetic program over the features of any game (--game SPEC)",
-    "ga": "a GA of feature weights for any game (--game SPEC)",
+    "sevens": "Two-tree genetic programs for the card game Sevens, with difficulty levels (the Sevens blog post)",
+    "gp": "A genetic program over the features of any game (--game SPEC)",
+    "ga": "A GA of feature weights for any game (--game SPEC)",
 }
 
 
