@@ -151,7 +151,7 @@ def exported_moves(name: str, folder: Path) -> dict:
     states = positions(game, POSITIONS, 12)
     out = {lang: _choices(recipe.export(run, lang).read_text(encoding="utf-8"), lang, states) for lang in LANGUAGES}
     if name == "mancala_pool_move":
-        from evoplay.agents.gp import load_program
+        from evoplay.agents.program_file import load_program
         from evoplay.games.kalah.export import lua_player, python_player
 
         program, pset, _ = load_program(run.file("best.json"))
@@ -163,7 +163,7 @@ def exported_moves(name: str, folder: Path) -> dict:
 
 def target_solutions() -> dict:
     """The target-number GA (seed and improved configs) on fixed draws, bounded by generations, not time."""
-    from evoplay.games.target.ga import TargetGA, TargetGAConfig
+    from evoplay.games.target.cpu_player import TargetGA, TargetGAConfig
 
     draws = [((1, 3, 7, 9, 15, 75), 731), ((2, 4, 5, 8, 10, 100), 469), ((6, 6, 1, 9, 20, 50), 999)]
     out = {}

@@ -118,7 +118,8 @@ register_agent(
     _alphabeta,
     (
         Param("depth", int, 0, "plies to search (0: 4, or the schedule's depth)"),
-        Param("schedule", str, "none", "depth schedule by empty cells (m,n,k)", ("none", "seed001")),
+        Param("schedule", str, "none", "m,n,k: the depth by empty cells (the 5,5,4 GA's schedule)",
+              ("none", "empty_cells"), aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties (and sampled moves, hidden cards) before the arena reseeds it"),
         Param("eval", str, "auto", "leaf value: auto (Kalah: store difference, m,n,k: line counts, in Numba; any "
@@ -154,13 +155,14 @@ register_agent(
     _weights,
     (
         Param("file", str, help="best.json of a GA run (or the run folder)"),
-        Param("schedule", str, "seed001", "m,n,k depth cap by empty cells", ("seed001", "none")),
+        Param("schedule", str, "empty_cells", "m,n,k: the depth cap by empty cells", ("empty_cells", "none"),
+              aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
         Param("depth", int, 0, "plies to search (0: the genome's or the file's own)", max=1000),
         *_budget_of_file_params(),
     ),
-    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; seed 001's GA "
+    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; the 5,5,4 GA's "
     "genome; Kalah feature weights)",
     supports=reads_features,
 )
@@ -187,7 +189,7 @@ register_agent(
         Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
         Param("computer", str, "", "a run's levels.json or run folder (default: the levels shipped with evoplay)"),
     ),
-    "Sevens: seed 000's evolved player (play and send trees), from a run or a difficulty level",
+    "Sevens: an evolved two-tree player (play and send trees), from a run or a difficulty level",
     supports=sevens_only,
 )
 
@@ -220,7 +222,8 @@ def _controller(module: str, cls: str):
 
 
 register_agent("rs", _controller("rs", "RandomSearchAgent"), _budget_params(),
-               "seed 002's random search: fresh random action sequences vs a random opponent, best first action",
+               "random search (the GVGAI sample controller): fresh random action sequences vs a random opponent, "
+               "best first action",
                supports=searchable)
 _rhea_params = _budget_params()
 _rhea_params[2:2] = [
@@ -323,12 +326,12 @@ def _champion_supports(game: Game) -> str | None:
 
 register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per move (0: the champion's own)"),),
                "the strongest evolved player evoplay ships for the game (Kalah: evolved feature weights searched by "
-               "iterative deepening within a node budget; 5,5,4: seed 001's genome with open windows and forks, "
+               "iterative deepening within a node budget; 5,5,4: the 5,5,4 GA's genome with open windows and forks, "
                "searched by the threat search within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
 def _gp(game, spec, file, depth, ms, nodes, clock):
-    from evoplay.agents.gp import make_gp_agent
+    from evoplay.agents.program_file import make_gp_agent
 
     return make_gp_agent(game, spec, file, depth, ms, nodes, clock)
 
@@ -338,7 +341,7 @@ register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the ru
                                  max=1000),
                            *_budget_of_file_params()),
                "an evolved program: of the gp recipe on any game (scores each move's after-state, or evaluates "
-               "search leaves, over the game's features); of seed 003's Mancala GP on Kalah (the value mod pits, "
+               "search leaves, over the game's features); of the Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)
 
 __all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent"]

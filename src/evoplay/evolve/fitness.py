@@ -5,7 +5,7 @@ margin or by a rating; with the seeds' parsimony terms.
 The config table (``[fitness]`` of the ``gp`` and ``ga`` recipes)::
 
     opponents = ["random"]   # agent specs; every candidate plays each in every seat, ``games`` games per seat
-    ladder = []              # instead of opponents: rungs that join one by one ("hall": the hall of fame)
+    ladder = []              # when opponents = []: rungs that join one by one ("hall": the hall of fame)
     promote = 0.75           # the next rung joins when the best quarter scores this much against the top one
     rungs = 2                # how many of the top rungs joined are played
     games = 4
@@ -101,6 +101,8 @@ class FitnessSpec:
         if unknown:
             raise ConfigError(f"[fitness]: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(DEFAULTS)}")
         v = {**DEFAULTS, **table}
+        if v["opponents"]:
+            v["ladder"] = []  # fixed opponents, when given, replace the ladder
         if game is not None and v["ladder"]:
             v["ladder"] = playable_rungs(list(v["ladder"]), game)
         spec = cls(tuple(v["opponents"]), int(v["games"]), int(v["hall_of_fame"]), int(v["hall_games"]),
@@ -128,9 +130,6 @@ class FitnessSpec:
         if not 0.5 < self.promote <= 1.0:
             raise ConfigError(f"fitness.promote = {self.promote}; give a score per game above 0.5 and at most 1 "
                               f"(0.75: the best quarter win three games in four against the top rung)")
-        if self.ladder and self.opponents:
-            raise ConfigError("fitness: give opponents (fixed) or a ladder (rising), not both; set opponents = [] "
-                              "to play the ladder")
         if self.ladder and not self.games:
             raise ConfigError("fitness.ladder is given but fitness.games = 0; give games >= 1 per seat")
         if HALL_RUNG in self.ladder and not self.hall_of_fame:

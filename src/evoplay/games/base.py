@@ -28,9 +28,18 @@ class Game:
     # ``State.resample(player, rng)`` instead of the true state.
     perfect_information: bool = True
 
-    def __init__(self, spec: str, params: dict[str, Any]):
+    def __init__(self, spec: str | None = None, params: dict[str, Any] | None = None, **values):
+        """``load_game`` passes the canonical ``spec`` and the checked ``params``. Called plainly --
+        ``Othello()``, ``Othello(size=8)`` -- a game builds both from its class: the parameters' defaults with
+        ``values`` over them, and the spec ``load_game`` would give (the registered name, or the class's file)."""
+        if spec is None:
+            from evoplay.games.sources import plain_spec
+
+            spec, params = plain_spec(type(self), values)
+        elif values:
+            raise SpecError(f"{type(self).__name__}: give parameters either as params or as keywords, not both")
         self.spec = spec
-        self.params = dict(params)
+        self.params = dict(params or {})
 
     def new_initial_state(self, seed: int | None = None) -> "State":
         raise NotImplementedError
@@ -55,6 +64,12 @@ class Game:
 
     def num_features(self) -> int:
         return len(self.feature_names())
+
+    def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
+        """The player of an evolved program of a policy this game defines itself (``gp(FILE)`` with a policy
+        other than the feature policies ``move`` and ``search``), or None when the game has no such policy.
+        Kalah's pit rule is one (``evoplay.games.kalah.program_player``)."""
+        return None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and other.spec == self.spec
@@ -122,6 +137,28 @@ class State:
         """``game.feature_names()``'s numbers (float64) as ``player`` sees this state: never more than it can see."""
         self.game.feature_names()  # raises the how-to error for a game without features
         raise NotImplementedError(f"{type(self).__name__}.features(player) is missing")
+
+    def grid(self) -> list[str] | None:
+        """The board for the browser to draw: rows of cell symbols, the top row first, one character a cell
+        (``.`` an empty cell; each other character a kind of piece, drawn in its own colour). None (the default):
+        the game has no grid, and the browser shows ``str(state)`` with a button per move."""
+        return None
+
+    def action_cell(self, action: int) -> tuple[int | None, int] | None:
+        """Where on ``grid()`` a legal action is played: (row, column), the row counted from the top; (None,
+        column) for a drop game's column (any cell of it plays the action); None: no cell (a pass gets a button).
+        The default reads actions as cells numbered row by row from the top-left (a game with at least
+        rows x columns actions), or as columns (a game with as many actions as columns)."""
+        rows = self.grid()
+        if not rows:
+            return None
+        height, width = len(rows), len(rows[0])
+        n = self.game.num_distinct_actions()
+        if n == width and height > 1:
+            return (None, action) if 0 <= action < width else None
+        if n >= height * width and 0 <= action < height * width:
+            return divmod(action, width)
+        return None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node (``current_player() == CHANCE``): the outcomes as (action, probability) pairs."""

@@ -116,6 +116,32 @@ class OpenSpielGame(Game):
             self._tensor, self._shape = "infostate", tuple(pyspiel_game.information_state_tensor_shape())
         else:
             self._tensor, self._shape = None, ()
+        self._planes = self._board_planes()
+
+    def _board_planes(self) -> tuple[tuple[int, ...], bool] | None:
+        """For ``OpenSpielState.grid``: a game of perfect information whose observation is shaped (planes, rows,
+        columns), at most 8 planes, one of them all ones at the start (the empty cells), gives the symbol index
+        of each plane (-1: empty; 0, X: the plane the first player's first move fills; then the others in order)
+        and whether to turn the rows upside down (a drop game whose first piece lands in row 0: row 0 is the
+        bottom); any other game None."""
+        if not self.perfect_information or self._tensor != "observation" or len(self._shape) != 3:
+            return None
+        if not 2 <= self._shape[0] <= 8:
+            return None
+        state = self.pyspiel_game.new_initial_state()
+        if state.current_player() < 0:
+            return None
+        start = np.asarray(state.observation_tensor(0)).reshape(self._shape)
+        full = [p for p in range(self._shape[0]) if start[p].min() == 1]
+        if len(full) != 1:
+            return None
+        state.apply_action(state.legal_actions()[0])
+        gained = (np.asarray(state.observation_tensor(0)).reshape(self._shape) - start).clip(0)
+        first = int(gained.sum(axis=(1, 2)).argmax())
+        pieces = [first] + [p for p in range(self._shape[0]) if p not in (first, full[0])]
+        rows = np.nonzero(gained[first].any(axis=1))[0]
+        drop = self.num_distinct_actions() == self._shape[2] and len(rows) == 1 and rows[0] == 0
+        return tuple(-1 if p == full[0] else pieces.index(p) for p in range(self._shape[0])), bool(drop)
 
     def new_initial_state(self, seed: int | None = None) -> "OpenSpielState":
         """The start of a play; ``seed`` is not used here: the arena samples chance nodes from the game's seed."""
@@ -195,6 +221,16 @@ class OpenSpielState(State):
 
     def is_simultaneous_node(self) -> bool:
         return self.pyspiel_state.is_simultaneous_node()
+
+    def grid(self) -> list[str] | None:
+        """The board from a shaped observation (see ``OpenSpielGame._board_planes``), seen from the first seat:
+        '.' an empty cell, X, O, A, B... the other planes in order; None for any other game."""
+        if self.game._planes is None:
+            return None
+        planes, drop = self.game._planes
+        which = np.asarray(self.pyspiel_state.observation_tensor(0)).reshape(self.game._shape).argmax(axis=0)
+        rows = ["".join("." if planes[k] < 0 else "XOABCDEF"[planes[k]] for k in row) for row in which]
+        return rows[::-1] if drop else rows
 
     @property
     def history(self) -> list[int]:
