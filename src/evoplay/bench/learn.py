@@ -113,7 +113,9 @@ def mcts_spec(game, ms: float, seed: int = 0) -> str:
         probe = 2000
         agent = make_agent(f"openspiel_mcts(simulations={probe})", game)
         times = []
-        for i, state in enumerate(random_positions(game, 12, seed + 17, max_moves=10)):
+        # positions from every stage of a game: a search costs less as the game nears its end
+        positions = [s for s in random_positions(game, 48, seed + 17, max_moves=40) if s.current_player() >= 0]
+        for i, state in enumerate(positions[:24]):
             agent.restart(i, state.current_player())
             start = time.thread_time()
             agent.step(state)
