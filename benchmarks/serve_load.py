@@ -49,7 +49,7 @@ class Client:
 
     def call(self, method: str, path: str, body=None):
         data = None if body is None else json.dumps(body)
-        headers = {"Content-Type": "application/json"} if data else {}
+        headers = {"Content-Type": "application/json"} if method != "GET" else {}
         self.conn.request(method, path, body=data, headers=headers)
         response = self.conn.getresponse()
         payload = response.read()
@@ -73,7 +73,7 @@ def play_one(port: int, depth: int, seed: int, out: dict, lock: threading.Lock, 
                 break
             choice = rng.choice(view["legal"])["text"]
             t0 = time.perf_counter()
-            status, reply = client.call("POST", f"/api/games/{view['id']}/move", {"text": choice})
+            status, reply = client.call("POST", f"/api/games/{view['id']}/move", {"text": choice, "ply": view["ply"]})
             latencies.append((time.perf_counter() - t0) * 1000.0)
             if status != 200:
                 failures.append((status, reply))

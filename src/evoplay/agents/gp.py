@@ -155,7 +155,9 @@ def program_document(program: Program, pset: PrimitiveSet, game_spec: str, polic
 
 def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
     """Read a program file (a run's best.json); SpecError says what is wrong with it."""
-    p = Path(path)
+    from evoplay.games.sources import resolve_file
+
+    p = resolve_file(path, "gp: program file")
     if p.is_dir():
         p = p / "best.json"
     if not p.is_file():
