@@ -208,10 +208,29 @@ def export(run_dir, lang):
               help="the run folders the pages list and play against (nothing outside it can be named)")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to bind; the default is reachable from this machine only")
-def serve(port, runs_dir, host):
+@click.option("--move-seconds", type=float, default=2.0, show_default=True,
+              help="an agent's time for one move: its search stops then and plays its best move so far")
+def serve(port, runs_dir, host, move_seconds):
     """Play every game and watch runs in the browser: a local web app (prints the address to open)."""
     from evoplay.serve import serve as run_server
 
     if not 0 < port < 65536:
         raise SpecError(f"--port {port}: choose a port 1..65535, e.g. 8000")
-    run_server(runs_dir, host, port, say=lambda line: console.print(escape(line), highlight=False))
+    run_server(runs_dir, host, port, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True),
+               move_seconds=move_seconds)
+    _exit_past_agents()
+
+
+def _exit_past_agents() -> None:
+    """End the process now if agents still think in the server's daemon threads: they would only slow the
+    interpreter's own shutdown down (two searches on two cores cost it most of a second), and nothing waits for
+    them any more."""
+    import os
+    import threading
+
+    from evoplay.serve.app import THREAD_NAME
+
+    if any(t.name == THREAD_NAME and t.is_alive() for t in threading.enumerate()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

@@ -30,6 +30,7 @@ MAX_SESSIONS = 200
 MOVE_SECONDS = 2.0  # an agent's time for one move (``evoplay serve --move-seconds``)
 POLL_SECONDS = 0.1  # how often a request waiting for an agent looks whether its client left or the server stops
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+THREAD_NAME = "evoplay-serve-work"  # the daemon threads in which agents think and games are built
 #: path -> (page, title): each page is static/<page>.html (the inside of its <main>) and static/<page>.js, served
 #: in the one shell static/page.html
 PAGES = {"/": ("index", "play"), "/play": ("play", "game"), "/target": ("target", "target number"),
@@ -126,48 +127,70 @@ class AgentThreads:
         self.active += 1
         try:
             async with self._slots:
+                if self.stopping:
+                    raise HTTPException(503, "the server is stopping")
                 return await self._in_thread(request, session, fn, args)
         finally:
             self.active -= 1
 
     async def _in_thread(self, request, session, fn, args):
-        loop = asyncio.get_running_loop()
-        done = loop.create_future()
-
-        def settle(result, error) -> None:
-            if done.done():
-                return
-            if error is not None:
-                done.set_exception(error)
-            else:
-                done.set_result(result)
-
-        def work() -> None:
-            try:
-                result, error = fn(*args), None
-            except BaseException as err:  # noqa: BLE001 - handed to the request, as run_in_threadpool does
-                result, error = None, err
-            try:
-                loop.call_soon_threadsafe(settle, result, error)
-            except RuntimeError:  # the event loop has closed: the server stopped while this agent thought
-                pass
-
-        threading.Thread(target=work, name="evoplay-agent", daemon=True).start()
         left = False
-        while not done.done():
-            await asyncio.wait({done}, timeout=POLL_SECONDS)
-            if done.done():
-                break
+
+        async def poll() -> None:
+            nonlocal left
             if self.stopping:
                 session_close(session)
                 raise HTTPException(503, "the server is stopping")
             if not left and request is not None and await request.is_disconnected():
                 left = True
                 session.hurry()  # nobody waits for this move any more: the search plays its best so far
-        return done.result()
+
+        return await in_daemon_thread(fn, *args, poll=poll)
+
+    async def build(self, fn, *args):
+        """``fn(*args)`` (building a game or a round: user code may run) in a daemon thread without an agent slot,
+        so a stopping server does not wait for it either."""
+
+        async def poll() -> None:
+            if self.stopping:
+                raise HTTPException(503, "the server is stopping")
+
+        return await in_daemon_thread(fn, *args, poll=poll)
 
     def stop(self) -> None:
         self.stopping = True
+
+
+async def in_daemon_thread(fn, *args, poll=None):
+    """``fn(*args)`` in a daemon thread of its own (a thread that never holds up the process's exit), awaited;
+    ``poll()`` is awaited every POLL_SECONDS while it runs (it may raise to stop waiting)."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def settle(result, error) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = fn(*args), None
+        except BaseException as err:  # noqa: BLE001 - handed to the request, as run_in_threadpool does
+            result, error = None, err
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the event loop has closed: the server stopped meanwhile
+            pass
+
+    threading.Thread(target=work, name=THREAD_NAME, daemon=True).start()
+    while not done.done():
+        await asyncio.wait({done}, timeout=POLL_SECONDS)
+        if not done.done() and poll is not None:
+            await poll()
+    return done.result()
 
 
 class WriteGuard:
@@ -358,7 +381,7 @@ def _new_game(root: Path, body: dict, move_seconds: float) -> GameSession:
 async def new_game(request: Request):
     body = await read_json(request)
     app = request.app
-    session = await run_in_threadpool(_new_game, app.state.runs, body, app.state.agents.move_seconds)
+    session = await app.state.agents.build(_new_game, app.state.runs, body, app.state.agents.move_seconds)
     app.state.sessions.add(session)
     try:
         async with app.state.sessions.lock(session.id):
@@ -472,7 +495,7 @@ async def new_round(request: Request):
         raise SpecError("mode must be mojbroj or countdown")
     seed = _int(body.get("seed"), "seed", None)
     large = _int(body.get("large"), "large", None)
-    session = await run_in_threadpool(TargetSession, level, seconds, mode, seed, large)
+    session = await request.app.state.agents.build(TargetSession, level, seconds, mode, seed, large)
     request.app.state.sessions.add(session)
     return JSONResponse(session.view())
 
@@ -480,7 +503,7 @@ async def new_round(request: Request):
 async def _round(request: Request) -> TargetSession:
     session = request.app.state.sessions.get(request.path_params["sid"], TargetSession)
     if not session.over and session.left() <= 0:
-        await run_in_threadpool(session.finish)
+        await request.app.state.agents.build(session.finish)
     return session
 
 
@@ -503,8 +526,9 @@ async def submit(request: Request):
 
 
 async def finish_round(request: Request):
+    await read_json(request)
     session = await _round(request)
-    await run_in_threadpool(session.finish)
+    await request.app.state.agents.build(session.finish)
     return JSONResponse(session.view())
 
 
@@ -547,7 +571,7 @@ async def run_file(request: Request):
 
 async def run_export(request: Request):
     lang = request.query_params.get("lang", "python")
-    path = await run_in_threadpool(run_pages.export, request.app.state.runs, _path_param(request), lang)
+    path = await request.app.state.agents.build(run_pages.export, request.app.state.runs, _path_param(request), lang)
     return FileResponse(path, media_type="text/plain; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{path.name}"'})
 
