@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from evoplay.errors import OutsideRunsError, SpecError
+from evoplay.errors import GameError, OutsideRunsError, SpecError
 from evoplay.games.base import Game
 from evoplay.spec import Param, canonical_spec, parse_spec
 
@@ -222,8 +222,10 @@ def load_file_game(spec: str) -> Game:
             f"evoplay.games.State), as in examples/othello6.py"
         )
     name = f"{path}:{parsed.name}"
+    from evoplay.games.guard import guard_game
     from evoplay.spec import Registry
 
+    guard_game(cls)
     registry = Registry("game")
     params = game_parameters(cls)
     registry.register(parsed.name, lambda **values: values, params)
@@ -242,6 +244,8 @@ def build_game(cls, spec: str, values: dict) -> Game:
             f"{cls.__name__}(spec, params) failed: {err}; a Game's __init__ takes (spec, params) and calls "
             f"super().__init__(spec, params) (or defines no __init__ and reads self.params)"
         ) from err
+    except (Exception, SystemExit) as err:  # a user's constructor that breaks: one line, never a traceback
+        raise GameError(f"{cls.__name__}(spec, params) raised {type(err).__name__}: {err} (building {spec})") from err
     if not isinstance(getattr(game, "spec", None), str):
         raise SpecError(f"{cls.__name__}.__init__ must call super().__init__(spec, params)")
     return game
@@ -272,7 +276,9 @@ def register_entry_point(name: str) -> bool:
             f"game's class, e.g. {name} = \"mypackage.games:MyGame\""
         )
     from evoplay.games import register_game
+    from evoplay.games.guard import guard_game
 
+    guard_game(cls)
     register_game(name, cls)
     return True
 
