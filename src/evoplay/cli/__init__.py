@@ -20,6 +20,10 @@ console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
 out = Console(width=None if sys.stdout.isatty() else 140)
 
 
+#: the commands that write a run folder, which a Ctrl-C leaves resumable
+RUN_COMMANDS = ("evolve", "resume")
+
+
 class _Group(click.Group):
     """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs, a user's game that
     breaks), 1 for the rest."""
@@ -39,7 +43,10 @@ class _Group(click.Group):
             print_error(f"{where}{err.strerror or err}")
             sys.exit(2)
         except KeyboardInterrupt:
-            print_error("interrupted (a run continues from its last checkpoint with: evoplay resume DIR)")
+            if ctx.invoked_subcommand in RUN_COMMANDS:
+                print_error("interrupted (the run continues from its last checkpoint with: evoplay resume DIR)")
+            else:
+                print_error("interrupted")
             sys.exit(130)
 
 

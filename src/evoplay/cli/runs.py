@@ -147,7 +147,11 @@ def resume(run_dir, workers, backend, address):
         print_error(err)
         sys.exit(2)
     if folder.finished:
+        from evoplay.evolve.loop import verify_folder
+
         module = load_recipe(folder.recipe)
+        # as report does: a finished run whose log, checkpoint and finish mark disagree is not reported as fine
+        verify_folder(folder, module.make(folder.config, **folder.meta.get("options", {})).generations)
         if not folder.file("best.json").exists():
             console.print(f"{escape(str(folder.path))} has finished but its outputs are missing; writing them again")
             _rewrite(module, folder, backend, workers, address)
@@ -198,6 +202,12 @@ def export(run_dir, lang):
     from evoplay.recipes import load_recipe
 
     folder = RunFolder.open(run_dir)
+    if not folder.finished:
+        ran = len(folder.read_log())
+        total = folder.config.get("generations")
+        of = f" of {total}" if isinstance(total, int) else ""
+        raise CheckpointError(f"{folder.path} has not finished ({ran}{of} generations ran), so it has no best agent "
+                              f"to export yet; finish it with 'evoplay resume {folder.path}', then export")
     path = load_recipe(folder.recipe).export(folder, lang)
     click.echo(str(path))
 
