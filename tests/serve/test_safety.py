@@ -173,7 +173,7 @@ class _Waiting:
     close = hurry
 
 
-def test_a_client_that_leaves_hurries_its_game_and_requests_beyond_capacity_get_503():
+def test_a_client_that_leaves_hurries_its_game_requests_beyond_capacity_get_503_and_quick_games_go_on():
     from starlette.exceptions import HTTPException
 
     from evoplay.serve.app import AgentThreads
@@ -189,7 +189,55 @@ def test_a_client_that_leaves_hurries_its_game_and_requests_beyond_capacity_get_
         with pytest.raises(HTTPException) as busy:  # one thinking, one waiting: the third is told at once
             await threads.run(None, _Waiting(), lambda: "third")
         assert busy.value.status_code == 503 and "the agents are busy" in busy.value.detail
+        quick = _Waiting()
+        quick.bot_ms = [0.2, 0.1]  # its agent has decided in a fraction of a millisecond so far
+        assert await threads.run(None, quick, lambda: "quick") == "quick"  # past the full queue
         assert await first is True  # the gone client's game was hurried, so its thread ended
         assert await second == "second"
 
     asyncio.run(scenario())
+
+
+BROKEN_GAME = """
+import numpy as np
+from evoplay.games import Game, State
+
+
+class Nim(Game):
+    def new_initial_state(self, seed=None):
+        return NimState(self, 9, 0)
+
+    def num_distinct_actions(self):
+        return 3
+
+
+class NimState(State):
+    def __init__(self, game, heap, player):
+        self.game, self.heap, self.player = game, heap, player
+
+    def current_player(self):
+        return -4 if self.heap <= 0 else self.player
+
+    def _legal_actions(self):
+        return [a for a in range(3) if a + 1 <= self.heap]
+
+    def _apply_action(self, action):
+        if self.heap < 9:
+            raise ZeroDivisionError("the second move breaks")
+        self.heap -= action + 1
+        self.player = 1 - self.player
+
+    def returns(self):
+        return [0.0, 0.0] if self.heap > 0 else ([-1.0, 1.0] if self.player == 0 else [1.0, -1.0])
+
+    def clone(self):
+        return NimState(self.game, self.heap, self.player)
+"""
+
+
+def test_a_user_game_that_breaks_is_one_line_naming_the_hook(client, runs_root):
+    (runs_root / "nim.py").write_text(BROKEN_GAME, encoding="utf-8")
+    view = client.post("/api/games", json={"game": "nim.py:Nim", "opponent": "random"}).json()
+    r = client.post(f"/api/games/{view['id']}/move", json={"action": 0, "ply": 0})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == "NimState._apply_action raised ZeroDivisionError: the second move breaks"

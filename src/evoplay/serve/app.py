@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -31,6 +32,8 @@ MOVE_SECONDS = 2.0  # an agent's time for one move (``evoplay serve --move-secon
 POLL_SECONDS = 0.1  # how often a request waiting for an agent looks whether its client left or the server stops
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 THREAD_NAME = "evoplay-serve-work"  # the daemon threads in which agents think and games are built
+AGENT_NICENESS = 10  # how much lower the agents' threads run than the one answering requests
+FAST_SECONDS = 0.05  # a game whose agents decide faster than this on average skips the agents' queue
 #: path -> (page, title): each page is static/<page>.html (the inside of its <main>) and static/<page>.js, served
 #: in the one shell static/page.html
 PAGES = {"/": ("index", "play"), "/play": ("play", "game"), "/target": ("target", "target number"),
@@ -102,36 +105,76 @@ def session_close(session) -> None:
 
 class AgentThreads:
     """Where the agents think: every move's search in a daemon thread of its own, at most ``threads`` at once, and
-    at most ``waiting`` more requests queued for a thread; a request beyond that gets 503 at once, saying why.
+    at most ``waiting`` more requests queued for a thread (first come, first served); beyond that a request gets
+    503 at once, saying why.
 
-    Each agent move has ``move_seconds`` (its ``deadline``, which the searches honour). A request whose client goes
-    away hurries its game (the search in progress plays its best move so far), and so does the server stopping,
-    which also answers the waiting requests at once; the threads are daemons, so none holds up the process."""
+    A game whose agents have so far decided in less than FAST_SECONDS on average (``random``, a Sevens level, a
+    40 ms controller) does not queue: its moves run at once, at most ``4 x threads`` of them, so a person playing
+    a quick agent is not held up by games of deep searches. (A game whose agent turns slow leaves that lane with
+    its next moves: its average rises.)
+
+    Each agent move has ``move_seconds`` (its ``deadline``, which the searches honour), in a thread of lowered
+    priority (the event loop answering other requests comes first). A request whose client goes away hurries its
+    game (the search in progress plays its best move so far), and so does the server stopping, which also answers
+    the waiting requests at once; the threads are daemons, so none holds up the process."""
 
     def __init__(self, threads: int, waiting: int, move_seconds: float):
         self.threads, self.waiting, self.move_seconds = threads, waiting, move_seconds
-        self.active = 0  # requests running an agent or waiting for a thread
+        self.quick = 4 * threads  # moves of quick games running at once, outside the queue
+        self.running = self.running_quick = 0
+        self.queue: list[asyncio.Future] = []
         self.stopping = False
-        self._slots: asyncio.Semaphore | None = None
+
+    def busy(self) -> HTTPException:
+        return HTTPException(503, f"the agents are busy: {self.threads} moves are being searched and {self.waiting} "
+                                  f"more wait for a thread (an agent takes at most {self.move_seconds:g} s a move); "
+                                  f"try again in a few seconds")
 
     async def run(self, request: Request | None, session, fn, *args):
         """``fn(*args)`` in an agent thread; ``session`` is hurried when the client leaves."""
         if self.stopping:
             raise HTTPException(503, "the server is stopping")
-        if self.active >= self.threads + self.waiting:
-            raise HTTPException(503, f"the agents are busy: {self.threads} moves are being searched and "
-                                     f"{self.waiting} more wait for a thread (an agent takes at most "
-                                     f"{self.move_seconds:g} s a move); try again in a few seconds")
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.threads)
-        self.active += 1
-        try:
-            async with self._slots:
-                if self.stopping:
-                    raise HTTPException(503, "the server is stopping")
+        decided = getattr(session, "bot_ms", ())
+        if decided and sum(decided) / len(decided) < FAST_SECONDS * 1000.0 and self.running_quick < self.quick:
+            self.running_quick += 1
+            try:
                 return await self._in_thread(request, session, fn, args)
+            finally:
+                self.running_quick -= 1
+        if self.running < self.threads and not self.queue:
+            self.running += 1
+        else:
+            await self._wait_turn()
+        try:
+            if self.stopping:
+                raise HTTPException(503, "the server is stopping")
+            return await self._in_thread(request, session, fn, args)
         finally:
-            self.active -= 1
+            self._release()
+
+    async def _wait_turn(self) -> None:
+        """Queue for a thread; raises 503 when the queue is full, or the server stops."""
+        if len(self.queue) >= self.waiting:
+            raise self.busy()
+        turn = asyncio.get_running_loop().create_future()
+        self.queue.append(turn)
+        try:
+            await turn
+        except BaseException:
+            if turn in self.queue:
+                self.queue.remove(turn)
+            elif turn.done() and not turn.cancelled() and turn.exception() is None:
+                self._release()  # it was handed a thread just as it was cancelled: pass the thread on
+            raise
+
+    def _release(self) -> None:
+        """A thread is free: to the first waiting request, else back to the pool."""
+        while self.queue:
+            turn = self.queue.pop(0)
+            if not turn.done():
+                turn.set_result(None)  # the thread passes to it; ``running`` is unchanged
+                return
+        self.running -= 1
 
     async def _in_thread(self, request, session, fn, args):
         left = False
@@ -145,7 +188,7 @@ class AgentThreads:
                 left = True
                 session.hurry()  # nobody waits for this move any more: the search plays its best so far
 
-        return await in_daemon_thread(fn, *args, poll=poll)
+        return await in_daemon_thread(_niced, fn, *args, poll=poll)
 
     async def build(self, fn, *args):
         """``fn(*args)`` (building a game or a round: user code may run) in a daemon thread without an agent slot,
@@ -159,6 +202,19 @@ class AgentThreads:
 
     def stop(self) -> None:
         self.stopping = True
+        for turn in self.queue:
+            if not turn.done():
+                turn.set_exception(HTTPException(503, "the server is stopping"))
+        self.queue.clear()
+
+
+def _niced(fn, *args):
+    """``fn(*args)`` at a lower priority than the event loop's thread (Linux sets a thread's niceness by its id)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), AGENT_NICENESS)
+    except (AttributeError, OSError):  # not Linux, or not allowed: the agents run at the process's priority
+        pass
+    return fn(*args)
 
 
 async def in_daemon_thread(fn, *args, poll=None):
@@ -384,8 +440,9 @@ async def new_game(request: Request):
     session = await app.state.agents.build(_new_game, app.state.runs, body, app.state.agents.move_seconds)
     app.state.sessions.add(session)
     try:
-        async with app.state.sessions.lock(session.id):
-            await app.state.agents.run(request, session, session.advance)
+        if session.agents_to_move():  # agents (or chance) move before the person: a thread of the agents'
+            async with app.state.sessions.lock(session.id):
+                await app.state.agents.run(request, session, session.advance)
     except BaseException:
         app.state.sessions.remove(session.id)  # a game whose first moves failed is not left open
         raise

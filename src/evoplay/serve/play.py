@@ -150,6 +150,11 @@ class GameSession:
         except Exception:  # an action string the game cannot write: show the number
             return str(action)
 
+    def agents_to_move(self) -> bool:
+        """Is an agent or chance to move (not the person, and the game not over)?"""
+        player = self.state.current_player()
+        return player not in (TERMINAL, SIMULTANEOUS, self.you)
+
     def advance(self) -> list[dict]:
         """Let chance and the agents move until it is the person's turn or the game is over."""
         moves = []
