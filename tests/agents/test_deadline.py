@@ -25,7 +25,8 @@ def test_kalah_budget_cuts_kernel_and_reference_alike(choices, depth, budget, we
         return
     w = np.array([3, -1, 2, 0, 1], np.int64) if weights else None
     board, player = s.board(), s.current_player()
-    values, best, nodes = search_kalah.search(board, player, depth, 6, True, False, w, budget=budget)
+    cut = np.array([0, budget], np.int64)
+    values, best, nodes = search_kalah.search(board, player, depth, 6, True, False, w, nodes=cut)
     ref_values, ref_best, ref_nodes = search_kalah.reference_root_values(board.tolist(), player, depth, 6, True,
                                                                          False, w, budget=budget)
     assert (best, nodes) == (ref_best, ref_nodes) and values.tolist() == ref_values
@@ -42,7 +43,7 @@ def test_mnk_budget_cuts_kernel_and_reference_alike(choices, depth, budget):
     s = _random_mnk_position(game, choices)
     args = (s.current_player(), depth, 5, 5, 4, search_mnk.EVAL_LINES, search_mnk.default_line_weights(4),
             search_mnk.line_windows(5, 5, 4))
-    values, best, nodes = search_mnk.search(s.board(), *args, budget=budget)
+    values, best, nodes = search_mnk.search(s.board(), *args, nodes=np.array([0, budget], np.int64))
     ref_values, ref_best, ref_nodes = search_mnk.reference_root_values(s.board().tolist(), *args, False,
                                                                        budget=budget)
     assert (best, nodes) == (ref_best, ref_nodes) and values.tolist() == ref_values
@@ -88,6 +89,21 @@ def test_a_search_that_would_take_minutes_stops_at_its_deadline(spec, game):
     action = agent.step(state)
     assert time.perf_counter() - started < 30.0  # minutes to hours without the deadline
     assert action in (state.legal_actions(0) if game == "tron" else state.legal_actions())
+
+
+def test_a_deadline_moved_earlier_from_another_thread_stops_the_search_at_once():
+    import threading
+
+    game = load_game("kalah")
+    state = game.new_initial_state(0)
+    agent = make_agent("alphabeta(depth=30)", game)
+    agent.deadline = time.perf_counter() + 0.05
+    agent.step(state)  # compiled before the timed decision
+    agent.deadline = time.perf_counter() + 3600.0
+    threading.Timer(0.3, lambda: setattr(agent, "deadline", 0.0)).start()  # what serve does when a page leaves
+    started = time.perf_counter()
+    assert agent.step(state) in state.legal_actions()
+    assert time.perf_counter() - started < 60.0  # an hour without the move
 
 
 def test_a_deadline_already_past_still_gets_a_legal_move():

@@ -3,8 +3,6 @@ any other game (evoplay.agents.generic_search: the true result at terminal posit
 score difference or a named feature)."""
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from evoplay.agents import generic_search
@@ -46,43 +44,38 @@ class FeatureValue:
         return float(state.features(player)[self.index])
 
 
-def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_eval=None, deadline=None):
+def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_eval=None, agent=None):
     """The Numba alpha-beta of Kalah (the weights leaf with ``weights``, else material) or m,n,k (``mnk_eval``:
     eval_kind, params, windows) from ``state``: (values per action, first best action, nodes).
 
-    With a ``deadline`` (a ``time.perf_counter()`` value, see ``Agent.deadline``) the search deepens iteratively,
-    1, 2, ... up to ``depth`` plies, and stops at the deadline: each iteration may search as many nodes as the
-    time left allows at the speed of the iterations before it (a node budget inside the kernel), an iteration
-    the budget cuts off is dropped, and the deepest complete one decides (depth 1 always completes). Without a
-    deadline it is one search of ``depth`` plies."""
-    if deadline is None:
-        return _numba_search(game, state, depth, exact_ties, weights, mnk_eval, None)
-    spent_nodes = 0
+    With a deadline (``agent.deadline``, see ``Agent``) the search deepens iteratively, 1, 2, ... up to ``depth``
+    plies: each iteration after the first runs until the deadline passes (read while it runs, so a deadline
+    moved earlier from another thread stops it at once), an iteration cut off so is dropped, and the deepest
+    complete one decides (depth 1 always completes). Without a deadline it is one search of ``depth`` plies."""
+    if agent is None or agent.deadline is None:
+        return _numba_search(game, state, depth, exact_ties, weights, mnk_eval, None, None)
+    spent = 0
     done = None
-    rate = None  # nodes per second of the last complete iteration
     for d in range(1, depth + 1):
-        left = deadline - time.perf_counter()
-        budget = None if done is None else max(1, int(left * rate)) if left > 0 else 0
-        if budget == 0:
+        if done is not None and agent.out_of_time():
             break
-        start = time.perf_counter()
-        values, best, nodes = _numba_search(game, state, d, exact_ties, weights, mnk_eval, budget)
-        took = time.perf_counter() - start
-        spent_nodes += nodes
-        if budget is not None and nodes > budget:
+        nodes = np.array([0, search_kalah.NO_BUDGET], np.int64)
+        deadline = None if done is None else (lambda: agent.deadline)
+        values, best, count = _numba_search(game, state, d, exact_ties, weights, mnk_eval, nodes, deadline)
+        spent += count
+        if nodes[0] > nodes[1]:
             break  # cut off at the deadline: the previous iteration decides
         done = (values, best)
-        rate = nodes / max(took, 1e-6)
-    return done[0], done[1], spent_nodes
+    return done[0], done[1], spent
 
 
-def _numba_search(game, state, depth, exact_ties, weights, mnk_eval, budget):
+def _numba_search(game, state, depth, exact_ties, weights, mnk_eval, nodes, deadline):
     player = state.current_player()
     if isinstance(game, KalahGame):
         return search_kalah.search(state._board, player, depth, game.pits, game.empty_capture, exact_ties, weights,
-                                   budget)
-    return search_mnk.search(state._board, player, depth, game.m, game.n, game.k, *mnk_eval, exact_ties,
-                             budget)
+                                   nodes, deadline)
+    return search_mnk.search(state._board, player, depth, game.m, game.n, game.k, *mnk_eval, exact_ties, nodes,
+                             deadline)
 
 
 def pick(values: np.ndarray, best: int, random_ties: bool, rng) -> int:
@@ -148,7 +141,7 @@ class AlphaBetaAgent(Agent):
         """Values of every action at the root (see the search modules) and the first best action."""
         mnk_eval = None if isinstance(self.game, KalahGame) else (self._eval_kind, self._params, self._windows)
         values, best, nodes = numba_search(self.game, state, self.depth_for(state), self.random_ties,
-                                           mnk_eval=mnk_eval, deadline=self.deadline)
+                                           mnk_eval=mnk_eval, agent=self)
         self.nodes += nodes
         return values, best
 

@@ -44,5 +44,10 @@ class Agent:
         deadline = self.deadline
         return None if deadline is None else deadline - time.perf_counter()
 
+    def out_of_time(self) -> bool:
+        """Has the deadline passed?"""
+        deadline = self.deadline
+        return deadline is not None and time.perf_counter() >= deadline
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"

@@ -10,9 +10,11 @@ dropped; the command line exits at once, which ends it.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Callable
 
 POLL_SECONDS = 0.05
+DEADLINE_POLL_SECONDS = 0.01  # how often ``run_until`` looks at the deadline
 
 
 def run_interruptibly(kernel: Callable[..., Any], *args: Any) -> Any:
@@ -32,6 +34,36 @@ def run_interruptibly(kernel: Callable[..., Any], *args: Any) -> Any:
     thread.start()
     while thread.is_alive():
         thread.join(POLL_SECONDS)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def run_until(kernel: Callable[..., Any], args: tuple, nodes, deadline: Callable[[], float | None]) -> Any:
+    """``kernel(*args)`` (compiled ``nogil``; ``nodes`` is its int64 [count, budget], among ``args``) in a helper
+    thread while this thread looks at ``deadline()`` (a ``time.perf_counter()`` value, or None) every
+    DEADLINE_POLL_SECONDS: once it has passed, ``nodes[1] = 0`` cuts the kernel off at its next node. The deadline
+    is read afresh each time, so moving it earlier (``Agent.deadline``, from any thread) stops the search at once;
+    Ctrl-C on the main thread cuts it off too, and is raised."""
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = kernel(*args)
+        except BaseException as err:  # handed to the caller
+            box["error"] = err
+
+    thread = threading.Thread(target=work, name="evoplay-search", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(DEADLINE_POLL_SECONDS)
+            due = deadline()
+            if due is not None and time.perf_counter() >= due and thread.is_alive():
+                nodes[1] = 0
+    except BaseException:  # Ctrl-C: the search stops at its next node rather than running on in its thread
+        nodes[1] = 0
+        raise
     if "error" in box:
         raise box["error"]
     return box["result"]

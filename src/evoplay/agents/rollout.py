@@ -350,10 +350,6 @@ class ForwardModelAgent(Agent):
         """Iterations of one kernel call of a fixed-iteration search whose rollouts take ``steps`` steps."""
         return max(1, (ITERATION_SLICE if self.deadline is None else DEADLINE_SLICE) // max(1, steps))
 
-    def out_of_time(self) -> bool:
-        left = self.time_left()
-        return left is not None and left <= 0
-
     def timed_batches(self, run, remaining, iterations: int, granule: int = 1, done: int = 0,
                       spent: float = 0.0) -> int:
         """Call ``run(n)`` (which evaluates n rollouts, rounded to ``granule``) until the budget is spent.

@@ -207,11 +207,11 @@ class WeightsAgent(Agent):
             return values, best
         if self._kalah:
             values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties, self._params,
-                                               deadline=self.deadline)
+                                               agent=self)
         else:
             values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties,
                                                mnk_eval=(search_mnk.EVAL_SEED001, self._params, self._windows),
-                                               deadline=self.deadline)
+                                               agent=self)
         self.nodes += nodes
         return values, best
 

@@ -24,8 +24,8 @@ position NaN still moves).
 
 A node budget (``nodes`` = [count, budget], material and weights leaves) cuts a search off: once the count
 passes the budget no further child is searched, and the caller, seeing ``count > budget``, drops the search's
-values (a deadline turns into such a budget in ``evoplay.agents.alphabeta``). Without a budget it is the
-largest int64, which no search reaches.
+values. A deadline sets the budget to 0 from another thread while the kernel runs (``search(deadline=...)``).
+Without a budget it is the largest int64, which no search reaches.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly
+from evoplay.agents.interrupt import run_interruptibly, run_until
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
@@ -255,9 +255,7 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8
 
 
 @njit(cache=True, inline="always")
-def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, budget):
-    nodes = np.zeros(2, np.int64)
-    nodes[1] = budget
+def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
     best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
                            None)
     return best_pit, nodes[0]
@@ -270,18 +268,20 @@ def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values,
 def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
     """The material or weights search from a position: fills ``values`` per pit; returns (first best pit,
     nodes)."""
-    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, NO_BUDGET)
+    nodes = np.zeros(2, np.int64)
+    nodes[1] = NO_BUDGET
+    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
 
 
 @njit(
-    [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none, int64),
-     types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1], int64)],
+    [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none, int64[::1]),
+     types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1], int64[::1])],
     cache=True, nogil=True,
 )
-def root_values_within(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, budget):
-    """``root_values`` cut off once it has searched more than ``budget`` nodes (then the nodes returned exceed
-    the budget and the values are to be dropped)."""
-    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, budget)
+def root_values_within(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
+    """``root_values`` counting into the caller's ``nodes`` = [count, budget] and cut off once the count passes
+    the budget (which another thread may lower while it runs)."""
+    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
 
 
 @njit(cache=True)
@@ -295,18 +295,27 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
-           weights=None, budget: int | None = None):
+           weights=None, nodes: np.ndarray | None = None, deadline=None):
     """Run the material or weights kernel from a position: returns (values per pit, first best pit, nodes
-    searched). With a node ``budget`` the search is cut off past it: then the nodes exceed the budget and the
-    values and pit mean nothing."""
+    searched). ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``:
+    a function giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the
+    budget to 0 once passed (see ``evoplay.agents.interrupt.run_until``). A search cut off leaves
+    ``nodes[0] > nodes[1]``, and its values and pit mean nothing."""
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
     args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values,
             boards, w)
-    kernel = root_values
-    if budget is not None:
-        kernel, args = root_values_within, (*args, int(budget))
-    # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-    best, nodes = run_interruptibly(kernel, *args) if depth >= INTERRUPTIBLE_DEPTH else kernel(*args)
-    return values, int(best), int(nodes)
+    if nodes is None and deadline is None:
+        # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
+        best, count = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
+        return values, int(best), int(count)
+    if nodes is None:
+        nodes = np.array([0, NO_BUDGET], np.int64)
+    if deadline is not None:
+        best, count = run_until(root_values_within, (*args, nodes), nodes, deadline)
+    elif depth >= INTERRUPTIBLE_DEPTH:
+        best, count = run_interruptibly(root_values_within, *args, nodes)
+    else:
+        best, count = root_values_within(*args, nodes)
+    return values, int(best), int(count)

@@ -19,15 +19,16 @@ scored by an evaluation chosen by ``eval_kind`` with its integer ``params``:
 Cells are visited in index order and only a strictly better value replaces the best: ties go to the lowest cell.
 
 A node budget (``nodes`` = [count, budget]) cuts a search off: once the count passes the budget no further child
-is searched, and the caller, seeing ``count > budget``, drops the search's values (a deadline turns into such a
-budget in ``evoplay.agents.alphabeta``). Without a budget it is the largest int64, which no search reaches.
+is searched, and the caller, seeing ``count > budget``, drops the search's values. A deadline sets the budget to 0
+from another thread while the kernel runs (``search(deadline=...)``). Without a budget it is the largest int64,
+which no search reaches.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import int8, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly
+from evoplay.agents.interrupt import run_interruptibly, run_until
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
@@ -403,9 +404,7 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], i
 
 
 @njit(cache=True, inline="always")
-def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards, budget):
-    nodes = np.zeros(2, np.int64)
-    nodes[1] = budget
+def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards, nodes):
     empties = 0
     for i in range(m * n):
         values[i] = -INF
@@ -420,32 +419,43 @@ def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exa
 @njit(types.Tuple((int64, int64))(*_ROOT_ARGS), cache=True, nogil=True)
 def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards):
     """Kernel of ``reference_root_values``: fills ``values`` per cell; returns (first best cell, nodes)."""
+    nodes = np.zeros(2, np.int64)
+    nodes[1] = NO_BUDGET
     return budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
-                         NO_BUDGET)
+                         nodes)
 
 
-@njit(types.Tuple((int64, int64))(*_ROOT_ARGS, int64), cache=True, nogil=True)
+@njit(types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1]), cache=True, nogil=True)
 def root_values_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
-                       budget):
-    """``root_values`` cut off once it has searched more than ``budget`` nodes (then the nodes returned exceed
-    the budget and the values are to be dropped)."""
+                       nodes):
+    """``root_values`` counting into the caller's ``nodes`` = [count, budget] and cut off once the count passes
+    the budget (which another thread may lower while it runs)."""
     return budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
-                         budget)
+                         nodes)
 
 
-def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, budget=None):
-    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched). With a node
-    ``budget`` the search is cut off past it: then the nodes exceed the budget and the values and cell mean
-    nothing."""
+def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, nodes=None, deadline=None):
+    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched). ``nodes``: an
+    int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a function giving a
+    ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the budget to 0 once passed
+    (see ``evoplay.agents.interrupt.run_until``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values
+    and cell mean nothing."""
     size = m * n
     values = np.empty(size, np.int64)
     boards = np.empty((depth + 2, size), np.int8)
     args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, m, n, k, eval_kind,
             np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
             exact_ties, values, boards)
-    kernel = root_values
-    if budget is not None:
-        kernel, args = root_values_within, (*args, int(budget))
-    # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-    best, nodes = run_interruptibly(kernel, *args) if depth >= INTERRUPTIBLE_DEPTH else kernel(*args)
-    return values, int(best), int(nodes)
+    if nodes is None and deadline is None:
+        # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
+        best, count = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
+        return values, int(best), int(count)
+    if nodes is None:
+        nodes = np.array([0, NO_BUDGET], np.int64)
+    if deadline is not None:
+        best, count = run_until(root_values_within, (*args, nodes), nodes, deadline)
+    elif depth >= INTERRUPTIBLE_DEPTH:
+        best, count = run_interruptibly(root_values_within, *args, nodes)
+    else:
+        best, count = root_values_within(*args, nodes)
+    return values, int(best), int(count)
