@@ -85,4 +85,5 @@ def test_ctrl_c_stops_a_busy_server_at_once_without_a_traceback(tmp_path, games)
     assert waited < 10.0, waited  # the searches had ten minutes a move; measured: well under a second
     assert proc.returncode == 0 and "Traceback" not in err and "CancelledError" not in err, err
     assert err.strip().splitlines()[-1] == "evoplay serve: stopped"
-    assert all(a == 503 or isinstance(a, str) for a in answers), repr(answers)  # told the server stops, or cut off
+    # each got its hurried move (200), or was told the server stops (503), or was cut off: none a 500
+    assert all(a in (200, 503) or isinstance(a, str) for a in answers), repr(answers)
