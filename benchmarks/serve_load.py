@@ -62,12 +62,12 @@ def play_one(port: int, depth: int, seed: int, out: dict, lock: threading.Lock, 
     latencies, server, agent, failures = [], [], [], []
     status, view = client.call("POST", "/api/games", {"game": "kalah", "opponent": f"alphabeta(depth={depth})",
                                                       "seat": seed % 2, "seed": seed})
+    if start is not None:
+        start.wait()  # every game is created (or refused) before the moves start
     if status != 200:
         failures.append((status, view))
     else:
         agent += [m["ms"] for m in view["moves"] if m["ms"] is not None]
-        if start is not None:
-            start.wait()
         for _ in range(MAX_MOVES):
             if view["terminal"]:
                 break

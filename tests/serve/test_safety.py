@@ -173,27 +173,32 @@ class _Waiting:
     close = hurry
 
 
-def test_a_client_that_leaves_hurries_its_game_requests_beyond_capacity_get_503_and_quick_games_go_on():
+def test_requests_beyond_capacity_get_503_quick_games_go_on_and_a_client_that_leaves_hurries_its_game():
     from starlette.exceptions import HTTPException
 
-    from evoplay.serve.app import AgentThreads
+    from evoplay.serve.app import QUEUE_SECONDS, AgentThreads
 
     async def scenario():
         threads = AgentThreads(threads=1, waiting=1, move_seconds=2.0)
-        left = _Waiting()
-        first = asyncio.ensure_future(threads.run(_Gone(), left, left.hurried.wait, 30))
+        hold = threading.Event()
+        first = asyncio.ensure_future(threads.run(None, _Waiting(), hold.wait, 30))  # the one thread, held
         await asyncio.sleep(0.05)
-        stay = _Waiting()
-        second = asyncio.ensure_future(threads.run(None, stay, lambda: "second"))
+        second = asyncio.ensure_future(threads.run(None, _Waiting(), lambda: "second"))  # waits for it
         await asyncio.sleep(0.05)
-        with pytest.raises(HTTPException) as busy:  # one thinking, one waiting: the third is told at once
+        with pytest.raises(HTTPException) as full:  # the queue is full: told at once
             await threads.run(None, _Waiting(), lambda: "third")
-        assert busy.value.status_code == 503 and "the agents are busy" in busy.value.detail
+        assert full.value.status_code == 503 and "the agents are busy" in full.value.detail
         quick = _Waiting()
         quick.bot_ms = [0.2, 0.1]  # its agent has decided in a fraction of a millisecond so far
-        assert await threads.run(None, quick, lambda: "quick") == "quick"  # past the full queue
-        assert await first is True  # the gone client's game was hurried, so its thread ended
-        assert await second == "second"
+        assert await threads.run(None, quick, lambda: "quick") == "quick"  # past the queue
+        with pytest.raises(HTTPException) as waited:  # no thread came within QUEUE_SECONDS
+            await second
+        assert waited.value.status_code == 503 and f"for {QUEUE_SECONDS:g} s in vain" in waited.value.detail
+        hold.set()
+        assert await first is True
+        left = _Waiting()
+        assert await threads.run(_Gone(), left, left.hurried.wait, 30) is True  # hurried, so its thread ended
+        assert threads.running == 0 and not threads.queue
 
     asyncio.run(scenario())
 

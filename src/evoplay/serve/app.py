@@ -34,6 +34,7 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 THREAD_NAME = "evoplay-serve-work"  # the daemon threads in which agents think and games are built
 AGENT_NICENESS = 10  # how much lower the agents' threads run than the one answering requests
 FAST_SECONDS = 0.05  # a game whose agents decide faster than this on average skips the agents' queue
+QUEUE_SECONDS = 1.0  # how long a move waits for an agent thread before it is answered 503
 #: path -> (page, title): each page is static/<page>.html (the inside of its <main>) and static/<page>.js, served
 #: in the one shell static/page.html
 PAGES = {"/": ("index", "play"), "/play": ("play", "game"), "/target": ("target", "target number"),
@@ -104,9 +105,9 @@ def session_close(session) -> None:
 
 
 class AgentThreads:
-    """Where the agents think: every move's search in a daemon thread of its own, at most ``threads`` at once, and
-    at most ``waiting`` more requests queued for a thread (first come, first served); beyond that a request gets
-    503 at once, saying why.
+    """Where the agents think: every move's search in a daemon thread of its own, at most ``threads`` at once; a
+    request finding them all busy waits for one, first come first served, at most QUEUE_SECONDS (and at most
+    ``waiting`` requests wait); beyond that it gets 503, saying why.
 
     A game whose agents have so far decided in less than FAST_SECONDS on average (``random``, a Sevens level, a
     40 ms controller) does not queue: its moves run at once, at most ``4 x threads`` of them, so a person playing
@@ -126,9 +127,10 @@ class AgentThreads:
         self.stopping = False
 
     def busy(self) -> HTTPException:
-        return HTTPException(503, f"the agents are busy: {self.threads} moves are being searched and {self.waiting} "
-                                  f"more wait for a thread (an agent takes at most {self.move_seconds:g} s a move); "
-                                  f"try again in a few seconds")
+        return HTTPException(503, f"the agents are busy: {self.threads} moves are being searched and "
+                                  f"{len(self.queue)} more wait for a thread, this one for {QUEUE_SECONDS:g} s in vain "
+                                  f"(an agent takes at most {self.move_seconds:g} s a move); try again in a few "
+                                  f"seconds")
 
     async def run(self, request: Request | None, session, fn, *args):
         """``fn(*args)`` in an agent thread; ``session`` is hurried when the client leaves."""
@@ -153,13 +155,18 @@ class AgentThreads:
             self._release()
 
     async def _wait_turn(self) -> None:
-        """Queue for a thread; raises 503 when the queue is full, or the server stops."""
+        """Queue for a thread; raises 503 when none comes within QUEUE_SECONDS, the queue is full, or the server
+        stops."""
         if len(self.queue) >= self.waiting:
             raise self.busy()
         turn = asyncio.get_running_loop().create_future()
         self.queue.append(turn)
         try:
-            await turn
+            await asyncio.wait_for(turn, QUEUE_SECONDS)  # cancels the turn when the time is up
+        except asyncio.TimeoutError:
+            if turn in self.queue:
+                self.queue.remove(turn)
+            raise self.busy() from None
         except BaseException:
             if turn in self.queue:
                 self.queue.remove(turn)
@@ -649,7 +656,7 @@ def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
     ``allowed_hosts`` limits the Host header (``evoplay serve`` on a loopback address accepts only loopback names,
     so a web page elsewhere cannot reach the app through a rebound DNS name); None accepts any. An agent has
     ``move_seconds`` for a move; ``agent_threads`` moves are searched at once (default: the cores, at least 2), and
-    twice as many requests may wait for a thread before the app answers 503."""
+    a move waits at most QUEUE_SECONDS for a thread before the app answers 503."""
     from starlette.middleware import Middleware
 
     from evoplay.arena.executors import available_cores
@@ -694,7 +701,7 @@ def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.runs = root.resolve()
     app.state.sessions = Sessions(idle_seconds, max_sessions)
-    app.state.agents = AgentThreads(threads, 2 * threads, float(move_seconds))
+    app.state.agents = AgentThreads(threads, max_sessions, float(move_seconds))
     return app
 
 
