@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import inspect
 import math
 import os
 import sys
@@ -118,25 +119,44 @@ os.register_at_fork(after_in_child=_after_fork)
 
 
 def _wrap(fn, name: str, owner: str, check, limit: float):
+    """``fn`` guarded: a wrapper of the same arity where it can (hooks are called millions of times in a search,
+    and packing ``*args`` would cost a third of the wrapper's time)."""
     hook = f"{owner}.{name}"
-
-    def guarded(*args, **kwargs):
-        if _suspended:
+    arity = _arity(fn)
+    if arity == 0:
+        def guarded(self):
+            if _suspended:
+                return _unguarded(fn, hook, limit, self)
             try:
-                return fn(*args, **kwargs)
-            except HookTimeout:
-                raise _timed_out(hook, limit) from None
-        try:
-            result = fn(*args, **kwargs)
-        except (EvoplayError, KeyboardInterrupt, GeneratorExit):
-            raise
-        except HookTimeout:
-            raise _timed_out(hook, limit) from None
-        except BaseException as err:  # SystemExit too: a user's hook never ends the run
-            raise GameError(f"{hook} raised {type(err).__name__}: {_short(err)}") from err
-        if check is not None:
-            check(hook, args, kwargs, result)
-        return result
+                result = fn(self)
+            except BaseException as err:
+                raise _failure(hook, limit, err)
+            if check is not None:
+                check(hook, self, False, result)
+            return result
+    elif arity == 1:
+        def guarded(self, arg):
+            if _suspended:
+                return _unguarded(fn, hook, limit, self, arg)
+            try:
+                result = fn(self, arg)
+            except BaseException as err:
+                raise _failure(hook, limit, err)
+            if check is not None:
+                check(hook, self, arg is not None, result)
+            return result
+    else:
+        def guarded(self, *args, **kwargs):
+            if _suspended:
+                return _unguarded(fn, hook, limit, self, *args, **kwargs)
+            try:
+                result = fn(self, *args, **kwargs)
+            except BaseException as err:
+                raise _failure(hook, limit, err)
+            if check is not None:
+                given = any(a is not None for a in args) or any(v is not None for v in kwargs.values())
+                check(hook, self, given, result)
+            return result
 
     # A code object of its own, named after the hook: the watchdog tells the hooks apart by it.
     guarded.__code__ = guarded.__code__.replace(co_name=name, co_qualname=hook)
@@ -144,6 +164,39 @@ def _wrap(fn, name: str, owner: str, check, limit: float):
     guarded.__evoplay_guarded__ = True
     _HOOKS[id(guarded.__code__)] = (guarded.__code__, hook, limit)
     return guarded
+
+
+def _arity(fn) -> int | None:
+    """0 for ``f(self)``, 1 for ``f(self, x)`` (no default, no keywords), else None."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+    return len(params) - 1 if plain and len(params) in (1, 2) else None
+
+
+def _unguarded(fn, hook: str, limit: float, *args, **kwargs):
+    """The hook as written (inside ``unguarded()``), but still stopped past its time limit."""
+    try:
+        return fn(*args, **kwargs)
+    except HookTimeout:
+        raise _timed_out(hook, limit) from None
+
+
+def _failure(hook: str, limit: float, err: BaseException) -> BaseException:
+    """What a hook's exception becomes: evoplay's own errors (an IllegalActionError is the API's answer),
+    KeyboardInterrupt and GeneratorExit as they are, a timeout or anything else (SystemExit too: a user's hook never
+    ends the run) a GameError naming the hook."""
+    if isinstance(err, (EvoplayError, KeyboardInterrupt, GeneratorExit)):
+        return err
+    if isinstance(err, HookTimeout):
+        timeout = _timed_out(hook, limit)
+        timeout.__suppress_context__ = True
+        return timeout
+    failure = GameError(f"{hook} raised {type(err).__name__}: {_short(err)}")
+    failure.__cause__ = err
+    return failure
 
 
 def _timed_out(hook: str, limit: float) -> GameError:
@@ -166,16 +219,16 @@ def _players(thing) -> int:
     return int(getattr(game, "num_players", 0) or 0)
 
 
-def _check_player(hook, args, kwargs, result) -> None:
-    if type(result) is int and 0 <= result < args[0].game.num_players:
+def _check_player(hook, state, given, result) -> None:
+    if type(result) is int and 0 <= result < state.game.num_players:
         return
-    n = _players(args[0])
+    n = _players(state)
     if not _is_action(result) or not (0 <= result < n or result in _SPECIAL):
         raise GameError(f"{hook} returned {_shown(result)}; return a seat 0..{n - 1}, CHANCE (-1), SIMULTANEOUS (-2) "
                         f"or TERMINAL (-4)")
 
 
-def _check_legal(hook, args, kwargs, result) -> None:
+def _check_legal(hook, state, given, result) -> None:
     count = 0
     try:
         for a in result:
@@ -184,14 +237,14 @@ def _check_legal(hook, args, kwargs, result) -> None:
             count += 1
     except TypeError:
         raise GameError(f"{hook} returned {type(result).__name__}; return a list of action numbers") from None
-    if not count and len(args) == 1 and kwargs.get("player") is None:
-        player = args[0].current_player()
+    if not count and not given:
+        player = state.current_player()
         if player >= 0:
             raise GameError(f"{hook} returned no legal action while player {player} is to move; end the game "
                             f"(current_player() returns TERMINAL, -4) or give the player a pass")
 
 
-def _check_features(hook, args, kwargs, result) -> None:
+def _check_features(hook, state, given, result) -> None:
     if type(result) is np.ndarray and result.dtype == np.float64:
         values = result
     else:
@@ -199,7 +252,7 @@ def _check_features(hook, args, kwargs, result) -> None:
             values = np.asarray(result, dtype=np.float64)
         except (TypeError, ValueError):
             raise GameError(f"{hook} returned {_shown(result)}, not numbers; return a float64 NumPy array") from None
-    game = getattr(args[0], "game", None)
+    game = getattr(state, "game", None)
     zeros = None if game is None else game.__dict__.get("_evoplay_zero_features")
     if zeros is None:  # once per game: the length feature_names() gives, as a vector of zeros
         zeros = np.zeros(len(game.feature_names()) if game is not None else values.size)
@@ -211,8 +264,8 @@ def _check_features(hook, args, kwargs, result) -> None:
         raise GameError(f"{hook} returned {_shown(result)}; features must be finite numbers (no NaN or infinity)")
 
 
-def _check_per_player(hook, args, kwargs, result) -> None:
-    n = _players(args[0])
+def _check_per_player(hook, state, given, result) -> None:
+    n = _players(state)
     try:
         fine = len(result) == n
         for v in result:
@@ -224,11 +277,11 @@ def _check_per_player(hook, args, kwargs, result) -> None:
         raise GameError(f"{hook} returned {_shown(result)}; return {n} finite numbers, one per player")
 
 
-def _check_state(hook, args, kwargs, result) -> None:
+def _check_state(hook, owner, given, result) -> None:
     if not isinstance(result, base.State):
         raise GameError(f"{hook} returned {type(result).__name__}, not a State; return a State of the game")
     if "__evoplay_guard__" not in type(result).__dict__:
-        guard_class(type(result), getattr(type(args[0]), "__evoplay_guard__", None))
+        guard_class(type(result), getattr(type(owner), "__evoplay_guard__", None))
 
 
 def _shown(value) -> str:
