@@ -13,6 +13,7 @@ from evoplay.games.kalah import search as search_kalah
 
 from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.base import Agent
+from evoplay.agents.interrupt import NO_BUDGET
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import SIMULTANEOUS
 from evoplay.games.kalah.game import KalahGame
@@ -69,7 +70,7 @@ def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_ev
     for d in range(1, depth + 1):
         if done is not None and agent.out_of_time():
             break
-        nodes = np.array([0, search_kalah.NO_BUDGET], np.int64)
+        nodes = np.array([0, NO_BUDGET], np.int64)
         deadline = None
         if done is not None and took < QUICK_ITERATION_SECONDS:
             nodes[1] = max(1, int((agent.time_left() or 0.0) * rate))

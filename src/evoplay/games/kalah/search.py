@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly, run_until
+from evoplay.agents.interrupt import NO_BUDGET, run_search
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
@@ -43,7 +43,6 @@ from evoplay.games.kalah.search_weights import margin, reference_margin
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 
 INF = 1 << 40
-NO_BUDGET = (1 << 63) - 1  # the node budget of a search that is never cut off
 WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any program's leaf value
 INTERRUPTIBLE_DEPTH = 12
 
@@ -306,16 +305,6 @@ def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture:
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
     args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values,
             boards, w)
-    if nodes is None and deadline is None:
-        # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-        best, count = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
-        return values, int(best), int(count)
-    if nodes is None:
-        nodes = np.array([0, NO_BUDGET], np.int64)
-    if deadline is not None:
-        best, count = run_until(root_values_within, (*args, nodes), nodes, deadline)
-    elif depth >= INTERRUPTIBLE_DEPTH:
-        best, count = run_interruptibly(root_values_within, *args, nodes)
-    else:
-        best, count = root_values_within(*args, nodes)
+    # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
+    best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
     return values, int(best), int(count)

@@ -28,13 +28,12 @@ from __future__ import annotations
 import numpy as np
 from numba import int8, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly, run_until
+from evoplay.agents.interrupt import NO_BUDGET, run_search
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
 
 INF = 1 << 40
-NO_BUDGET = (1 << 63) - 1  # the node budget of a search that is never cut off
 WIN = 1 << 30
 INTERRUPTIBLE_DEPTH = 5
 EVAL_LINES = 0
@@ -446,16 +445,6 @@ def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties
     args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, m, n, k, eval_kind,
             np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
             exact_ties, values, boards)
-    if nodes is None and deadline is None:
-        # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-        best, count = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
-        return values, int(best), int(count)
-    if nodes is None:
-        nodes = np.array([0, NO_BUDGET], np.int64)
-    if deadline is not None:
-        best, count = run_until(root_values_within, (*args, nodes), nodes, deadline)
-    elif depth >= INTERRUPTIBLE_DEPTH:
-        best, count = run_interruptibly(root_values_within, *args, nodes)
-    else:
-        best, count = root_values_within(*args, nodes)
+    # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
+    best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
     return values, int(best), int(count)
