@@ -49,7 +49,7 @@ class Client:
 
     def call(self, method: str, path: str, body=None):
         data = None if body is None else json.dumps(body)
-        headers = {"Content-Type": "application/json"} if data else {}
+        headers = {"Content-Type": "application/json"} if method != "GET" else {}
         self.conn.request(method, path, body=data, headers=headers)
         response = self.conn.getresponse()
         payload = response.read()
@@ -62,18 +62,18 @@ def play_one(port: int, depth: int, seed: int, out: dict, lock: threading.Lock, 
     latencies, server, agent, failures = [], [], [], []
     status, view = client.call("POST", "/api/games", {"game": "kalah", "opponent": f"alphabeta(depth={depth})",
                                                       "seat": seed % 2, "seed": seed})
+    if start is not None:
+        start.wait()  # every game is created (or refused) before the moves start
     if status != 200:
         failures.append((status, view))
     else:
         agent += [m["ms"] for m in view["moves"] if m["ms"] is not None]
-        if start is not None:
-            start.wait()
         for _ in range(MAX_MOVES):
             if view["terminal"]:
                 break
             choice = rng.choice(view["legal"])["text"]
             t0 = time.perf_counter()
-            status, reply = client.call("POST", f"/api/games/{view['id']}/move", {"text": choice})
+            status, reply = client.call("POST", f"/api/games/{view['id']}/move", {"text": choice, "ply": view["ply"]})
             latencies.append((time.perf_counter() - t0) * 1000.0)
             if status != 200:
                 failures.append((status, reply))
@@ -125,6 +125,25 @@ def summary(out: dict) -> dict:
             "server_ms": stats(out["server"]), "agent_ms": stats(out["agent"])}
 
 
+def start_server(*options: str) -> tuple[subprocess.Popen, int]:
+    """``evoplay serve`` (with ``options``) on a free port of 127.0.0.1 over a temporary runs folder, once it
+    accepts connections: (the process, the port)."""
+    port = free_port()
+    runs = tempfile.mkdtemp(prefix="evoplay-load-")
+    server = subprocess.Popen([sys.executable, "-m", "evoplay.cli", "serve", "--port", str(port), "--runs", runs,
+                               *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server, port
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                raise SystemExit(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
+            time.sleep(0.1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -133,20 +152,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", default=None, help="also write the figures here")
     args = parser.parse_args()
-    port = free_port()
-    runs = tempfile.mkdtemp(prefix="evoplay-load-")
-    server = subprocess.Popen([sys.executable, "-m", "evoplay.cli", "serve", "--port", str(port), "--runs", runs],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server, port = start_server()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit(f"the server did not start: {server.stdout.read() if server.stdout else ''}")
-                time.sleep(0.1)
         run_round(port, 1, args.depth, 10_000)  # warm-up: Numba's compiled kernels load from the cache
         load_before = os.getloadavg()
         alone = summary(merge([run_round(port, 1, args.depth, args.seed + r) for r in range(args.rounds * 4)]))

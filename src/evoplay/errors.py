@@ -19,3 +19,13 @@ class ConfigError(EvoplayError, ValueError):
 
 class CheckpointError(EvoplayError):
     """A run folder or checkpoint is missing, corrupt or from an incompatible version."""
+
+
+class OutsideRunsError(SpecError):
+    """A file named where names are confined to one folder (``evoplay serve``'s ``--runs``) that would lie outside
+    it: an absolute path elsewhere, a ``..`` part, a ``~``, or a symlink that leads out."""
+
+
+class GameError(EvoplayError):
+    """A game broke a promise of the game API while it was played: a hook raised, ran past its time limit, or
+    returned something no game may (no legal action where a player moves, a player out of range, NaN)."""

@@ -41,9 +41,9 @@ def _resume(folder):
 
 
 def _forge(folder, generation):
-    """A checkpoint with a valid checksum but a generation that does not fit the run."""
+    """A checkpoint of this run with a valid checksum but a generation that does not fit the run."""
     _, state = folder.load_checkpoint()
-    data = ckpt.dumps({"format": 1, "recipe": RECIPE, "generation": generation}, state)
+    data = ckpt.dumps({"format": 1, "recipe": RECIPE, "generation": generation, "run": folder.run_id}, state)
     folder.file("checkpoint.npz").write_bytes(data)
 
 
@@ -278,3 +278,65 @@ def test_a_killed_writer_does_not_leave_the_folder_locked(stopped):
     holder.wait()
     _resume(stopped)
     assert RunFolder.open(stopped.path).finished
+
+
+def test_another_runs_checkpoint_copied_in_is_refused(stopped, tmp_path):
+    """Before, a checkpoint.npz copied from another run folder was resumed as this folder's own."""
+    other = RunFolder.create(tmp_path / "other", RECIPE, {"seed": 3, "generations": GENS})
+    run_evolution(Toy(GENS), other, stop_after=3)
+    stopped.file("checkpoint.npz").write_bytes(other.file("checkpoint.npz").read_bytes())
+    with pytest.raises(CheckpointError, match="another run's checkpoint .* a run resumes only from its own"):
+        _resume(stopped)
+    with pytest.raises(CheckpointError, match="another run's checkpoint"):
+        verify_folder(RunFolder.open(stopped.path), GENS)
+
+
+def test_a_copy_of_a_whole_run_folder_resumes(stopped, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(stopped.path, copy)
+    run_evolution(Toy(GENS), RunFolder.open(copy))
+    assert RunFolder.open(copy).finished
+
+
+_KILLED_WHILE_MADE = textwrap.dedent("""
+    import os, signal, sys
+    sys.path.insert(0, {root!r})
+    from evoplay.evolve.runs import META, RunFolder
+    write_json = RunFolder.write_json
+
+    def killed(self, name, obj):
+        if name == META:  # the config is written, run.json is not: the process dies here
+            os.kill(os.getpid(), signal.SIGKILL)
+        return write_json(self, name, obj)
+
+    RunFolder.write_json = killed
+    RunFolder.create({path!r}, "toy", {{"seed": 3, "generations": {gens}}})
+""")
+
+
+def test_a_folder_killed_while_being_made_can_be_made_again(tmp_path):
+    """Before, resume said run.json was missing and evolve --out said to resume it: the folder was stuck."""
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+
+    path = tmp_path / "run"
+    killed = subprocess.run([sys.executable, "-c", _KILLED_WHILE_MADE.format(root=ROOT, path=str(path), gens=GENS)])
+    assert killed.returncode == -9 and (path / "config.toml").exists() and not (path / "run.json").exists()
+    resumed = CliRunner().invoke(main, ["resume", str(path)])
+    assert resumed.exit_code == 2 and "was being made when its process was stopped" in resumed.stderr
+    assert f"evoplay evolve RECIPE --out {path}" in resumed.stderr
+    folder = RunFolder.create(path, RECIPE, {"seed": 3, "generations": GENS})
+    run_evolution(Toy(GENS), folder)
+    assert RunFolder.open(path).finished and not (path / ".creating").exists()
+
+
+def test_a_folder_holding_a_users_own_config_is_not_made_into_a_run(tmp_path):
+    path = tmp_path / "mine"
+    path.mkdir()
+    (path / "config.toml").write_text("generations = 3\n")
+    with pytest.raises(CheckpointError, match="not empty"):
+        RunFolder.create(path, RECIPE, {"seed": 3, "generations": GENS})
+    assert (path / "config.toml").read_text() == "generations = 3\n"

@@ -109,3 +109,37 @@ def test_ray_tasks_keep_their_own_errors_and_name_a_task_that_loses_its_worker_e
         with pytest.raises(WorkerLostError, match=f"task 0 of 1 .* lost with its Ray worker or node "
                                                   f"{MAX_ATTEMPTS + 1} times"):
             ex.map(os._exit, [3])
+
+
+def test_a_worker_killed_between_maps_is_replaced():
+    """Before, the next map's submit raised BrokenProcessPool outside the retry (evolve crashed between
+    generations)."""
+    with ProcessExecutor(2) as ex:
+        assert ex.map(abs, [-1, -2, -3]) == [1, 2, 3]
+        for pid in list(ex._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.time() + 10
+        while any(_alive(p) for p in ex._pool._processes) and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # the pool's manager thread notices and marks the pool broken
+        assert ex.map(abs, [-4, -5, -6]) == [4, 5, 6]
+
+
+def test_a_run_goes_on_when_a_worker_dies_between_generations(tmp_path):
+    from evoplay.evolve.loop import run_evolution
+    from evoplay.evolve.runs import RunFolder
+
+    from .toy import Toy
+
+    straight = RunFolder.create(tmp_path / "straight", "toy", {"seed": 3, "generations": 6})
+    run_evolution(Toy(6), straight)
+    folder = RunFolder.create(tmp_path / "killed", "toy", {"seed": 3, "generations": 6})
+    with ProcessExecutor(2) as ex:
+        run_evolution(Toy(6), folder, ex, stop_after=3)
+        for pid in list(ex._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.3)
+        run_evolution(Toy(6), folder, ex)
+    strip = lambda log: [{k: v for k, v in r.items() if k != "seconds"} for r in log]  # noqa: E731
+    assert strip(folder.read_log()) == strip(straight.read_log())
+    assert folder.read_json("best.json") == straight.read_json("best.json")

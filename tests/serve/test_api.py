@@ -21,6 +21,11 @@ def new_game(client, **body):
     return r.json()
 
 
+def play(client, view, **body):
+    """POST a move for the ply the view shows."""
+    return client.post(f"/api/games/{view['id']}/move", json={**body, "ply": view["ply"]})
+
+
 def test_catalog_lists_every_builtin_game_and_no_human(client):
     data = client.get("/api/catalog").json()
     names = {g["name"] for g in data["games"]}
@@ -44,7 +49,7 @@ def test_whole_kalah_game_against_alphabeta_reports_each_reply_with_its_time(cli
         if view["terminal"]:
             break
         choice = view["legal"][-1]["text"]
-        r = client.post(f"/api/games/{view['id']}/move", json={"text": choice})
+        r = play(client, view, text=choice)
         assert r.status_code == 200, r.text
         view = r.json()
         assert view["moves"][0] == {"player": 0, "text": choice, "ms": None}
@@ -65,16 +70,16 @@ def test_opponent_moves_first_when_you_take_the_second_seat(client):
 
 def test_illegal_click_is_refused_with_the_reason(client):
     view = new_game(client, game="kalah", opponent="alphabeta(depth=2)")
-    first = client.post(f"/api/games/{view['id']}/move", json={"text": "1"}).json()
+    first = play(client, view, text="1").json()
     if first["your_turn"] and first["your_pits"][0] == 0:
-        r = client.post(f"/api/games/{view['id']}/move", json={"text": "1"})
+        r = play(client, first, text="1")
         assert r.status_code == 409 and r.json()["error"] == "pit 1 is empty; sow from a pit that holds seeds"
-    r = client.post(f"/api/games/{view['id']}/move", json={"text": "9"})
+    r = play(client, first, text="9")
     assert r.status_code == 409 and "not a pit" in r.json()["error"]
     mnk = new_game(client, game="mnk(m=3,n=3,k=3)", opponent="alphabeta(depth=2)")
-    after = client.post(f"/api/games/{mnk['id']}/move", json={"text": "b2"}).json()
+    after = play(client, mnk, text="b2").json()
     taken = next(after["names"][c] for c, v in enumerate(after["cells"]) if v == 2)
-    r = client.post(f"/api/games/{mnk['id']}/move", json={"text": taken})
+    r = play(client, after, text=taken)
     assert r.status_code == 409 and r.json()["error"] == f"{taken} is taken; place your stone on an empty cell"
 
 
@@ -102,14 +107,14 @@ def test_sevens_hand_played_to_the_end(client):
     for _ in range(200):
         if view["terminal"]:
             break
-        view = client.post(f"/api/games/{view['id']}/move", json={"action": view["legal"][0]["action"]}).json()
+        view = play(client, view, action=view["legal"][0]["action"]).json()
     assert view["terminal"] and "finishing order" in view["result"]["verdict"]
 
 
 def test_sevens_card_not_in_hand_is_refused(client):
     view = new_game(client, game="sevens", opponent="easy", seat="0", seed=3)
     absent = next(c for c in range(52) if c not in {h["card"] for h in view["hand"]})
-    r = client.post(f"/api/games/{view['id']}/move", json={"action": absent})
+    r = play(client, view, action=absent)
     assert r.status_code == 409 and "is not in your hand" in r.json()["error"]
 
 
@@ -235,7 +240,7 @@ def test_target_round_checks_as_you_type_and_scores_the_round(client):
     best = solve(numbers, target)
     answer = client.post(f"/api/target/{sid}/submit", json={"text": best.expression}).json()
     assert answer["answer"]["value"] == best.value
-    done = client.post(f"/api/target/{sid}/finish").json()
+    done = client.post(f"/api/target/{sid}/finish", json={}).json()
     assert done["over"] and done["you"]["value"] == best.value
     assert done["verdict"].startswith("you win the round")  # the best possible value ties or beats the CPU
     assert done["cpu_result"]["distance"] >= best.distance
@@ -318,9 +323,9 @@ def test_a_file_game_inside_runs_gets_a_board_drawn_from_its_grid(client, runs_r
     assert view["rows"][2:4] == ["..XO..", "..OX.."]  # row 6 on top: d3 (row 3) is the grid's fourth row
     by_text = {a["text"]: view["cells"][str(a["action"])] for a in view["legal"]}
     assert by_text == {"c2": [4, 2], "b3": [3, 1], "e4": [2, 4], "d5": [1, 3]}
-    r = client.post(f"/api/games/{view['id']}/move", json={"text": "a1"})
+    r = play(client, view, text="a1")
     assert r.status_code == 409 and r.json()["error"] == "a1 is not a legal move here; legal: c2, b3, e4, d5"
-    after = client.post(f"/api/games/{view['id']}/move", json={"action": view["legal"][0]["action"]}).json()
+    after = play(client, view, action=view["legal"][0]["action"]).json()
     assert after["moves"][0]["text"] == view["legal"][0]["text"] and after["moves"][1]["player"] == 1
 
 
@@ -361,7 +366,7 @@ def test_a_run_whose_game_file_lies_outside_runs_says_in_one_line_what_to_do(cli
 
 def test_bodies_must_be_json_so_other_sites_cannot_post(client):
     r = client.post("/api/games", content='{"game": "kalah"}', headers={"content-type": "text/plain"})
-    assert r.status_code == 400 and "Content-Type: application/json" in r.json()["error"]
+    assert r.status_code == 415 and "Content-Type: application/json" in r.json()["error"]
 
 
 def test_loopback_app_refuses_other_host_names(runs_root):
@@ -377,7 +382,7 @@ def test_a_drop_game_is_a_board_whose_columns_are_its_moves(client):
     view = new_game(client, game="openspiel:connect_four", opponent="random")
     assert view["kind"] == "board" and view["rows"] == ["......."] * 6
     assert view["cells"] == {str(c): [None, c] for c in range(7)}
-    after = client.post(f"/api/games/{view['id']}/move", json={"action": 3}).json()
+    after = play(client, view, action=3).json()
     assert after["rows"][-1][3] == "X"  # the first piece lands at the bottom, in the first player's colour
 
 

@@ -7,14 +7,14 @@ from evoplay.cli import main
 
 
 def test_serve_binds_localhost_and_prints_the_address(monkeypatch, tmp_path):
-    import uvicorn
+    import evoplay.serve
 
     seen = {}
 
-    def fake_run(app, host, port, **kwargs):
+    def fake_run(app, host, port):
         seen.update(app=app, host=host, port=port)
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(evoplay.serve, "run_until_stopped", fake_run)
     result = CliRunner().invoke(main, ["serve", "--runs", str(tmp_path / "runs"), "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
@@ -29,12 +29,18 @@ def test_serve_binds_localhost_and_prints_the_address(monkeypatch, tmp_path):
 
 
 def test_serve_host_option_is_passed_on(monkeypatch, tmp_path):
-    import uvicorn
+    import evoplay.serve
 
     seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: seen.update(host=host))
-    result = CliRunner().invoke(main, ["serve", "--runs", str(tmp_path), "--host", "0.0.0.0"])
+    monkeypatch.setattr(evoplay.serve, "run_until_stopped", lambda app, host, port: seen.update(host=host, app=app))
+    result = CliRunner().invoke(main, ["serve", "--runs", str(tmp_path), "--host", "0.0.0.0", "--move-seconds", "0.5"])
     assert result.exit_code == 0 and seen["host"] == "0.0.0.0" and "http://0.0.0.0:8000/" in result.output
+    assert seen["app"].state.agents.move_seconds == 0.5 and "at most 0.5 s a move" in result.output
+
+
+def test_serve_refuses_a_move_time_out_of_range(tmp_path):
+    result = CliRunner().invoke(main, ["serve", "--runs", str(tmp_path), "--move-seconds", "0"])
+    assert result.exit_code == 2 and "--move-seconds 0: give an agent's time" in result.output
 
 
 def test_serve_refuses_a_bad_port():

@@ -3,6 +3,8 @@ any other game (evoplay.agents.generic_search: the true result at terminal posit
 score difference or a named feature)."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from evoplay.agents import generic_search
@@ -11,6 +13,7 @@ from evoplay.games.kalah import search as search_kalah
 
 from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.base import Agent
+from evoplay.agents.interrupt import NO_BUDGET
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import SIMULTANEOUS
 from evoplay.games.kalah.game import KalahGame
@@ -54,13 +57,53 @@ class FeatureValue:
         return float(state.features(player)[self.index])
 
 
-def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_eval=None):
+#: an iteration after one shorter than this runs directly, cut off by a node budget from the time left at the
+#: speed measured so far; a longer one runs in a helper thread that watches the deadline (a thread costs about
+#: 0.1 ms, which the quick iterations of a shallow search would feel)
+QUICK_ITERATION_SECONDS = 0.005
+
+
+def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_eval=None, agent=None):
     """The Numba alpha-beta of Kalah (the weights leaf with ``weights``, else material) or m,n,k (``mnk_eval``:
-    eval_kind, params, windows) from ``state``: (values per action, first best action, nodes)."""
+    eval_kind, params, windows) from ``state``: (values per action, first best action, nodes).
+
+    With a deadline (``agent.deadline``, see ``Agent``) the search deepens iteratively, 1, 2, ... up to ``depth``
+    plies: each iteration after the first is cut off at the deadline (a long one by a helper thread that reads the
+    deadline while it runs, so a deadline moved earlier from another thread stops it at once; a quick one by a
+    node budget, see QUICK_ITERATION_SECONDS), an iteration cut off is dropped, and the deepest complete one
+    decides (depth 1 always completes). Without a deadline it is one search of ``depth`` plies."""
+    if agent is None or agent.deadline is None:
+        return _numba_search(game, state, depth, exact_ties, weights, mnk_eval, None, None)
+    spent = 0
+    done = None
+    took, rate = 0.0, 0.0  # the last iteration's seconds and nodes per second
+    for d in range(1, depth + 1):
+        if done is not None and agent.out_of_time():
+            break
+        nodes = np.array([0, NO_BUDGET], np.int64)
+        deadline = None
+        if done is not None and took < QUICK_ITERATION_SECONDS:
+            nodes[1] = max(1, int((agent.time_left() or 0.0) * rate))
+        elif done is not None:
+            deadline = lambda: agent.deadline  # noqa: E731
+        start = time.perf_counter()
+        values, best, count = _numba_search(game, state, d, exact_ties, weights, mnk_eval, nodes, deadline)
+        took = time.perf_counter() - start
+        spent += count
+        if nodes[0] > nodes[1]:
+            break  # cut off at the deadline: the previous iteration decides
+        done = (values, best)
+        rate = count / max(took, 1e-7)
+    return done[0], done[1], spent
+
+
+def _numba_search(game, state, depth, exact_ties, weights, mnk_eval, nodes, deadline):
     player = state.current_player()
     if isinstance(game, KalahGame):
-        return search_kalah.search(state._board, player, depth, game.pits, game.empty_capture, exact_ties, weights)
-    return search_mnk.search(state._board, player, depth, game.m, game.n, game.k, *mnk_eval, exact_ties)
+        return search_kalah.search(state._board, player, depth, game.pits, game.empty_capture, exact_ties, weights,
+                                   nodes, deadline)
+    return search_mnk.search(state._board, player, depth, game.m, game.n, game.k, *mnk_eval, exact_ties, nodes,
+                             deadline)
 
 
 def pick(values: np.ndarray, best: int, random_ties: bool, rng) -> int:
@@ -125,7 +168,7 @@ class AlphaBetaAgent(Agent):
         """Values of every action at the root (see the search modules) and the first best action."""
         mnk_eval = None if isinstance(self.game, KalahGame) else (self._eval_kind, self._params, self._windows)
         values, best, nodes = numba_search(self.game, state, self.depth_for(state), self.random_ties,
-                                           mnk_eval=mnk_eval)
+                                           mnk_eval=mnk_eval, agent=self)
         self.nodes += nodes
         return values, best
 

@@ -26,10 +26,13 @@ exactly what it was evolved on; documents without those keys read the game's fea
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from evoplay.errors import SpecError
+from evoplay.errors import GameError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+from evoplay.games.guard import in_game
 
 FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
 
@@ -115,16 +118,42 @@ class FeatureView:
         return cls(game, bool(doc.get("free_features", False)), doc.get("feature_scales"))
 
 
-def random_positions(game, count: int, seed: int, max_moves: int = 2000) -> list:
+@dataclass
+class Decision:
+    """A position of a random game where ``mover`` chose a move: the ``move``-th of the game of seed ``seed``."""
+
+    state: object
+    mover: int
+    seed: int
+    move: int
+
+    def named(self, err: GameError, spec: str) -> GameError:
+        """``err``, raised by a hook on this position, naming the game and the move (``games.guard.in_game``)."""
+        return in_game(err, spec, self.seed, self.move)
+
+
+def decisions(game, count: int, seed: int, max_moves: int = 2000) -> list[Decision]:
     """``count`` positions of seeded uniformly random games (every position a player is to move in, of as many
-    games as it takes), each seen from its mover; chance nodes are sampled with their probabilities."""
+    games as it takes), with who moves there; chance nodes are sampled with their probabilities."""
     rng = np.random.default_rng(seed)
     out: list = []
     games = 0
     while len(out) < count and games < max(8, count):
         games += 1
-        state = game.new_initial_state(int(rng.integers(1 << 31)))
-        for _ in range(max_moves):
+        _random_game(game, int(rng.integers(1 << 31)), rng, max_moves, out)
+    if len(out) > count:
+        pick = rng.choice(len(out), size=count, replace=False)
+        out = [out[int(i)] for i in sorted(pick)]
+    return out
+
+
+def _random_game(game, seed: int, rng: np.random.Generator, max_moves: int, out: list) -> None:
+    """One uniformly random game from ``new_initial_state(seed)``: every decision into ``out``; a user's game that
+    breaks says at which move of the game of which seed (``games.guard.in_game``)."""
+    move = 0
+    try:
+        state = game.new_initial_state(seed)
+        for move in range(max_moves):
             mover = state.current_player()
             if mover == TERMINAL:
                 break
@@ -136,16 +165,14 @@ def random_positions(game, count: int, seed: int, max_moves: int = 2000) -> list
                 for p in range(game.num_players):
                     legal = state.legal_actions(p)
                     joint.append(int(legal[int(rng.integers(len(legal)))]) if legal else 0)
-                out.append((state.clone(), int(rng.integers(game.num_players))))
+                out.append(Decision(state.clone(), int(rng.integers(game.num_players)), seed, move))
                 state.apply_actions(joint)
             else:
-                out.append((state.clone(), mover))
+                out.append(Decision(state.clone(), mover, seed, move))
                 legal = state.legal_actions()
                 state.apply_action(int(legal[int(rng.integers(len(legal)))]))
-    if len(out) > count:
-        pick = rng.choice(len(out), size=count, replace=False)
-        out = [out[int(i)] for i in sorted(pick)]
-    return out
+    except GameError as err:
+        raise in_game(err, game.spec, seed, move) from None
 
 
 def measure_scales(game, free: bool, seed: int, positions: int = 400) -> np.ndarray:
@@ -153,14 +180,17 @@ def measure_scales(game, free: bool, seed: int, positions: int = 400) -> np.ndar
     the mover and, for the others, from a random other player), rounded to 4 significant digits so that a
     document shows them plainly; 0 for a number that never changed."""
     view = FeatureView(game, free)
-    samples = random_positions(game, positions, seed)
+    samples = decisions(game, positions, seed)
     if not samples:
         return np.ones(len(view))
     rng = np.random.default_rng(seed + 1)
     rows = np.empty((len(samples), len(view)))
-    for i, (state, mover) in enumerate(samples):
-        viewer = mover if rng.random() < 0.5 or game.num_players == 1 else int(rng.integers(game.num_players))
-        view.row(state, viewer, rows[i])
+    for i, d in enumerate(samples):
+        viewer = d.mover if rng.random() < 0.5 or game.num_players == 1 else int(rng.integers(game.num_players))
+        try:
+            view.row(d.state, viewer, rows[i])
+        except GameError as err:
+            raise d.named(err, game.spec) from None
     if not np.all(np.isfinite(rows)):
         bad = int(np.argwhere(~np.isfinite(rows))[0][1])
         raise SpecError(f"{game.spec}: feature {view.names()[bad]!r} is not a finite number at a position of a "

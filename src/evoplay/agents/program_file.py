@@ -20,9 +20,9 @@ FORMAT = "evoplay-gp-program/1"
 def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
     """Read a program file (a run's best.json, or the run folder); SpecError says what is wrong with it. A file
     game the document names relative to its folder comes back with its absolute path."""
-    from evoplay.games.sources import located_document
+    from evoplay.games.sources import located_document, resolve_file
 
-    p = Path(path)
+    p = resolve_file(path, "gp: program file")  # confined to the served folder inside evoplay serve
     if p.is_dir():
         p = p / "best.json"
     if not p.is_file():

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents import generic_rollout as gr
-from evoplay.agents.rollout import ITERATION_SLICE, ForwardModelAgent, evaluate_sequence
+from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
 
@@ -176,9 +176,9 @@ class RheaAgent(ForwardModelAgent):
 
         if iterations > 0:
             total = max(iterations, self.population)
-            per_call = max(self.population + per_gen, ITERATION_SLICE // self.depth)
+            per_call = max(self.population + per_gen, self.slice_iterations(self.depth))
             n = run(min(total, per_call))
-            while n < total and per_gen:  # past ITERATION_SLICE steps, slices: Ctrl-C is seen between them
+            while n < total and per_gen and not self.out_of_time():  # in slices: Ctrl-C is seen between them
                 more = run(min(total - n, per_call - per_call % per_gen))
                 if more <= 0:
                     break

@@ -204,6 +204,7 @@ from evoplay.games.forward import forward_model  # noqa: E402
 
 BATCH_SECONDS = 0.0005  # a kernel call lasts about this long, so the clock is read every half millisecond
 ITERATION_SLICE = 1 << 20  # rollout steps (iterations x depth) of one kernel call with a fixed iteration count
+DEADLINE_SLICE = 1 << 14  # the same under a deadline (Agent.deadline): a few milliseconds, then the clock is read
 CLOCKS = ("wall", "cpu")
 MODELS = ("auto", "api")
 
@@ -240,6 +241,11 @@ class ForwardModelAgent(Agent):
 
     In a turn-based position the controller moves for the player to move, whatever seat ``restart`` gave it; at
     a simultaneous node it moves for its seat.
+
+    A ``deadline`` (``Agent.deadline``) ends the search early, whichever budget it has: a time budget ends at the
+    earlier of its own end (with its break) and the deadline, and a fixed iteration count runs in slices of ``DEADLINE_SLICE``
+    rollout steps with the clock read between them (the first slice always runs), so under a deadline a count
+    above that differs from the same decision without one.
     """
 
     kind = "controller"
@@ -340,6 +346,10 @@ class ForwardModelAgent(Agent):
         instead."""
         raise NotImplementedError
 
+    def slice_iterations(self, steps: int) -> int:
+        """Iterations of one kernel call of a fixed-iteration search whose rollouts take ``steps`` steps."""
+        return max(1, (ITERATION_SLICE if self.deadline is None else DEADLINE_SLICE) // max(1, steps))
+
     def timed_batches(self, run, remaining, iterations: int, granule: int = 1, done: int = 0,
                       spent: float = 0.0) -> int:
         """Call ``run(n)`` (which evaluates n rollouts, rounded to ``granule``) until the budget is spent.
@@ -351,8 +361,9 @@ class ForwardModelAgent(Agent):
         """
         if iterations > 0:
             # One call up to ITERATION_SLICE steps of rollouts (about a second at most); more are run in slices so
-            # Ctrl-C is seen between them (and a tree grows slice by slice, not allocated for all at once).
-            per_call = max(1, ITERATION_SLICE // max(1, getattr(self, "depth", 10)))
+            # Ctrl-C (and a deadline) is seen between them (and a tree grows slice by slice, not allocated for all
+            # at once).
+            per_call = self.slice_iterations(getattr(self, "depth", 10))
             if iterations <= per_call:
                 return run(iterations)
             per_call = max(granule, per_call - per_call % granule)
@@ -362,6 +373,8 @@ class ForwardModelAgent(Agent):
                 if ran <= 0:
                     break
                 done += ran
+                if self.out_of_time():
+                    break
             return done
         brk = self.break_ms / 1000.0
         batch = granule
@@ -370,9 +383,12 @@ class ForwardModelAgent(Agent):
             if done:  # the seed's do-while: the first evaluation always runs
                 avg = spent / done
                 left = remaining()
-                if not (left > avg and left > brk):
+                hard = self.time_left()  # the caller's deadline, if any
+                if not (left > avg and left > brk) or (hard is not None and hard <= avg):
                     return done - first
                 fits = int((left - brk) / avg)
+                if hard is not None:
+                    fits = min(fits, int(hard / avg))
                 batch = max(granule, min(int(BATCH_SECONDS / avg) + 1, fits, 1 << 16))
                 batch = max(granule, batch - batch % granule)
             t = self._now()

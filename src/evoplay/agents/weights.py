@@ -97,7 +97,9 @@ def weights_document(game, schema: Schema, bits, **extra) -> dict:
 
 def load_weights(path: str | Path) -> dict:
     """Read and check a weights JSON (or ``best.json`` inside a run folder)."""
-    p = Path(path)
+    from evoplay.games.sources import resolve_file
+
+    p = resolve_file(path, "weights: file")
     if p.is_dir():
         p = p / "best.json"
     if not p.is_file():
@@ -210,10 +212,12 @@ class WeightsAgent(Agent):
             values[best] = 0
             return values, best
         if self._kalah:
-            values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties, self._params)
+            values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties, self._params,
+                                               agent=self)
         else:
             values, best, nodes = numba_search(g, state, self.depth_for(state), self.random_ties,
-                                               mnk_eval=(search_mnk.EVAL_SEED001, self._params, self._windows))
+                                               mnk_eval=(search_mnk.EVAL_SEED001, self._params, self._windows),
+                                               agent=self)
         self.nodes += nodes
         return values, best
 

@@ -91,17 +91,32 @@ class ProcessExecutor(Executor):
         return self._pool
 
     def map(self, fn, items, on_done=None):
-        """Run ``fn`` on every item. A worker that dies (killed, out of memory) loses only its tasks: they run
-        again on a new pool (games are seeded, so the results are the same); a task whose run has killed its
-        worker ``MAX_ATTEMPTS`` times is an error naming it."""
+        """Run ``fn`` on every item. A worker that dies (killed, out of memory) at any moment loses only its
+        tasks: they run again on a new pool (games are seeded, so the results are the same); a task whose run has
+        killed its worker ``MAX_ATTEMPTS`` times is an error naming it. A pool that broke between two maps (a
+        worker killed while idle) is replaced before its tasks are sent."""
         if not items:
             return []
         results: list[Any] = [None] * len(items)
         todo = list(range(len(items)))
         attempts = [0] * len(items)
+        fresh = 0  # pools started in a row that broke before taking a task
         while todo:
             pool = self._ensure()
-            futures = {pool.submit(fn, items[i]): i for i in todo}
+            futures: dict = {}
+            try:
+                for i in todo:
+                    futures[pool.submit(fn, items[i])] = i
+            except BrokenProcessPool:  # a worker died while the pool was idle: no task was running on it
+                for fut in futures:
+                    fut.cancel()
+                self._discard_pool()
+                fresh += 1
+                if fresh >= MAX_ATTEMPTS:
+                    raise WorkerLostError(f"{MAX_ATTEMPTS} new process pools in a row broke before running a task; "
+                                          "worker processes cannot start here (memory? a process limit?)") from None
+                continue
+            fresh = 0
             pending = set(futures)
             lost: list[int] = []
             try:

@@ -1,12 +1,14 @@
 """One game between seated agents, and the seed derivation that makes every game reproducible anywhere."""
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from evoplay.errors import IllegalActionError, SpecError
+from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
+from evoplay.games.guard import in_game
 
 
 def derive_seed(*keys: int) -> int:
@@ -61,15 +63,53 @@ def play_opening(state, plies: int, seed: int):
             state.apply_action(int(legal[int(rng.integers(len(legal)))]))
 
 
-def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings: int = 0, on_chance=None):
+#: moves before a game counts as one that never ends, unless the game says otherwise (``move_limit``)
+MAX_MOVES = 100_000
+
+
+def move_limit(game: Game) -> int:
+    """The moves a game may last: its ``max_moves`` parameter when it has one (a spec can set it), else its
+    ``max_moves`` attribute, else ``MAX_MOVES``."""
+    limit = game.params.get("max_moves") if isinstance(getattr(game, "params", None), dict) else None
+    return int(limit or getattr(game, "max_moves", None) or MAX_MOVES)
+
+
+def _names_the_move(play):
+    """A GameError raised while ``play`` (play_game) runs says at which move and in the game of which seed, and
+    how to check the game from that seed; the move is play_game's own count when it broke (read from its frame,
+    so the move loop needs no bookkeeping of its own)."""
+
+    @functools.wraps(play)
+    def named(game, agents, seed, *args, **kwargs):
+        try:
+            return play(game, agents, seed, *args, **kwargs)
+        except GameError as err:
+            if getattr(err, "seed", None) is not None:
+                raise
+            tb, move = err.__traceback__, None
+            while tb is not None:
+                if tb.tb_frame.f_code is play.__code__:
+                    move = tb.tb_frame.f_locals.get("moves")
+                tb = tb.tb_next
+            raise in_game(err, game.spec, seed, move) from None
+
+    return named
+
+
+@_names_the_move
+def play_game(game: Game, agents, seed: int, max_moves: int | None = None, openings: int = 0, on_chance=None):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
     Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
     so a game's chance events are the same on every executor; ``on_chance(state, outcome)``, if given, hears each
     one before it is applied (``evoplay play`` shows the die). ``openings`` > 0 first plays that many random
-    plies (``play_opening``). Returns the final state. An agent that answers with an illegal action raises
-    IllegalActionError naming it.
+    plies (``play_opening``). Returns the final state. An agent that answers
+    with an illegal action raises IllegalActionError naming it. A game that breaks (a user's game: see
+    evoplay.games.guard) or does not end within ``max_moves`` (default: ``move_limit(game)``) raises GameError
+    naming the move and the seed.
     """
+    if max_moves is None:
+        max_moves = move_limit(game)
     if len(agents) != game.num_players:
         raise SpecError(f"{game.spec} is for {game.num_players} players; got {len(agents)} agents")
     state = game.new_initial_state(seed)
@@ -82,9 +122,11 @@ def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings:
     while True:
         player = state.current_player()
         if player == TERMINAL:
+            state.returns(), state.scores()  # read here, where a broken game's error names this move and seed
             return state
         if moves >= max_moves:
-            raise RuntimeError(f"game {game.spec} did not end within {max_moves} moves")
+            raise GameError(f"the game did not end within {max_moves} moves (a game that never ends?); give the "
+                            f"game a move limit, a max_moves parameter or attribute, if it may rightly last longer")
         if player == CHANCE:
             if chance_rng is None:
                 chance_rng = np.random.default_rng(derive_seed(seed, 0))

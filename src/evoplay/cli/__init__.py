@@ -13,21 +13,26 @@ from rich.console import Console
 from rich.markup import escape
 
 from evoplay.compiling import watch_compiles
-from evoplay.errors import ConfigError, EvoplayError, SpecError
+from evoplay.errors import ConfigError, EvoplayError, GameError, SpecError
 
 # Outside a terminal (pipes, files, CI) tables get room instead of the 80-column default.
 console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
 out = Console(width=None if sys.stdout.isatty() else 140)
 
 
+#: the commands that write a run folder, which a Ctrl-C leaves resumable
+RUN_COMMANDS = ("evolve", "resume")
+
+
 class _Group(click.Group):
-    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs), 1 for the rest."""
+    """Turns evoplay's errors into one clear line: exit 2 for bad input (specs, configs, a user's game that
+    breaks), 1 for the rest."""
 
     def invoke(self, ctx):
         try:
             with watch_compiles(console):  # a first run's Numba compiles show as a status, never a silent wait
                 return super().invoke(ctx)
-        except (SpecError, ConfigError) as err:
+        except (SpecError, ConfigError, GameError) as err:
             print_error(err)
             sys.exit(2)
         except EvoplayError as err:
@@ -38,7 +43,10 @@ class _Group(click.Group):
             print_error(f"{where}{err.strerror or err}")
             sys.exit(2)
         except KeyboardInterrupt:
-            print_error("interrupted (a run continues from its last checkpoint with: evoplay resume DIR)")
+            if ctx.invoked_subcommand in RUN_COMMANDS:
+                print_error("interrupted (the run continues from its last checkpoint with: evoplay resume DIR)")
+            else:
+                print_error("interrupted")
             sys.exit(130)
 
 

@@ -218,7 +218,11 @@ def resume(run_dir, workers, backend, address):
         print_error(err)
         sys.exit(2)
     if folder.finished:
+        from evoplay.evolve.loop import verify_folder
+
         module = load_recipe(folder.recipe)
+        # as report does: a finished run whose log, checkpoint and finish mark disagree is not reported as fine
+        verify_folder(folder, module.make(folder.config, **folder.meta.get("options", {})).generations)
         if not folder.file("best.json").exists():
             console.print(f"{escape(str(folder.path))} has finished but its outputs are missing; writing them again")
             _rewrite(module, folder, backend, workers, address)
@@ -273,6 +277,12 @@ def export(run_dir, lang):
     from evoplay.recipes import load_recipe
 
     folder = RunFolder.open(run_dir)
+    if not folder.finished:
+        ran = len(folder.read_log())
+        total = folder.config.get("generations")
+        of = f" of {total}" if isinstance(total, int) else ""
+        raise CheckpointError(f"{folder.path} has not finished ({ran}{of} generations ran), so it has no best agent "
+                              f"to export yet; finish it with 'evoplay resume {folder.path}', then export")
     path = load_recipe(folder.recipe).export(folder, lang)
     click.echo(str(path))
 
@@ -283,10 +293,29 @@ def export(run_dir, lang):
               help="the run folders the pages list and play against (nothing outside it can be named)")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to bind; the default is reachable from this machine only")
-def serve(port, runs_dir, host):
+@click.option("--move-seconds", type=float, default=2.0, show_default=True,
+              help="an agent's time for one move: its search stops then and plays its best move so far")
+def serve(port, runs_dir, host, move_seconds):
     """Play every game and watch runs in the browser: a local web app (prints the address to open)."""
     from evoplay.serve import serve as run_server
 
     if not 0 < port < 65536:
         raise SpecError(f"--port {port}: choose a port 1..65535, e.g. 8000")
-    run_server(runs_dir, host, port, say=lambda line: console.print(escape(line), highlight=False))
+    run_server(runs_dir, host, port, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True),
+               move_seconds=move_seconds)
+    _exit_past_agents()
+
+
+def _exit_past_agents() -> None:
+    """End the process now if agents still think in the server's daemon threads: they would only slow the
+    interpreter's own shutdown down (two searches on two cores cost it most of a second), and nothing waits for
+    them any more."""
+    import os
+    import threading
+
+    from evoplay.serve.app import THREAD_NAME
+
+    if any(t.name == THREAD_NAME and t.is_alive() for t in threading.enumerate()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

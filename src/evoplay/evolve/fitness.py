@@ -213,12 +213,23 @@ def keeps_score(game, seed: int = 0, positions: int = 60) -> bool:
     """True when ``state.scores()`` says something during play: some position of random games has a score
     that is not zero for every player (OpenSpiel's games only score at the end; Othello counts discs, Kalah
     its stores)."""
-    from evoplay.agents.feature_view import random_positions
+    from evoplay.agents.feature_view import decisions
+    from evoplay.errors import GameError
 
-    for state, _ in random_positions(game, positions, seed):
-        if any(float(s) != 0.0 for s in state.scores()):
-            return True
-    return False
+    known = getattr(game, "_keeps_score", None)
+    if known is not None:
+        return known
+    found = False
+    for d in decisions(game, positions, seed):
+        try:
+            scores = d.state.scores()
+        except GameError as err:
+            raise d.named(err, game.spec) from None
+        if any(float(s) != 0.0 for s in scores):
+            found = True
+            break
+    game._keeps_score = found  # asked every generation: measured once per game object
+    return found
 
 
 @dataclass

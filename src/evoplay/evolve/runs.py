@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 import time
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,9 @@ LOCK = ".lock"
 FINISHED = "finished.json"
 #: the output every recipe's finish() writes; a finished run without it had its outputs deleted
 BEST = "best.json"
+#: the mark of a folder being made: written first, removed once run.json is written; a folder with the mark and
+#: no run.json was stopped while being made, and may be made into a run again
+CREATING = ".creating"
 _TEMP_PREFIX = ".tmp-"
 
 # Folders locked by this process (POSIX locks are per process: a second lock from the same process would succeed).
@@ -103,24 +107,34 @@ class RunFolder:
             raise CheckpointError(f"{p} exists and is not a folder; choose another --out") from None
         except OSError as err:
             raise os_error(err, p, "create the run folder") from None
-        meta = {"format": FORMAT, "recipe": recipe, "options": options or {}, "created": time.time()}
+        # The run's identity: its checkpoints carry it, so another run's checkpoint copied here is refused.
+        meta = {"format": FORMAT, "recipe": recipe, "options": options or {}, "created": time.time(),
+                "run": uuid.uuid4().hex}
         folder = cls(p, recipe, config, meta)
         folder._refuse_if_not_empty()
         folder.lock()
         try:
             folder._refuse_if_not_empty()  # again, now that no other process can be creating it
             folder._remove_temp_files()
+            folder.file(CREATING).touch()
             folder.write_text(CONFIG, dump_toml(portable_document(config, p)))  # a file game: relative to p
             folder.write_json(META, meta)
+            folder.file(CREATING).unlink()
         except BaseException:
             folder.release()
             raise
         return folder
 
     def _refuse_if_not_empty(self) -> None:
-        if any(not _ours(e.name) for e in self.path.iterdir()):
+        names = {e.name for e in self.path.iterdir() if not _ours(e.name)}
+        if names and not (self.interrupted_creation and names <= {CONFIG}):
             raise CheckpointError(f"{self.path} already exists and is not empty; resume it with "
                                   f"'evoplay resume {self.path}' or choose another --out")
+
+    @property
+    def interrupted_creation(self) -> bool:
+        """Was this folder stopped while being made (the mark, and no run.json)?"""
+        return self.file(CREATING).exists() and not self.file(META).exists()
 
     @classmethod
     def open(cls, path: str | Path) -> "RunFolder":
@@ -129,6 +143,9 @@ class RunFolder:
             raise CheckpointError(f"{p} is not a run folder (no such directory)")
         meta_path = p / META
         if not meta_path.is_file():
+            if (p / CREATING).exists():
+                raise CheckpointError(f"{p} was being made when its process was stopped ({META} is missing; no "
+                                      f"generation ran); start it again with 'evoplay evolve RECIPE --out {p}'")
             raise CheckpointError(f"{p} is not a run folder: {META} is missing (was it made by 'evoplay evolve'?)")
         try:
             meta = json.loads(_read_bytes(meta_path).decode("utf-8"))
@@ -201,7 +218,10 @@ class RunFolder:
             self.release()
 
     def _remove_temp_files(self) -> None:
-        """Temp files of writes a kill interrupted (only the lock holder writes, so none is in use)."""
+        """Temp files of writes a kill interrupted (only the lock holder writes, so none is in use), and the mark
+        of a making that was stopped after run.json was written."""
+        if self.file(META).exists() and self.file(CREATING).exists():
+            self.file(CREATING).unlink()
         for e in self.path.iterdir():
             if e.name.startswith(_TEMP_PREFIX) or e.name.startswith(f".{OLD_CHECKPOINT}."):
                 try:
@@ -232,7 +252,9 @@ class RunFolder:
         try:
             doc = json.loads(_read_bytes(path).decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
-            raise CheckpointError(f"{path} is corrupt: {err}") from None
+            again = (f"; write the run's outputs again with 'evoplay report --rewrite {self.path}'"
+                     if self.finished and name != FINISHED else "")
+            raise CheckpointError(f"{path} is corrupt: {err}{again}") from None
         return located_document(doc, self.path)
 
     # --- the log -------------------------------------------------------------------------------------------
@@ -302,8 +324,14 @@ class RunFolder:
         self.write_text(LOG, "".join(json.dumps(r, default=_json_default) + "\n" for r in kept))
 
     # --- checkpoints ---------------------------------------------------------------------------------------
+    @property
+    def run_id(self) -> str | None:
+        """The run's identity (run.json's ``run``; None in a folder of an evoplay from before it)."""
+        run = self.meta.get("run")
+        return run if isinstance(run, str) else None
+
     def save_checkpoint(self, generation: int, state: Any) -> None:
-        header = {"format": FORMAT, "recipe": self.recipe, "generation": int(generation)}
+        header = {"format": FORMAT, "recipe": self.recipe, "generation": int(generation), "run": self.run_id}
         try:
             data = ckpt.dumps(header, state)
         except TypeError as err:
@@ -325,6 +353,10 @@ class RunFolder:
         header, state = ckpt.loads(_read_bytes(path), str(path))
         if header.get("recipe") != self.recipe:
             raise CheckpointError(f"{path} belongs to recipe {header.get('recipe')!r}, not {self.recipe!r}")
+        if self.run_id is not None and header.get("run") != self.run_id:
+            raise CheckpointError(f"{path} is another run's checkpoint (run {header.get('run')!r}; this folder's run "
+                                  f"is {self.run_id!r}): a run resumes only from its own checkpoints; put this "
+                                  f"folder's own checkpoint.npz back, or start a new run")
         generation = header.get("generation")
         if not isinstance(generation, int) or isinstance(generation, bool):
             raise CheckpointError(f"{path} has no generation number")
@@ -336,8 +368,8 @@ class RunFolder:
 
 
 def _ours(name: str) -> bool:
-    """Files that do not make a folder 'not empty': its lock and interrupted temp files."""
-    return name == LOCK or name.startswith(_TEMP_PREFIX)
+    """Files that do not make a folder 'not empty': its lock, the mark of its making and interrupted temp files."""
+    return name in (LOCK, CREATING) or name.startswith(_TEMP_PREFIX)
 
 
 def _read_bytes(path: Path) -> bytes:

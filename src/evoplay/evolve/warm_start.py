@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from evoplay.errors import GameError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+from evoplay.games.guard import in_game
 
 #: positions a round collects at most (each gives one row per player)
 MAX_POSITIONS = 40_000
@@ -44,27 +46,11 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
     rows, targets = [], []
     positions = 0
     for _ in range(games):
-        state = game.new_initial_state(int(rng.integers(1 << 31)))
-        seen = []
-        for _ in range(max_moves):
-            mover = state.current_player()
-            if mover == TERMINAL:
-                break
-            if mover == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if mover == SIMULTANEOUS:
-                joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
-                         for p in range(game.num_players)]
-                seen.append(state.clone())
-                state.apply_actions(joint)
-                continue
-            seen.append(state.clone())
-            legal = state.legal_actions()
-            if weights is None or rng.random() < explore:
-                state.apply_action(int(legal[int(rng.integers(len(legal)))]))
-            else:
-                state.apply_action(_greedy(state, mover, weights, view, rng))
+        seed = int(rng.integers(1 << 31))
+        try:
+            state, seen = _one_game(game, view, weights, explore, rng, seed, max_moves)
+        except GameError as err:
+            raise in_game(err, game.spec, seed, None) from None
         if not state.is_terminal():
             continue  # a game cut off by max_moves has no outcome to learn from
         returns = state.returns()
@@ -77,6 +63,32 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
             break
     width = len(view)
     return (np.array(rows, dtype=np.float64).reshape(-1, width), np.array(targets, dtype=np.float64))
+
+
+def _one_game(game, view, weights, explore: float, rng: np.random.Generator, seed: int, max_moves: int):
+    """One game of ``play_round``: the final state and every position a player was to move in."""
+    state = game.new_initial_state(seed)
+    seen = []
+    for _ in range(max_moves):
+        mover = state.current_player()
+        if mover == TERMINAL:
+            break
+        if mover == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if mover == SIMULTANEOUS:
+            joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
+                     for p in range(game.num_players)]
+            seen.append(state.clone())
+            state.apply_actions(joint)
+            continue
+        seen.append(state.clone())
+        legal = state.legal_actions()
+        if weights is None or rng.random() < explore:
+            state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+        else:
+            state.apply_action(_greedy(state, mover, weights, view, rng))
+    return state, seen
 
 
 def ridge(rows: np.ndarray, targets: np.ndarray, strength: float = 1.0) -> np.ndarray:

@@ -12,6 +12,11 @@
 
 A file is imported once per process under a module name that encodes its path (``evoplay.games.file_<hex>``), so
 its classes pickle by reference and a spawned worker imports the same file when it unpickles one.
+
+Every file a spec names (a game file here, an agent's file such as ``gp(run/best.json)``, the game a best.json
+names) is found by one resolver, ``resolve_file``. Inside ``confined_to(root)`` (what ``evoplay serve`` does with
+its ``--runs`` folder) a name is taken relative to ``root`` and refused, before anything is read or imported, when
+it or its real location after following symlinks lies outside ``root``.
 """
 from __future__ import annotations
 
@@ -20,9 +25,11 @@ import importlib.util
 import os
 import re
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
-from evoplay.errors import SpecError
+from evoplay.errors import GameError, OutsideRunsError, SpecError
 from evoplay.games.base import Game
 from evoplay.spec import Param, canonical_spec, parse_spec
 
@@ -31,6 +38,95 @@ ENTRY_POINT_GROUP = "evoplay.games"
 MODULE_PREFIX = "evoplay.games.file_"
 
 _FILE_SPEC = re.compile(r"^(?P<path>.+?\.py):(?P<rest>[^:]*)$")
+#: longest file name a spec may carry (the OS refuses longer ones anyway, with a less helpful error)
+MAX_NAME = 1024
+_ROOT: ContextVar[Path | None] = ContextVar("evoplay_files_root", default=None)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The one resolver of file names.
+# --------------------------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def confined_to(root: str | Path):
+    """Within the block every file a spec names must lie inside ``root`` (its real location, symlinks followed),
+    and a relative name is taken relative to ``root``; names outside raise OutsideRunsError before anything is
+    read or imported. ``evoplay serve`` builds every game and agent a page names inside ``confined_to(--runs)``."""
+    token = _ROOT.set(Path(root).resolve())
+    try:
+        yield
+    finally:
+        _ROOT.reset(token)
+
+
+def resolve_file(name, what: str = "file") -> Path:
+    """The absolute path of a file a spec names (``what`` says which, for errors): relative to the working folder,
+    ``~`` expanded, symlinks resolved; inside ``confined_to(root)``, checked by ``confine`` to lie in ``root``."""
+    text = os.fspath(name) if isinstance(name, os.PathLike) else name
+    if not isinstance(text, str) or not text.strip():
+        raise SpecError(f"empty {what}; name a file, e.g. runs/mancala-1/best.json")
+    if "\x00" in text:
+        raise SpecError(f"{what} {_shown(text)} contains a NUL character")
+    if len(text) > MAX_NAME:
+        raise SpecError(f"{what} {_shown(text)} is {len(text)} characters long; file names here have at most "
+                        f"{MAX_NAME}")
+    root = _ROOT.get()
+    if root is not None:
+        return confine(root, text, what)
+    try:
+        path = Path(text).expanduser()
+        return (path if path.is_absolute() else Path.cwd() / path).resolve()
+    except (OSError, RuntimeError) as err:  # a symlink loop, a name the OS refuses
+        raise SpecError(f"{what} {_shown(text)} cannot be resolved: {getattr(err, 'strerror', None) or err}") from None
+
+
+def confine(root: Path, name: str, what: str = "path") -> Path:
+    """``name`` (relative to ``root``) as an absolute path inside ``root``, symlinks resolved.
+
+    Refuses (OutsideRunsError) a ``~``, any ``..`` part, an absolute path and any path whose real location is not
+    inside ``root``; an absolute path is accepted only when it lies inside ``root`` (a best.json written there
+    names its game file so)."""
+    if not isinstance(name, str) or not name.strip():
+        raise SpecError(f"empty {what}; name a file or folder inside the runs folder, e.g. mancala-1/best.json")
+    if "\x00" in name:
+        raise OutsideRunsError(f"{what} {_shown(name)} contains a NUL character")
+    if len(name) > MAX_NAME:
+        raise SpecError(f"{what} {_shown(name)} is {len(name)} characters long; names here have at most {MAX_NAME}")
+    text = name.strip().replace("\\", "/")
+    if text.startswith("~"):
+        raise OutsideRunsError(f"{what} {_shown(name)} starts with '~' (a home folder); name it relative to the runs "
+                               f"folder, e.g. mancala-1/best.json")
+    if any(part == ".." for part in text.split("/")):
+        raise OutsideRunsError(f"{what} {_shown(name)} climbs out with '..'; name it relative to the runs folder")
+    root = Path(root).resolve()
+    absolute = text.startswith("/") or (len(text) > 1 and text[1] == ":")
+    try:
+        target = (Path(text) if absolute else root / text).resolve()
+    except (OSError, RuntimeError) as err:
+        raise SpecError(f"{what} {_shown(name)} cannot be resolved: {getattr(err, 'strerror', None) or err}") from None
+    if target != root and root not in target.parents:
+        if absolute:
+            raise OutsideRunsError(f"{what} {_shown(name)} is absolute and outside the runs folder; name it relative "
+                                   f"to the runs folder, e.g. mancala-1/best.json")
+        raise OutsideRunsError(f"{what} {_shown(name)} leads outside the runs folder (a symlink?); only files under "
+                               f"the runs folder can be named")
+    return target
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """Whether ``path``'s real location is ``root`` or lies under it."""
+    try:
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return False
+    root = Path(root).resolve()
+    return real == root or root in real.parents
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
 
 
 def is_file_spec(spec: str) -> bool:
@@ -181,10 +277,7 @@ def load_file_game(spec: str) -> Game:
     if not m:
         raise SpecError(f"game {spec!r}: write a file game as path/to/file.py:ClassName or path/file.py:ClassName(param=1)")
     raw_path, rest = m.group("path"), m.group("rest").strip()
-    path = Path(raw_path).expanduser()
-    if not path.is_absolute():
-        path = Path.cwd() / path
-    path = path.resolve()
+    path = resolve_file(raw_path, "game file")
     if not path.is_file():
         where = f" (resolved to {path})" if str(path) != raw_path else ""
         raise SpecError(f"game file {raw_path!r} does not exist{where}; give the path of a .py file, e.g. "
@@ -210,8 +303,10 @@ def load_file_game(spec: str) -> Game:
 def _checked_spec(name: str, cls, parsed) -> tuple[str, dict]:
     """The canonical spec ``name(...)`` of a game class and its parameters' values, checked against the class's
     ``parameters`` (``parsed``: the spec's parameters as given)."""
+    from evoplay.games.guard import guard_game
     from evoplay.spec import Registry
 
+    guard_game(cls)
     registry = Registry("game")
     params = game_parameters(cls)
     registry.register(parsed.name, lambda **values: values, params)
@@ -253,6 +348,8 @@ def build_game(cls, spec: str, values: dict) -> Game:
             f"{cls.__name__}(spec, params) failed: {err}; a Game's __init__ takes (spec, params) and calls "
             f"super().__init__(spec, params) (or defines no __init__ and reads self.params)"
         ) from err
+    except (Exception, SystemExit) as err:  # a user's constructor that breaks: one line, never a traceback
+        raise GameError(f"{cls.__name__}(spec, params) raised {type(err).__name__}: {err} (building {spec})") from err
     if not isinstance(getattr(game, "spec", None), str):
         raise SpecError(f"{cls.__name__}.__init__ must call super().__init__(spec, params)")
     return game
@@ -283,7 +380,9 @@ def register_entry_point(name: str) -> bool:
             f"game's class, e.g. {name} = \"mypackage.games:MyGame\""
         )
     from evoplay.games import register_game
+    from evoplay.games.guard import guard_game
 
+    guard_game(cls)
     register_game(name, cls)
     return True
 

@@ -104,6 +104,7 @@ class GAEvolution(generic.GenericEvolution):
         return state
 
     def step(self, state: dict, generation: int, executor):
+        self.use_view(state)
         if self.kind == "real" and "cma_x0" in state and state["cma_x0"] is None:
             from evoplay.ga.cmaes import CmaSearch
             from evoplay.evolve.warm_start import fit_outcomes

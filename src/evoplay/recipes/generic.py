@@ -77,18 +77,27 @@ class GenericEvolution:
             except SpecError as err:
                 raise ConfigError(f"report.opponents: {err}") from None
         pl = config["player"]
-        free = bool(pl.get("free_features", False))
-        scales = measure_scales(self.game, free, self.seed) if pl.get("scale_features", False) else None
-        try:
-            self.view = FeatureView(self.game, free, scales)
-        except SpecError as err:
-            raise ConfigError(f"game: {err}") from None
+        self.free_features = bool(pl.get("free_features", False))
+        self.scale_features = bool(pl.get("scale_features", False))
+        # The scales are measured when the run starts and kept in its state (use_view), so a resumed run reads
+        # exactly what it read before, and a broken game is caught by the first generation, in its run folder.
+        self.view = FeatureView(self.game, self.free_features)
         self.train_budget = Budget(nodes=int(pl["nodes"])) if pl.get("nodes", 0) else None
         self.play = {k: v for k, v in config.get("play", {}).items() if v}
 
     # --- the loop -------------------------------------------------------------------------------------------
+    def use_view(self, state: dict) -> None:
+        """Read features as the run does: scaled by the scales its state holds."""
+        scales = state.get("feature_scales")
+        if scales is not None and (self.view.scales is None or not np.array_equal(self.view.scales, scales)):
+            self.view = FeatureView(self.game, self.free_features, scales)
+
     def start(self, rng: np.random.Generator) -> dict:
+        scales = measure_scales(self.game, self.free_features, self.seed) if self.scale_features else None
+        self.use_view({"feature_scales": scales})
         state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
+        if scales is not None:
+            state["feature_scales"] = scales
         if self.fitness_spec.ladder:
             state["ladder"] = 0
         if self.config["report"].get("playoff", 0):
@@ -97,6 +106,7 @@ class GenericEvolution:
 
     def step(self, state: dict, generation: int, executor) -> tuple[dict, dict]:
         self.executor = executor  # the champion's playoff at the finish plays on it too
+        self.use_view(state)
         pop = state["population"]
         spec = self.fitness_spec
         agents = [self.agent(ind, f"g{generation}.{i}") for i, ind in enumerate(pop)]
@@ -163,6 +173,7 @@ class GenericEvolution:
     def finish(self, state: dict, folder) -> None:
         from evoplay.evolve.plots import plot_log
 
+        self.use_view(state)
         individual, chosen = self.champion(state, getattr(self, "executor", None))
         champion = self.agent(individual, "champion")
         games = int(self.config["report"]["games"])

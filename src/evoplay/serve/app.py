@@ -3,28 +3,38 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import threading
 import time
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from evoplay.errors import CheckpointError, ConfigError, EvoplayError, IllegalActionError, SpecError
+from evoplay.errors import CheckpointError, ConfigError, EvoplayError, GameError, IllegalActionError, SpecError
 from evoplay.serve import runs as run_pages
-from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession
-from evoplay.spec import parse_seat
-from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confine_game_spec
+from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession, StaleMove
+from evoplay.spec import Param, parse_seat
+from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confined_to, shown_names
 from evoplay.serve.target import TargetSession, check_expression, level_list
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024  # bytes of a request body: a move, a spec or an expression is far smaller
 IDLE_SECONDS = 15 * 60.0
 MAX_SESSIONS = 200
+MOVE_SECONDS = 2.0  # an agent's time for one move (``evoplay serve --move-seconds``)
+POLL_SECONDS = 0.1  # how often a request waiting for an agent looks whether its client left or the server stops
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+THREAD_NAME = "evoplay-serve-work"  # the daemon threads in which agents think and games are built
+AGENT_NICENESS = 10  # how much lower the agents' threads run than the one answering requests
+FAST_SECONDS = 0.05  # a game whose agents decide faster than this on average skips the agents' queue
+QUEUE_SECONDS = 1.0  # how long a move waits for an agent thread before it is answered 503
 #: path -> (page, title): each page is static/<page>.html (the inside of its <main>) and static/<page>.js, served
 #: in the one shell static/page.html
 PAGES = {"/": ("index", "play"), "/play": ("play", "game"), "/target": ("target", "target number"),
@@ -80,6 +90,10 @@ class Sessions:
         if s is not None:
             session_close(s)
 
+    def close_all(self) -> None:
+        for sid in list(self._items):
+            self.remove(sid)
+
     def values(self):
         return list(self._items.values())
 
@@ -90,13 +104,200 @@ def session_close(session) -> None:
         close()
 
 
+class AgentThreads:
+    """Where the agents think: every move's search in a daemon thread of its own, at most ``threads`` at once; a
+    request finding them all busy waits for one, first come first served, at most QUEUE_SECONDS (and at most
+    ``waiting`` requests wait); beyond that it gets 503, saying why.
+
+    A game whose agents have so far decided in less than FAST_SECONDS on average (``random``, a Sevens level, a
+    40 ms controller) does not queue: its moves run at once, at most ``4 x threads`` of them, so a person playing
+    a quick agent is not held up by games of deep searches. (A game whose agent turns slow leaves that lane with
+    its next moves: its average rises.)
+
+    Each agent move has ``move_seconds`` (its ``deadline``, which the searches honour), in a thread of lowered
+    priority (the event loop answering other requests comes first). A request whose client goes away hurries its
+    game (the search in progress plays its best move so far), and so does the server stopping, which also answers
+    the waiting requests at once; the threads are daemons, so none holds up the process."""
+
+    def __init__(self, threads: int, waiting: int, move_seconds: float):
+        self.threads, self.waiting, self.move_seconds = threads, waiting, move_seconds
+        self.quick = 4 * threads  # moves of quick games running at once, outside the queue
+        self.running = self.running_quick = 0
+        self.queue: list[asyncio.Future] = []
+        self.stopping = False
+
+    def busy(self) -> HTTPException:
+        return HTTPException(503, f"the agents are busy: {self.threads} moves are being searched and "
+                                  f"{len(self.queue)} more wait for a thread, this one for {QUEUE_SECONDS:g} s in vain "
+                                  f"(an agent takes at most {self.move_seconds:g} s a move); try again in a few "
+                                  f"seconds")
+
+    async def run(self, request: Request | None, session, fn, *args):
+        """``fn(*args)`` in an agent thread; ``session`` is hurried when the client leaves."""
+        if self.stopping:
+            raise HTTPException(503, "the server is stopping")
+        decided = getattr(session, "bot_ms", ())
+        if decided and sum(decided) / len(decided) < FAST_SECONDS * 1000.0 and self.running_quick < self.quick:
+            self.running_quick += 1
+            try:
+                return await self._in_thread(request, session, fn, args)
+            finally:
+                self.running_quick -= 1
+        if self.running < self.threads and not self.queue:
+            self.running += 1
+        else:
+            await self._wait_turn()
+        try:
+            if self.stopping:
+                raise HTTPException(503, "the server is stopping")
+            return await self._in_thread(request, session, fn, args)
+        finally:
+            self._release()
+
+    async def _wait_turn(self) -> None:
+        """Queue for a thread; raises 503 when none comes within QUEUE_SECONDS, the queue is full, or the server
+        stops."""
+        if len(self.queue) >= self.waiting:
+            raise self.busy()
+        turn = asyncio.get_running_loop().create_future()
+        self.queue.append(turn)
+        try:
+            await asyncio.wait_for(turn, QUEUE_SECONDS)  # cancels the turn when the time is up
+        except asyncio.TimeoutError:
+            if turn in self.queue:
+                self.queue.remove(turn)
+            raise self.busy() from None
+        except BaseException:
+            if turn in self.queue:
+                self.queue.remove(turn)
+            elif turn.done() and not turn.cancelled() and turn.exception() is None:
+                self._release()  # it was handed a thread just as it was cancelled: pass the thread on
+            raise
+
+    def _release(self) -> None:
+        """A thread is free: to the first waiting request, else back to the pool."""
+        while self.queue:
+            turn = self.queue.pop(0)
+            if not turn.done():
+                turn.set_result(None)  # the thread passes to it; ``running`` is unchanged
+                return
+        self.running -= 1
+
+    async def _in_thread(self, request, session, fn, args):
+        left = False
+
+        async def poll() -> None:
+            nonlocal left
+            if self.stopping:
+                session_close(session)
+                raise HTTPException(503, "the server is stopping")
+            if not left and request is not None and await request.is_disconnected():
+                left = True
+                session.hurry()  # nobody waits for this move any more: the search plays its best so far
+
+        return await in_daemon_thread(_niced, fn, *args, poll=poll)
+
+    async def build(self, fn, *args):
+        """``fn(*args)`` (building a game or a round: user code may run) in a daemon thread without an agent slot,
+        so a stopping server does not wait for it either."""
+
+        async def poll() -> None:
+            if self.stopping:
+                raise HTTPException(503, "the server is stopping")
+
+        return await in_daemon_thread(fn, *args, poll=poll)
+
+    def stop(self) -> None:
+        self.stopping = True
+        for turn in self.queue:
+            if not turn.done():
+                turn.set_exception(HTTPException(503, "the server is stopping"))
+        self.queue.clear()
+
+
+def _niced(fn, *args):
+    """``fn(*args)`` at a lower priority than the event loop's thread (Linux sets a thread's niceness by its id)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), AGENT_NICENESS)
+    except (AttributeError, OSError):  # not Linux, or not allowed: the agents run at the process's priority
+        pass
+    return fn(*args)
+
+
+async def in_daemon_thread(fn, *args, poll=None):
+    """``fn(*args)`` in a daemon thread of its own (a thread that never holds up the process's exit), awaited;
+    ``poll()`` is awaited every POLL_SECONDS while it runs (it may raise to stop waiting)."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def settle(result, error) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = fn(*args), None
+        except BaseException as err:  # noqa: BLE001 - handed to the request, as run_in_threadpool does
+            result, error = None, err
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the event loop has closed: the server stopped meanwhile
+            pass
+
+    threading.Thread(target=work, name=THREAD_NAME, daemon=True).start()
+    while not done.done():
+        await asyncio.wait({done}, timeout=POLL_SECONDS)
+        if not done.done() and poll is not None:
+            await poll()
+    return done.result()
+
+
+class WriteGuard:
+    """Refuses a state-changing request (any method but GET, HEAD, OPTIONS) unless its ``Origin`` (when sent) is
+    the app's own address and its body is declared JSON, even when empty: a page on another site can send neither
+    without a CORS preflight, which the app never grants, so it cannot start games or searches here."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            refused = write_refusal(scope["scheme"], Headers(scope=scope))
+            if refused is not None:
+                await error(*refused)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def write_refusal(scheme: str, headers: Headers) -> tuple[int, str] | None:
+    """(status, reason) for a state-changing request this app does not accept, or None."""
+    own = f"{scheme}://{headers.get('host', '')}"
+    origin = headers.get("origin")
+    if origin is not None and origin.rstrip("/").lower() != own.lower():
+        return 403, (f"cross-site request refused: it comes from a page at {origin[:100]!r}, not from this app "
+                     f"({own}); open the app's own pages to play")
+    site = headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return 403, f"cross-site request refused (Sec-Fetch-Site: {site[:40]}); open the app's own pages to play"
+    media = headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        return 415, ("send the request with Content-Type: application/json (also with an empty body): "
+                     "a page on another site cannot, so requests that change anything need it")
+    return None
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Request helpers.
 # --------------------------------------------------------------------------------------------------------------
 
 
 async def read_json(request: Request) -> dict:
-    """The request's JSON object, refusing bodies over MAX_BODY bytes before reading them whole."""
+    """The request's JSON object ({} for an empty body), refusing bodies over MAX_BODY bytes before reading them
+    whole. (WriteGuard has checked the content type.)"""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
         raise BodyTooLarge()
@@ -107,14 +308,13 @@ async def read_json(request: Request) -> dict:
             raise BodyTooLarge()
     if not body.strip():
         return {}
-    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        # A JSON content type makes a browser ask before sending it from another site (a CORS preflight, which
-        # this app never grants), so a web page elsewhere cannot play or start games here.
-        raise SpecError("send the request body as JSON with Content-Type: application/json")
     try:
         data = json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise SpecError(f"the request body is not JSON ({err})") from None
+    except RecursionError:
+        raise SpecError("the request body is JSON nested too deeply; send a flat object such as "
+                        "{\"text\": \"3\", \"ply\": 4}") from None
     if not isinstance(data, dict):
         raise SpecError("the request body must be a JSON object")
     return data
@@ -129,13 +329,16 @@ async def _body_too_large(request, exc):
 
 
 async def _spec_error(request, exc):
+    message = shown_names(request.app.state.runs, str(exc))
     if isinstance(exc, OutsideRunsError):
-        return error(403, str(exc))
-    if isinstance(exc, IllegalActionError):
-        return error(409, str(exc))
+        return error(403, message)
+    if isinstance(exc, (IllegalActionError, StaleMove)):
+        return error(409, message)
     if isinstance(exc, CheckpointError):
-        return error(404, str(exc))
-    return error(400, str(exc))
+        return error(404, message)
+    if isinstance(exc, GameError):
+        return error(422, message)
+    return error(400, message)
 
 
 async def _http_error(request, exc):
@@ -145,32 +348,26 @@ async def _http_error(request, exc):
 
 
 async def _not_found(request, exc):
-    return error(404, str(exc).replace(str(request.app.state.runs) + "/", ""))
+    return error(404, shown_names(request.app.state.runs, str(exc)))
 
 
-def _int(value, name: str, default: int | None = None):
+async def _os_error(request, exc):
+    """A path the OS refuses (a name too long, a permission): the request named something unusable."""
+    where = f"{shown_names(request.app.state.runs, str(exc.filename))[:80]}: " if exc.filename else ""
+    return error(400, f"{where}{exc.strerror or exc}")
+
+
+def _int(value, name: str, default: int | None = None, low: int = 0, high: int = 2**63 - 1):
+    """An integer request field in low..high (a seed's range by default), or SpecError saying what is wrong."""
     if value is None or value == "":
         return default
-    if isinstance(value, bool):
-        raise SpecError(f"{name}={value!r} is not an integer")
-    if isinstance(value, int):
-        return value
-    text = str(value).strip()
-    body = text[1:] if text[:1] in "+-" else text
-    if body.isascii() and body.isdigit():
-        return int(text)
-    raise SpecError(f"{name}={value!r} is not an integer")
+    return Param(name, int, min=low, max=high, why=f"{name} is {low} to {high}").coerce("request", value)
 
 
 def _float(value, name: str, default: float | None = None):
     if value is None or value == "":
         return default
-    if isinstance(value, bool):
-        raise SpecError(f"{name}={value!r} is not a number")
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise SpecError(f"{name}={value!r} is not a number") from None
+    return Param(name, float, min=-1e9, max=1e9, why=f"{name} is a plain number").coerce("request", value)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -220,45 +417,42 @@ def _opponent_spec(game, text: str | None) -> str:
     return spec
 
 
-def _new_game(root: Path, body: dict) -> GameSession:
+def _new_game(root: Path, body: dict, move_seconds: float) -> GameSession:
+    """The game a page asks for, built inside ``confined_to(root)``: every file its game and agent specs name (and
+    the game a best.json names) must lie in the runs folder, checked before anything is read or imported."""
     from evoplay.agents import make_agent
     from evoplay.games import load_game
 
     game_text = body.get("game", "kalah")
-    if not isinstance(game_text, str):
+    if not isinstance(game_text, str) or not game_text.strip():
         raise SpecError("game must be a spec string such as 'kalah' or 'mnk(m=3,n=3,k=3)'")
-    confined_game = confine_game_spec(game_text, root)
-    try:
-        game = load_game(confined_game.spec)
-    except EvoplayError as err:
-        raise type(err)(confined_game.message(err)) from None
     opponent_text = body.get("opponent")
     if opponent_text is not None and not isinstance(opponent_text, str):
         raise SpecError("opponent must be an agent spec such as 'alphabeta(depth=4)'")
-    spec = _opponent_spec(game, opponent_text)
-    confined = confine_agent_spec(spec, root)
-
-    def make():
-        try:
-            return make_agent(confined.spec, game)
-        except EvoplayError as err:
-            raise type(err)(confined.message(err)) from None
-
-    you = parse_seat(body.get("seat", "first"), game.num_players)
-    seed = _int(body.get("seed"), "seed", 0)
-    tick = _float(body.get("tick_ms"), "tick_ms", None)
-    session = GameSession(game, make, you, seed, tick)
-    session.opponent_name = confined.say(session.opponent_name)
-    session.game_name = confined_game.say(game.spec)
-    session.advance()
+    with confined_to(root):
+        game = load_game(game_text.strip())
+        spec = confine_agent_spec(_opponent_spec(game, opponent_text), root)
+        you = parse_seat(body.get("seat", "first"), game.num_players)
+        seed = _int(body.get("seed"), "seed", 0)
+        tick = _float(body.get("tick_ms"), "tick_ms", None)
+        session = GameSession(game, lambda: make_agent(spec, game), you, seed, tick, move_seconds)
+    session.opponent_name = shown_names(root, session.opponent_name)
+    session.game_name = shown_names(root, game.spec)
     return session
 
 
 async def new_game(request: Request):
     body = await read_json(request)
     app = request.app
-    session = await run_in_threadpool(_new_game, app.state.runs, body)
+    session = await app.state.agents.build(_new_game, app.state.runs, body, app.state.agents.move_seconds)
     app.state.sessions.add(session)
+    try:
+        if session.agents_to_move():  # agents (or chance) move before the person: a thread of the agents'
+            async with app.state.sessions.lock(session.id):
+                await app.state.agents.run(request, session, session.advance)
+    except BaseException:
+        app.state.sessions.remove(session.id)  # a game whose first moves failed is not left open
+        raise
     return JSONResponse(session.view())
 
 
@@ -269,11 +463,12 @@ async def get_game(request: Request):
 
 async def move(request: Request):
     body = await read_json(request)
-    sessions = request.app.state.sessions
-    session = sessions.get(request.path_params["sid"], GameSession)
-    async with sessions.lock(session.id):
+    app = request.app
+    session = app.state.sessions.get(request.path_params["sid"], GameSession)
+    async with app.state.sessions.lock(session.id):
         started = time.perf_counter()
-        await run_in_threadpool(session.play, body)
+        session.check_ply(body)  # a repeated or stale request is refused before anything is played
+        await app.state.agents.run(request, session, session.play, body)
         view = session.view()
         view["server_ms"] = round((time.perf_counter() - started) * 1000.0, 2)
     return JSONResponse(view)
@@ -287,6 +482,7 @@ async def key(request: Request):
 
 
 async def close_game(request: Request):
+    await read_json(request)
     request.app.state.sessions.remove(request.path_params["sid"])
     return JSONResponse({"ok": True})
 
@@ -297,7 +493,8 @@ def _event(name: str, data: dict) -> str:
 
 async def events(request: Request):
     """A real-time game's ticks as server-sent events; the game advances while one page listens."""
-    sessions = request.app.state.sessions
+    app = request.app
+    sessions = app.state.sessions
     session = sessions.get(request.path_params["sid"], GameSession)
     if not session.realtime:
         return error(409, f"{session.game.name} is turn-based; it has no ticks to stream")
@@ -312,16 +509,21 @@ async def events(request: Request):
             yield _event("state", session.view())
             await asyncio.sleep(max(0.0, min(delay, 5.0)))
             next_tick = time.monotonic()
-            while not session.state.is_terminal():
+            while not session.state.is_terminal() and not app.state.agents.stopping:
                 next_tick += session.tick_ms / 1000.0
                 await asyncio.sleep(max(0.0, next_tick - time.monotonic()))
-                async with lock:
-                    view = await run_in_threadpool(session.tick)
+                try:
+                    async with lock:
+                        view = await app.state.agents.run(request, session, session.tick)
+                except (HTTPException, EvoplayError) as err:  # busy agents, a stopping server, a broken game
+                    yield _event("error", {"error": getattr(err, "detail", None) or str(err)})
+                    return
                 session.touch()
                 yield _event("state", view)
                 if time.monotonic() > next_tick + session.tick_ms / 1000.0:
                     next_tick = time.monotonic()  # the agent took longer than a tick: the next one starts now
-            yield _event("over", session.view())
+            if session.state.is_terminal():
+                yield _event("over", session.view())
         finally:
             session.streaming = False
             session.touch()
@@ -357,7 +559,7 @@ async def new_round(request: Request):
         raise SpecError("mode must be mojbroj or countdown")
     seed = _int(body.get("seed"), "seed", None)
     large = _int(body.get("large"), "large", None)
-    session = await run_in_threadpool(TargetSession, level, seconds, mode, seed, large)
+    session = await request.app.state.agents.build(TargetSession, level, seconds, mode, seed, large)
     request.app.state.sessions.add(session)
     return JSONResponse(session.view())
 
@@ -365,7 +567,7 @@ async def new_round(request: Request):
 async def _round(request: Request) -> TargetSession:
     session = request.app.state.sessions.get(request.path_params["sid"], TargetSession)
     if not session.over and session.left() <= 0:
-        await run_in_threadpool(session.finish)
+        await request.app.state.agents.build(session.finish)
     return session
 
 
@@ -388,8 +590,9 @@ async def submit(request: Request):
 
 
 async def finish_round(request: Request):
+    await read_json(request)
     session = await _round(request)
-    await run_in_threadpool(session.finish)
+    await request.app.state.agents.build(session.finish)
     return JSONResponse(session.view())
 
 
@@ -432,7 +635,7 @@ async def run_file(request: Request):
 
 async def run_export(request: Request):
     lang = request.query_params.get("lang", "python")
-    path = await run_in_threadpool(run_pages.export, request.app.state.runs, _path_param(request), lang)
+    path = await request.app.state.agents.build(run_pages.export, request.app.state.runs, _path_param(request), lang)
     return FileResponse(path, media_type="text/plain; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{path.name}"'})
 
@@ -446,11 +649,22 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
-             max_sessions: int = MAX_SESSIONS, allowed_hosts: list[str] | None = None) -> Starlette:
+             max_sessions: int = MAX_SESSIONS, allowed_hosts: list[str] | None = None,
+             move_seconds: float = MOVE_SECONDS, agent_threads: int | None = None) -> Starlette:
     """The web app serving the runs under ``runs`` (created when missing, so the runs pages have a place).
 
     ``allowed_hosts`` limits the Host header (``evoplay serve`` on a loopback address accepts only loopback names,
-    so a web page elsewhere cannot reach the app through a rebound DNS name); None accepts any."""
+    so a web page elsewhere cannot reach the app through a rebound DNS name); None accepts any. An agent has
+    ``move_seconds`` for a move; ``agent_threads`` moves are searched at once (default: the cores, at least 2), and
+    a move waits at most QUEUE_SECONDS for a thread before the app answers 503."""
+    from starlette.middleware import Middleware
+
+    from evoplay.arena.executors import available_cores
+
+    if not 0 < move_seconds <= 3600:
+        raise SpecError(f"--move-seconds {move_seconds:g}: give an agent's time for a move, more than 0 and at most "
+                        f"3600 seconds (default {MOVE_SECONDS:g})")
+    threads = agent_threads or max(2, available_cores())
     root = Path(runs).expanduser()
     root.mkdir(parents=True, exist_ok=True)
     routes = [Route(path, page) for path in PAGES]
@@ -477,15 +691,21 @@ def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
     ]
     handlers = {BodyTooLarge: _body_too_large, SpecError: _spec_error, ConfigError: _spec_error,
                 IllegalActionError: _spec_error, CheckpointError: _spec_error, EvoplayError: _spec_error,
-                HTTPException: _http_error,
-                FileNotFoundError: _not_found}
+                HTTPException: _http_error, FileNotFoundError: _not_found, OSError: _os_error}
     middleware = []
     if allowed_hosts is not None:
-        from starlette.middleware import Middleware
         from starlette.middleware.trustedhost import TrustedHostMiddleware
 
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    middleware.append(Middleware(WriteGuard))
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.runs = root.resolve()
     app.state.sessions = Sessions(idle_seconds, max_sessions)
+    app.state.agents = AgentThreads(threads, max_sessions, float(move_seconds))
     return app
+
+
+def stop(app: Starlette) -> None:
+    """The server is stopping: waiting requests are answered at once and every game's search is hurried."""
+    app.state.agents.stop()
+    app.state.sessions.close_all()

@@ -29,6 +29,10 @@ REALTIME_TICK_MS = 150.0
 MIN_TICK_MS, MAX_TICK_MS = 40.0, 2000.0
 
 
+class StaleMove(IllegalActionError):
+    """A move sent for another ply than the game's: a repeated request, or one from a page that is behind."""
+
+
 def game_kind(game) -> str:
     """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time), board (a game of perfect
     information whose states give ``State.grid()``: a clickable board) or generic (the state's text and a button
@@ -53,8 +57,12 @@ class GameSession:
 
     realtime = False
 
-    def __init__(self, game, make_opponent, you: int, seed: int, tick_ms: float | None = None):
+    def __init__(self, game, make_opponent, you: int, seed: int, tick_ms: float | None = None,
+                 move_seconds: float | None = None):
         self.id = uuid.uuid4().hex
+        self.move_seconds = move_seconds  # an agent's time for a move (its deadline); None: no cap
+        self.hurried = False  # nobody waits for the agents' moves any more: each plays its best so far at once
+        self.ply = 0  # moves applied so far (chance and agents included): a move names the ply it is for
         self.game = game
         self.kind = game_kind(game)
         self.you = you
@@ -83,6 +91,47 @@ class GameSession:
     def touch(self) -> None:
         self.last_used = time.monotonic()
 
+    def think(self, seat: int, state) -> tuple[int, float]:
+        """The agent in ``seat`` decides, with ``move_seconds`` until its deadline: (action, milliseconds)."""
+        bot = self.bots[seat]
+        start = time.perf_counter()
+        if self.hurried:
+            bot.deadline = start
+        elif self.move_seconds is not None:
+            bot.deadline = start + self.move_seconds
+        try:
+            action = bot.step(state)
+        finally:
+            bot.deadline = None
+        ms = (time.perf_counter() - start) * 1000.0
+        self.bot_ms.append(ms)
+        return action, ms
+
+    def hurry(self) -> None:
+        """Nobody waits for this request's moves any more (the client left, the game was closed, the server is
+        stopping): the search in progress passes its deadline now and plays its best move so far, as do the
+        agents' further moves of the request, so the thread is free at once and the game stays consistent."""
+        self.hurried = True
+        for bot in self.bots:
+            if bot is not None:
+                bot.deadline = 0.0
+
+    close = hurry
+
+    def check_ply(self, body: dict) -> None:
+        """Refuse a move sent for another ply than the game's (a repeated POST would otherwise be played again)."""
+        if self.realtime:
+            return  # keys, not moves: play() says so
+        ply = body.get("ply")
+        if ply is None:
+            raise SpecError(f"send the ply your move is for with it, e.g. {{\"text\": \"3\", \"ply\": {self.ply}}} "
+                            f"(the game's view says its ply)")
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise SpecError(f"ply {ply!r} is not a whole number; send the ply of the game's view ({self.ply})")
+        if ply != self.ply:
+            raise StaleMove(f"this move is for ply {ply}, but the game is at ply {self.ply}: a repeated or stale "
+                            f"request, not played again; reload the game to see its position")
+
     def _record(self, state, player: int, action: int, ms: float | None, kind: str | None = None,
                 to: int = -1) -> dict:
         text = self._public_text(state, player, action, kind, to)
@@ -105,6 +154,11 @@ class GameSession:
         except Exception:  # an action string the game cannot write: show the number
             return str(action)
 
+    def agents_to_move(self) -> bool:
+        """Is an agent or chance to move (not the person, and the game not over)?"""
+        player = self.state.current_player()
+        return player not in (TERMINAL, SIMULTANEOUS, self.you)
+
     def advance(self) -> list[dict]:
         """Let chance and the agents move until it is the person's turn or the game is over."""
         moves = []
@@ -117,17 +171,16 @@ class GameSession:
                 action = sample_chance(state, self.chance_rng)
                 moves.append(self._record(state, CHANCE, action, None, "chance"))
                 state.apply_action(action)
+                self.ply += 1
                 continue
             kind, to = self._move_kind(state)
-            start = time.perf_counter()
-            action = self.bots[player].step(state)
-            ms = (time.perf_counter() - start) * 1000.0
-            self.bot_ms.append(ms)
+            action, ms = self.think(player, state)
             move = self._record(state, player, action, ms, kind, to)
             try:
                 state.apply_action(action)
             except IllegalActionError as err:
                 raise IllegalActionError(f"agent {self.bots[player].name} in seat {player}: {err}") from None
+            self.ply += 1
             moves.append(move)
         self.last_moves = moves
         return moves
@@ -154,6 +207,7 @@ class GameSession:
 
     def play(self, body: dict) -> list[dict]:
         """The person's move (checked, with the reason when refused), then the agents' replies."""
+        self.hurried = False
         state = self.state
         if state.is_terminal():
             raise IllegalActionError("the game is over; start a new one")
@@ -171,6 +225,7 @@ class GameSession:
         kind, to = self._move_kind(state)
         mine = self._record(state, self.you, action, None, kind, to)
         state.apply_action(action)
+        self.ply += 1
         self.last_moves = [mine] + self.advance()
         return self.last_moves
 
@@ -185,13 +240,11 @@ class GameSession:
                 joint.append(action)
                 moves.append(self._record(state, seat, action, None))
                 continue
-            start = time.perf_counter()
-            a = bot.step(state)
-            ms = (time.perf_counter() - start) * 1000.0
-            self.bot_ms.append(ms)
+            a, ms = self.think(seat, state)
             joint.append(a)
             moves.append(self._record(state, seat, a, ms))
         state.apply_actions(joint)
+        self.ply += 1
         self.last_moves = moves + self.advance()
         return self.last_moves
 
@@ -241,14 +294,13 @@ class GameSession:
 
         state = self.state
         seat = 1 - self.you
-        start = time.perf_counter()
-        bot_action = self.bots[seat].step(state)
-        ms = (time.perf_counter() - start) * 1000.0
-        self.bot_ms.append(ms)
+        self.hurried = False
+        bot_action, ms = self.think(seat, state)
         mine = NIL if self.key is None else self.key
         self.key = None
         joint = [mine, bot_action] if self.you == 0 else [bot_action, mine]
         state.apply_actions(joint)
+        self.ply += 1
         self.last_moves = [{"player": seat, "text": state.action_to_string(bot_action), "ms": round(ms, 2)}]
         return self.view()
 
@@ -264,7 +316,7 @@ class GameSession:
             legal = [{"action": int(a), "text": state.action_to_string(a)} for a in actions]
         v = {
             "id": self.id, "game": self.game_name, "name": self.game.name, "kind": self.kind, "you": self.you,
-            "players": self.game.num_players, "opponent": self.opponent_name, "to_move": player,
+            "players": self.game.num_players, "opponent": self.opponent_name, "to_move": player, "ply": self.ply,
             "your_turn": your_turn, "terminal": terminal, "legal": legal, "moves": self.last_moves,
             "realtime": self.realtime, "tick_ms": self.tick_ms if self.realtime else None,
         }

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from evoplay.errors import CheckpointError, ConfigError, EvoplayError, SpecError
+from evoplay.errors import CheckpointError, ConfigError, EvoplayError, OutsideRunsError, SpecError
 from evoplay.serve.safety import confine, is_inside, relative_name
 
 MAX_DEPTH = 3  # run folders are found this many levels below the runs folder
@@ -35,9 +35,22 @@ def find_runs(root: Path) -> list[Path]:
 
 def open_run(root: Path, name: str):
     """The RunFolder the browser names (relative to the runs folder); errors say what is wrong."""
+    return _open(root, confine(root, name, "run folder"))
+
+
+def _open(root: Path, path: Path):
+    """The run folder at ``path`` (inside ``root``), refused when one of its entries is a symlink that leads out of
+    the runs folder: the run pages read its run.json, config, log and best.json, and would show what they hold."""
     from evoplay.evolve import RunFolder
 
-    path = confine(root, name, "run folder")
+    try:
+        entries = list(path.iterdir()) if path.is_dir() else []
+    except OSError as err:
+        raise CheckpointError(f"{relative_name(root, path)} cannot be listed: {err.strerror or err}") from None
+    for entry in entries:
+        if entry.is_symlink() and not is_inside(root, entry):
+            raise OutsideRunsError(f"{relative_name(root, path)}/{entry.name} is a symlink that leads outside the "
+                                   f"runs folder; the run pages read only files under the runs folder")
     return RunFolder.open(path)
 
 
@@ -120,11 +133,9 @@ def scores(doc: dict | None) -> dict:
 
 def summary(root: Path, path: Path) -> dict:
     """One line of the runs list."""
-    from evoplay.evolve import RunFolder
-
     name = relative_name(root, path)
     try:
-        folder = RunFolder.open(path)
+        folder = _open(root, path)
     except EvoplayError as err:
         return {"path": name, "error": str(err)}
     log = _read_log(folder)

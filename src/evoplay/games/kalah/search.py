@@ -21,6 +21,11 @@ for the evaluations it does not use:
 Children are visited in pit order and only a strictly better value replaces the best, so ties go to the lowest
 pit; at the root the first legal pit stands until a strictly better one comes (so a program valuing every
 position NaN still moves).
+
+A node budget (``nodes`` = [count, budget], material and weights leaves) cuts a search off: once the count
+passes the budget no further child is searched, and the caller, seeing ``count > budget``, drops the search's
+values. A deadline sets the budget to 0 from another thread while the kernel runs (``search(deadline=...)``).
+Without a budget it is the largest int64, which no search reaches.
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ import math
 import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly
+from evoplay.agents.interrupt import NO_BUDGET, run_search
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
@@ -73,7 +78,9 @@ def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits
     With ``values`` (a list of ``pits`` numbers) ``board`` is the root itself (``player`` is ``root``, the window
     unbounded): every legal pit's value is written there (exact for the best and, with ``exact_ties``, for every
     pit tied with it: their window is opened by one; upper bounds for the others) and the first best pit is
-    returned instead of the value."""
+    returned instead of the value.
+
+    ``nodes`` is [count] or [count, budget]: with a budget, no child is searched once the count has passed it."""
     nodes[0] += 1
     inf = math.inf if program is not None else INF
     maximizing = player == root
@@ -81,6 +88,8 @@ def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits
     best_pit = -1
     base = 0 if player == 0 else pits + 1
     for pit in range(pits):
+        if len(nodes) > 1 and nodes[0] > nodes[1]:
+            break  # the budget is spent: the caller drops this search
         if board[base + pit] == 0:
             continue
         child = list(board)
@@ -103,12 +112,12 @@ def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits
 
 
 def reference_root_values(board, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool,
-                          weights=None, program=None) -> tuple[list, int, int]:
+                          weights=None, program=None, budget: int = NO_BUDGET) -> tuple[list, int, int]:
     """The root's ``reference_value``: the values of the pits (minus infinity for the empty ones), the first best
-    pit and the node count."""
+    pit and the node count (past ``budget`` when the budget cut the search off)."""
     inf = math.inf if program is not None else INF
     values = [-inf] * pits
-    nodes = [0]
+    nodes = [0, budget]
     best_pit = reference_value([int(x) for x in board], player, player, depth, -inf, inf, pits, empty_capture,
                                nodes, weights, program, 0, values, exact_ties)
     return values, best_pit, nodes[0]
@@ -193,6 +202,8 @@ def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capt
     best_pit = -1
     base = 0 if player == 0 else pits + 1
     for pit in range(pits):
+        if nodes is not None and nodes[0] > nodes[1]:
+            break  # the node budget is spent: the caller drops this search
         if board[base + pit] == 0:
             continue
         for i in range(2 * pits + 2):
@@ -228,8 +239,8 @@ search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_fun
 
 @njit(cache=True, inline="always")
 def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, program):
-    """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` (unless None)
-    and returns the first best pit. ``boards``: at least depth + 1 rows of scratch."""
+    """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` (unless None;
+    ``nodes[1]`` is the budget) and returns the first best pit. ``boards``: at least depth + 1 rows of scratch."""
     for i in range(2 * pits + 2):
         boards[0, i] = board[i]
     inf = infinity(program)
@@ -242,6 +253,13 @@ def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, n
 _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
 
 
+@njit(cache=True, inline="always")
+def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
+    best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
+                           None)
+    return best_pit, nodes[0]
+
+
 @njit(
     [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none), types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1])],
     cache=True, nogil=True,
@@ -249,10 +267,20 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8
 def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
     """The material or weights search from a position: fills ``values`` per pit; returns (first best pit,
     nodes)."""
-    nodes = np.zeros(1, np.int64)
-    best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
-                           None)
-    return best_pit, nodes[0]
+    nodes = np.zeros(2, np.int64)
+    nodes[1] = NO_BUDGET
+    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
+
+
+@njit(
+    [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none, int64[::1]),
+     types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1], int64[::1])],
+    cache=True, nogil=True,
+)
+def root_values_within(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
+    """``root_values`` counting into the caller's ``nodes`` = [count, budget] and cut off once the count passes
+    the budget (which another thread may lower while it runs)."""
+    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
 
 
 @njit(cache=True)
@@ -266,14 +294,17 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
-           weights=None):
+           weights=None, nodes: np.ndarray | None = None, deadline=None):
     """Run the material or weights kernel from a position: returns (values per pit, first best pit, nodes
-    searched)."""
+    searched). ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``:
+    a function giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the
+    budget to 0 once passed (see ``evoplay.agents.interrupt.run_until``). A search cut off leaves
+    ``nodes[0] > nodes[1]``, and its values and pit mean nothing."""
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
     w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
     args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values,
             boards, w)
     # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-    best, nodes = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
-    return values, int(best), int(nodes)
+    best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
+    return values, int(best), int(count)

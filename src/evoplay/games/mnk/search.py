@@ -17,13 +17,18 @@ scored by an evaluation chosen by ``eval_kind`` with its integer ``params``:
   k in a row is the fixed value ``WIN`` (the terminal value below), beyond any sum of the 8-bit parameters.
 
 Cells are visited in index order and only a strictly better value replaces the best: ties go to the lowest cell.
+
+A node budget (``nodes`` = [count, budget]) cuts a search off: once the count passes the budget no further child
+is searched, and the caller, seeing ``count > budget``, drops the search's values. A deadline sets the budget to 0
+from another thread while the kernel runs (``search(deadline=...)``). Without a budget it is the largest int64,
+which no search reaches.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import int8, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly
+from evoplay.agents.interrupt import NO_BUDGET, run_search
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
@@ -180,12 +185,16 @@ def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, e
     With ``values`` (a list of m*n numbers) ``board`` is the root itself (``player`` is ``root``, the window
     unbounded): every empty cell's value is written there (exact for the best and, with ``exact_ties``, for every
     cell tied with it: their window is opened by one; upper bounds for the others) and the first best cell is
-    returned instead of the value."""
+    returned instead of the value.
+
+    ``nodes`` is [count] or [count, budget]: with a budget, no child is searched once the count has passed it."""
     nodes[0] += 1
     maximizing = player == root
     best = -INF if maximizing else INF
     best_cell = -1
     for cell in range(m * n):
+        if len(nodes) > 1 and nodes[0] > nodes[1]:
+            break  # the budget is spent: the caller drops this search
         if board[cell] != 0:
             continue
         child = list(board)
@@ -211,11 +220,12 @@ def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, e
     return best if values is None else best_cell
 
 
-def reference_root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties):
+def reference_root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties,
+                          budget=NO_BUDGET):
     """The root's ``reference_value``: the values of the cells (minus ``INF`` for the occupied ones), the first
-    best cell and the node count."""
+    best cell and the node count (past ``budget`` when the budget cut the search off)."""
     values = [-INF] * (m * n)
-    nodes = [0]
+    nodes = [0, budget]
     empties = sum(1 for v in board if v == 0)
     best_cell = reference_value(list(board), player, player, depth, -INF, INF, empties, m, n, k, eval_kind, params,
                                 windows, nodes, values, exact_ties)
@@ -353,6 +363,8 @@ def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k
     best = -INF if maximizing else INF
     best_cell = -1
     for cell in range(size):
+        if nodes[0] > nodes[1]:
+            break  # the node budget is spent: the caller drops this search
         if board[cell] != 0:
             continue
         for i in range(size):
@@ -386,16 +398,12 @@ search_value = njit(_signature(root=False), cache=True)(search_value)
 search_root_value = njit(_signature(root=True), cache=True)(search_value.py_func)
 
 
-@njit(
-    types.Tuple((int64, int64))(
-        int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], int64[:, ::1], types.boolean,
-        int64[::1], int8[:, ::1],
-    ),
-    cache=True, nogil=True,
-)
-def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards):
-    """Kernel of ``reference_root_values``: fills ``values`` per cell; returns (first best cell, nodes)."""
-    nodes = np.zeros(1, np.int64)
+_ROOT_ARGS = (int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], int64[:, ::1], types.boolean,
+              int64[::1], int8[:, ::1])
+
+
+@njit(cache=True, inline="always")
+def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards, nodes):
     empties = 0
     for i in range(m * n):
         values[i] = -INF
@@ -407,8 +415,30 @@ def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact
     return best_cell, nodes[0]
 
 
-def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False):
-    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched)."""
+@njit(types.Tuple((int64, int64))(*_ROOT_ARGS), cache=True, nogil=True)
+def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards):
+    """Kernel of ``reference_root_values``: fills ``values`` per cell; returns (first best cell, nodes)."""
+    nodes = np.zeros(2, np.int64)
+    nodes[1] = NO_BUDGET
+    return budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
+                         nodes)
+
+
+@njit(types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1]), cache=True, nogil=True)
+def root_values_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
+                       nodes):
+    """``root_values`` counting into the caller's ``nodes`` = [count, budget] and cut off once the count passes
+    the budget (which another thread may lower while it runs)."""
+    return budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
+                         nodes)
+
+
+def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, nodes=None, deadline=None):
+    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched). ``nodes``: an
+    int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a function giving a
+    ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the budget to 0 once passed
+    (see ``evoplay.agents.interrupt.run_until``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values
+    and cell mean nothing."""
     size = m * n
     values = np.empty(size, np.int64)
     boards = np.empty((depth + 2, size), np.int8)
@@ -416,5 +446,5 @@ def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties
             np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
             exact_ties, values, boards)
     # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-    best, nodes = run_interruptibly(root_values, *args) if depth >= INTERRUPTIBLE_DEPTH else root_values(*args)
-    return values, int(best), int(nodes)
+    best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
+    return values, int(best), int(count)

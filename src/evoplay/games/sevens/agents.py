@@ -98,7 +98,9 @@ class Specimen:
 
     @classmethod
     def load(cls, path: str | Path) -> "Specimen":
-        p = Path(path)
+        from evoplay.games.sources import resolve_file
+
+        p = resolve_file(path, "specimen file")
         if not p.is_file():
             raise SpecError(f"specimen file {str(p)!r} does not exist; give the best.json of a sevens run")
         try:
@@ -110,7 +112,9 @@ class Specimen:
 
 def load_levels(path: str | Path | None = None) -> dict[str, dict]:
     """{level: specimen dict} from a run's ``levels.json`` or its run folder (default: the shipped levels)."""
-    p = Path(path) if path else SHIPPED_LEVELS
+    from evoplay.games.sources import resolve_file
+
+    p = resolve_file(path, "levels file") if path else SHIPPED_LEVELS
     if p.is_dir():
         p = p / "levels.json"
     if not p.is_file():

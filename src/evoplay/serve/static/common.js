@@ -3,9 +3,11 @@ export async function api(path, options = {}) {
   const init = { method: options.method || "GET", headers: {} };
   if (options.body !== undefined) {
     init.method = options.method || "POST";
-    init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(options.body);
   }
+  // Every request that changes something is JSON, even without a body: the server refuses any other type, which
+  // a page on another site could send without asking first.
+  if (init.method !== "GET") init.headers["Content-Type"] = "application/json";
   const response = await fetch(path, init);
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }

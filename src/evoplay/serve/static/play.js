@@ -72,7 +72,8 @@ async function move(body) {
   busy = true;
   $("message").textContent = "";
   try {
-    show(await api(`/api/games/${id}/move`, { body }));
+    // The move names the ply it is for: a repeated request (a double click, a retry) is refused, not played twice.
+    show(await api(`/api/games/${id}/move`, { body: { ...body, ply: current.ply } }));
   } catch (e) {
     $("message").textContent = e.message;
     document.body.dataset.version = String(++version);
