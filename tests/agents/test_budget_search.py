@@ -111,3 +111,15 @@ def test_scales_are_reciprocal_spreads_and_drop_constant_features():
     row = FeatureView(game, True, scales).row(game.new_initial_state(), 0)
     raw = FeatureView(game, True).row(game.new_initial_state(), 0)
     assert np.allclose(row, raw * scales)
+
+
+def test_the_game_api_alphabeta_stops_at_its_deadline_with_a_legal_move():
+    from evoplay.agents import make_agent
+
+    game = load_game(OTHELLO)
+    agent = make_agent("alphabeta(depth=30)", game)  # hours without a deadline
+    agent.restart(0, 0)
+    state = game.new_initial_state()
+    agent.deadline = time.perf_counter() + 0.05
+    assert agent.step(state) in state.legal_actions()
+    assert agent.nodes < 10**6  # stopped at the deadline, long before a 30-ply search

@@ -187,8 +187,10 @@ class AlphaBetaAgent(Agent):
         elif player < 0:
             raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
         stats = {}
+        # A deadline (evoplay serve's move time) makes the search deepen iteratively up to its depth and stop there.
+        budget = generic_search.Budget(deadline=self.deadline) if self.deadline is not None else None
         actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
-                                                 stats=stats)
+                                                 stats=stats, budget=budget, table={} if budget else None)
         self.nodes += stats.get("nodes", 0)
         if not actions:
             raise IllegalActionError(f"{self.spec}: player {player} has no legal action here")
