@@ -37,6 +37,12 @@ class Game:
     def num_distinct_actions(self) -> int:
         raise NotImplementedError
 
+    def kernels(self):
+        """The game's rules as Numba kernels over a position array (an ``evoplay.games.kernels.Kernels``), or None
+        (the default): with them every search runs inside Numba on this game (see docs/your-game.md, "Make it
+        fast"); without them searches play through the State."""
+        return None
+
     def max_utility(self) -> float | None:
         """The highest return any player can get, when the game knows it (None: unknown). A search's solver
         (``uct(solve=true)``) proves a position won as soon as one move reaches it; without it, only once every

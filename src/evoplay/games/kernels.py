@@ -1,0 +1,273 @@
+"""The kernel protocol: Numba kernels a game may hand over beside its Python State, and the searches compiled over
+them once per game.
+
+A game whose rules are Numba kernels over one fixed-length integer array (a *position*) returns them from
+``Game.kernels()`` as a :class:`Kernels`; every search of evoplay (alpha-beta, ``uct``, the rollout controllers,
+the feature players) then runs inside Numba on that game, and a game that gives none is searched through its
+Python ``State``, with the same results. The game's ``State`` stays the rules' reference: the arena, the web app
+and a human play it; ``evoplay check-game`` plays seeded random games through both and names the first
+difference.
+
+Each kernel takes ``params`` first (the game's parameters as an int64 array, ``Kernels.params``) and the position
+``state`` (the game's own integer dtype, ``Kernels.size`` numbers):
+
+===========================================  ============================================================  ========
+kernel                                       what it does                                                  needed
+===========================================  ============================================================  ========
+``legal(params, state, player, mask)``       set ``mask[a] = 1`` for every legal action of ``player``       yes
+                                             (``mask`` is int8, ``Kernels.actions`` long, zeroed by the
+                                             kernel) and return how many: the mover's at a turn-based
+                                             node, any player's at a simultaneous one, 0 otherwise
+``apply(params, state, action)``             play the mover's ``action`` (or a chance outcome) in place;    yes
+                                             at a simultaneous node ``action`` is the joint action
+                                             ``sum(a[p] * actions ** p)``
+``mover(params, state)``                     ``current_player()``: a player, CHANCE, SIMULTANEOUS or        yes
+                                             TERMINAL
+``returns(params, state, out)``              ``returns()`` into ``out`` (float64, one per player)           yes
+``scores(params, state, out)``               ``scores()`` into ``out``                                      yes
+``features(params, state, player, out)``     ``features(player)`` into ``out`` (float64,                    for the
+                                             ``Kernels.n_features`` numbers)                                players
+``initial(params, state, seed)``             the position ``new_initial_state(seed)`` starts from           no
+``state_hash(params, state)``                a 64-bit hash of ``transposition_key()``: equal for equal      no
+                                             keys (only where the State gives that key)
+``chance(params, state, probs)``             ``chance_outcomes()`` as ``probs[a]`` (float64, zeroed by the  no
+                                             kernel) in action order; return how many
+``hide(params, state, seed)``                draw afresh, from ``seed``, what no player can know yet (a     no
+                                             rollout's copy must not see the game's future dice)
+===========================================  ============================================================  ========
+
+``Kernels.encode(state)`` (plain Python) turns the game's State into its position; the searches start from it.
+
+**Compiled per game.** A search module (say ``evoplay.agents.kernel_search``) is written once against the names
+``game_legal``, ``game_apply``, ... and :func:`specialise` loads a copy of it per game with those names bound to
+the game's kernels, so Numba compiles each search with the game's kernels inlined, as if written for that game.
+The copy's functions are renamed with the game's key (a hash of the files its kernels are written in) before they
+compile, so Numba's disk cache keeps one compiled search per game and per version of its rules. A search module
+that calls kernels of another search module names it in ``USES`` (a tuple of dotted names): the copy then calls
+the other module's copy for the same game. (A kernel that
+took the game's kernels as arguments would be the same one text, but Numba's cache cannot hold it: the
+argument's type names the function object, which is new in every process, so every process would compile it
+again; a first-class function type instead costs an indirect call per kernel and inlines nothing.)
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+from evoplay.errors import SpecError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
+
+REQUIRED = ("legal", "apply", "mover", "returns", "scores")
+OPTIONAL = ("features", "initial", "state_hash", "chance", "hide")
+
+
+# --- the defaults of the optional kernels: never called where the flags say the game has none --------------------
+@njit(cache=True)
+def no_features(params, state, player, out):
+    out[:] = 0.0
+
+
+@njit(cache=True)
+def no_initial(params, state, seed):
+    state[:] = 0
+
+
+@njit(cache=True)
+def no_state_hash(params, state):
+    return np.int64(0)
+
+
+@njit(cache=True)
+def no_chance(params, state, probs):
+    probs[:] = 0.0
+    return 0
+
+
+@njit(cache=True)
+def no_hide(params, state, seed):
+    pass
+
+
+DEFAULTS = {"features": no_features, "initial": no_initial, "state_hash": no_state_hash, "chance": no_chance,
+            "hide": no_hide}
+
+
+@dataclass(frozen=True, eq=False)
+class Kernels:
+    """What a game hands over from ``Game.kernels()`` (see the module docstring for each kernel)."""
+
+    size: int
+    actions: int
+    encode: Callable
+    legal: Callable
+    apply: Callable
+    mover: Callable
+    returns: Callable
+    scores: Callable
+    players: int = 2
+    params: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    dtype: type = np.int8
+    features: Callable | None = None
+    n_features: int = 0
+    initial: Callable | None = None
+    state_hash: Callable | None = None
+    chance: Callable | None = None
+    hide: Callable | None = None
+    simultaneous: bool = False
+
+    def __post_init__(self):
+        for name in REQUIRED + OPTIONAL:
+            fn = getattr(self, name)
+            if fn is None and name in OPTIONAL:
+                continue
+            if not hasattr(fn, "py_func"):
+                raise SpecError(f"Kernels.{name} must be a Numba @njit function (got {fn!r}); write it with "
+                                f"@numba.njit(cache=True) (see evoplay.games.kernels)")
+        if self.features is not None and self.n_features < 1:
+            raise SpecError("Kernels.features is given but n_features is not: give the number of features it writes")
+        if self.size < 1 or self.actions < 1 or self.players < 1:
+            raise SpecError(f"Kernels: size={self.size}, actions={self.actions}, players={self.players}; each must "
+                            f"be at least 1")
+        params = np.ascontiguousarray(self.params, dtype=np.int64)
+        object.__setattr__(self, "params", params)
+
+    # --- Python's view of the kernels (checks, tests, benchmarks) ---------------------------------------------
+    def new_position(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=self.dtype)
+
+    def position(self, state) -> np.ndarray:
+        """``encode(state)``, checked: a new array of ``size`` numbers of the game's dtype (a search changes it)."""
+        arr = self.encode(state)
+        if not isinstance(arr, np.ndarray) or arr.shape != (self.size,) or arr.dtype != np.dtype(self.dtype):
+            shown = f"shape {arr.shape} and dtype {arr.dtype}" if isinstance(arr, np.ndarray) else type(arr).__name__
+            raise SpecError(f"Kernels.encode gave {shown}; it must give a new array of {self.size} numbers of dtype "
+                            f"{np.dtype(self.dtype).name} (Kernels.size, Kernels.dtype)")
+        return arr
+
+    def legal_actions(self, state: np.ndarray, player: int | None = None) -> list[int]:
+        """``legal(...)`` as a list (the mover's, or ``player``'s at a simultaneous node)."""
+        mask = np.zeros(self.actions, np.int8)
+        who = self.mover(self.params, state) if player is None else player
+        count = self.legal(self.params, state, who, mask)
+        found = [int(a) for a in np.flatnonzero(mask)]
+        if count != len(found):
+            raise SpecError(f"Kernels.legal returned {count} but marked {len(found)} actions; return the count")
+        return found
+
+    def returns_of(self, state: np.ndarray) -> list[float]:
+        out = np.zeros(self.players)
+        self.returns(self.params, state, out)
+        return out.tolist()
+
+    def scores_of(self, state: np.ndarray) -> list[float]:
+        out = np.zeros(self.players)
+        self.scores(self.params, state, out)
+        return out.tolist()
+
+    def features_of(self, state: np.ndarray, player: int) -> np.ndarray:
+        out = np.zeros(self.n_features)
+        self.features(self.params, state, player, out)
+        return out
+
+    def chance_of(self, state: np.ndarray) -> list[tuple[int, float]]:
+        probs = np.zeros(self.actions)
+        self.chance(self.params, state, probs)
+        return [(int(a), float(probs[a])) for a in np.flatnonzero(probs > 0)]
+
+    def joint(self, actions) -> int:
+        """The action ``apply`` takes for one action per player at a simultaneous node."""
+        return int(sum(int(a) * self.actions ** p for p, a in enumerate(actions)))
+
+    # --- compiled per game ----------------------------------------------------------------------------------
+    def bindings(self) -> dict:
+        """The globals a search module is compiled with for this game."""
+        out = {f"game_{name}": getattr(self, name) for name in REQUIRED}
+        for name in OPTIONAL:
+            fn = getattr(self, name)
+            out[f"game_{name}"] = fn if fn is not None else DEFAULTS[name]
+        out.update(HAS_FEATURES=self.features is not None, HAS_HASH=self.state_hash is not None,
+                   HAS_CHANCE=self.chance is not None, SIMULTANEOUS_GAME=self.simultaneous)
+        return out
+
+    @property
+    def key(self) -> str:
+        """A short hash naming this game's kernels: their names and the content of the files they are written in
+        (an edited rules file compiles afresh)."""
+        cached = self.__dict__.get("_key")
+        if cached:
+            return cached
+        digest = hashlib.sha256()
+        for name in REQUIRED + OPTIONAL:
+            fn = getattr(self, name)
+            if fn is None:
+                digest.update(f"{name}:-;".encode())
+                continue
+            py = fn.py_func
+            digest.update(f"{name}:{py.__module__}.{py.__qualname__};".encode())
+            try:
+                digest.update(open(inspect.getsourcefile(py), "rb").read())
+            except (OSError, TypeError):
+                digest.update(py.__code__.co_code)
+        digest.update(repr((self.simultaneous, np.dtype(self.dtype).name)).encode())
+        key = digest.hexdigest()[:12]
+        object.__setattr__(self, "_key", key)
+        return key
+
+
+def kernels_of(game) -> Kernels | None:
+    """The game's kernels (``Game.kernels()``), made once per game object; None for a game that gives none."""
+    made = game.__dict__.get("_kernels", False)
+    if made is False:
+        made = game.kernels()
+        if made is not None and not isinstance(made, Kernels):
+            raise SpecError(f"{type(game).__name__}.kernels() returned {type(made).__name__}; return an "
+                            f"evoplay.games.kernels.Kernels (or None)")
+        game.__dict__["_kernels"] = made
+    return made
+
+
+def specialise(module: str, kernels: Kernels):
+    """The search module ``module`` (a dotted name) compiled for the game of ``kernels``: a copy of the module,
+    loaded once per game and process, with the names ``game_*`` and the flags bound to that game's kernels."""
+    name = f"{module}__game_{kernels.key}"
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    from numba.core.registry import CPUDispatcher
+
+    found = importlib.util.find_spec(module)
+    if found is None or found.origin is None:
+        raise SpecError(f"no search module {module!r} to compile for a game")
+    spec = importlib.util.spec_from_file_location(name, found.origin)
+    copy = importlib.util.module_from_spec(spec)
+    sys.modules[name] = copy
+    try:
+        spec.loader.exec_module(copy)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    vars(copy).update(kernels.bindings())
+    # Kernels this module imported from other search modules (its ``USES``) are replaced by their game's copies.
+    for other in getattr(copy, "USES", ()):
+        theirs = specialise(other, kernels)
+        for attr, value in list(vars(copy).items()):
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == other:
+                vars(copy)[attr] = getattr(theirs, value.py_func.__name__)
+    # Numba names a kernel's disk cache by its file and qualified name: give this game's copies names of their own
+    # (before anything compiles), or every game would load the first game's compiled searches.
+    for value in list(vars(copy).values()):
+        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name:
+            value.py_func.__qualname__ = f"{value.py_func.__qualname__}__{kernels.key}"
+            if value._cache is not None and type(value._cache).__name__ != "NullCache":
+                value.enable_caching()
+    return copy
+
+
+__all__ = ["CHANCE", "Kernels", "SIMULTANEOUS", "TERMINAL", "kernels_of", "specialise"]
