@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.agents import generic_search
+from evoplay.agents import generic_search, kernel_search
+from evoplay.agents.kernel_search import KernelSearch
 
 from evoplay.games.kalah import search as search_kalah
 
@@ -84,6 +85,11 @@ class AlphaBetaAgent(Agent):
         # Kalah and m,n,k with their own evaluation run in Numba; anything else searches the game API.
         self.fast = isinstance(game, (KalahGame, MnkGame)) and eval == "auto"
         self._evaluate = None if self.fast else leaf_evaluation(game, eval)
+        # A game that hands over kernels is searched inside Numba (agents/kernel_search.py, the same values).
+        self._kernel = KernelSearch(game) if not self.fast and kernel_search.supports(game) else None
+        if self._kernel is not None:
+            self._leaf = (kernel_search.make_leaf(kernel_search.FEATURE, index=self._evaluate.index)
+                          if isinstance(self._evaluate, FeatureValue) else kernel_search.make_leaf(kernel_search.SCORE))
         self.eval = eval
         if depth < 0 or depth > 40:
             raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")
@@ -135,8 +141,11 @@ class AlphaBetaAgent(Agent):
         elif player < 0:
             raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
         stats = {}
-        actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
-                                                 stats=stats)
+        if self._kernel is not None:
+            actions, values = self._kernel.search(state, player, self.depth_for(state), self._leaf, stats=stats)
+        else:
+            actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
+                                                     stats=stats)
         self.nodes += stats.get("nodes", 0)
         if not actions:
             raise IllegalActionError(f"{self.spec}: player {player} has no legal action here")

@@ -26,6 +26,7 @@ from numba import njit
 
 from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
+from evoplay.agents.kernel_players import kernel_path
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
 from evoplay.errors import SpecError
 from evoplay.games.base import State as _BaseState
@@ -256,11 +257,14 @@ class FeatureAgent(Agent):
         self.budget = budget if budget else None
         self._table: dict = {}
         self.last_depth = 0  # the deepest search iteration finished at the last move
+        self.kernel = kernel_path(self)  # the game's kernels where it gives them (None: through the State)
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
         self._rng = np.random.default_rng(seed)
         self._table = {}
+        if self.kernel is not None:
+            self.kernel.restart()
 
     # --- features ---------------------------------------------------------------------------------------------
     def rows(self, states, player: int) -> np.ndarray:
@@ -284,9 +288,15 @@ class FeatureAgent(Agent):
             b = self.budget or Budget()
             budget = Budget(b.nodes, b.seconds, deadline if b.deadline is None else b.deadline)
             stats: dict = {}
-            actions, values = search(state, player, self.depth, self._leaves, self._rng, stats,
-                                     noop_opponents=self.opponents == "noop", budget=budget, table=self._table)
+            if self.kernel is not None:
+                actions, values = self.kernel.search(state, player, self.depth, budget, stats)
+            else:
+                actions, values = search(state, player, self.depth, self._leaves, self._rng, stats,
+                                         noop_opponents=self.opponents == "noop", budget=budget, table=self._table)
             self.last_depth = stats["depth"]
+        elif self.kernel is not None:
+            actions, values = (self.kernel.search(state, player, self.depth) if self.policy == "search"
+                               else self.kernel.move_values(state, player))
         elif self.policy == "search":
             actions, values = search(state, player, self.depth, self._leaves, self._rng,
                                      noop_opponents=self.opponents == "noop")

@@ -254,6 +254,14 @@ def specialise(module: str, kernels: Kernels):
         del sys.modules[name]
         raise
     vars(copy).update(kernels.bindings())
+    # A recursive kernel is written undecorated and compiled here with its explicit signature for this game: Numba
+    # cannot load a recursive kernel from its cache without one.
+    for attr, signature in getattr(copy, "RECURSIVE", {}).items():
+        py = vars(copy)[attr]
+        py.__qualname__ = f"{py.__qualname__}__{kernels.key}"
+        compiled = vars(copy)[attr] = njit(cache=True)(py)  # bound before it compiles: it calls itself
+        compiled.compile(signature(kernels))
+        compiled.disable_compile()
     # Kernels this module imported from other search modules (its ``USES``) are replaced by their game's copies.
     for other in getattr(copy, "USES", ()):
         theirs = specialise(other, kernels)
@@ -263,7 +271,8 @@ def specialise(module: str, kernels: Kernels):
     # Numba names a kernel's disk cache by its file and qualified name: give this game's copies names of their own
     # (before anything compiles), or every game would load the first game's compiled searches.
     for value in list(vars(copy).values()):
-        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name:
+        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name and kernels.key not in \
+                value.py_func.__qualname__:
             value.py_func.__qualname__ = f"{value.py_func.__qualname__}__{kernels.key}"
             if value._cache is not None and type(value._cache).__name__ != "NullCache":
                 value.enable_caching()
