@@ -240,8 +240,6 @@ def specialise(module: str, kernels: Kernels):
     loaded = sys.modules.get(name)
     if loaded is not None:
         return loaded
-    from numba.core.registry import CPUDispatcher
-
     found = importlib.util.find_spec(module)
     if found is None or found.origin is None:
         raise SpecError(f"no search module {module!r} to compile for a game")
@@ -250,33 +248,39 @@ def specialise(module: str, kernels: Kernels):
     sys.modules[name] = copy
     try:
         spec.loader.exec_module(copy)
+        _bind(copy, name, kernels)
     except BaseException:
         del sys.modules[name]
         raise
+    return copy
+
+
+def _bind(copy, name: str, kernels: Kernels) -> None:
+    """Bind the copy ``name`` of a search module to the game of ``kernels`` before any of it compiles."""
+    from numba.core.registry import CPUDispatcher
+
     vars(copy).update(kernels.bindings())
-    # A recursive kernel is written undecorated and compiled here with its explicit signature for this game: Numba
-    # cannot load a recursive kernel from its cache without one.
-    for attr, signature in getattr(copy, "RECURSIVE", {}).items():
-        py = vars(copy)[attr]
-        py.__qualname__ = f"{py.__qualname__}__{kernels.key}"
-        compiled = vars(copy)[attr] = njit(cache=True)(py)  # bound before it compiles: it calls itself
-        compiled.compile(signature(kernels))
-        compiled.disable_compile()
+    # Numba names a kernel's disk cache by its file and qualified name: give this game's copies names of their own,
+    # or every game would load the first game's compiled searches.
+    for value in list(vars(copy).values()):
+        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name:
+            value.py_func.__qualname__ = f"{value.py_func.__qualname__}__{kernels.key}"
+            if type(value._cache).__name__ != "NullCache":
+                value.enable_caching()
     # Kernels this module imported from other search modules (its ``USES``) are replaced by their game's copies.
     for other in getattr(copy, "USES", ()):
         theirs = specialise(other, kernels)
         for attr, value in list(vars(copy).items()):
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == other:
                 vars(copy)[attr] = getattr(theirs, value.py_func.__name__)
-    # Numba names a kernel's disk cache by its file and qualified name: give this game's copies names of their own
-    # (before anything compiles), or every game would load the first game's compiled searches.
-    for value in list(vars(copy).values()):
-        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name and kernels.key not in \
-                value.py_func.__qualname__:
-            value.py_func.__qualname__ = f"{value.py_func.__qualname__}__{kernels.key}"
-            if value._cache is not None and type(value._cache).__name__ != "NullCache":
-                value.enable_caching()
-    return copy
+    # A recursive kernel is written undecorated and compiled here with its explicit signature for this game (Numba
+    # cannot load a recursive kernel from its cache without one), after everything it calls is bound.
+    for attr, signature in getattr(copy, "RECURSIVE", {}).items():
+        py = vars(copy)[attr]
+        py.__qualname__ = f"{py.__qualname__}__{kernels.key}"
+        compiled = vars(copy)[attr] = njit(cache=True)(py)  # bound before it compiles: it calls itself
+        compiled.compile(signature(kernels))
+        compiled.disable_compile()
 
 
 __all__ = ["CHANCE", "Kernels", "SIMULTANEOUS", "TERMINAL", "kernels_of", "specialise"]
