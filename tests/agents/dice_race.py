@@ -45,8 +45,9 @@ class DiceRace(Game):
 
 
 class DiceRaceState(State):
-    def __init__(self, game, squares, player, roll):
+    def __init__(self, game, squares, player, roll, history=()):
         self.game, self.squares, self.player, self.roll = game, list(squares), player, roll
+        self.history = list(history)
 
     def current_player(self):
         if self.player == TERMINAL:
@@ -65,6 +66,7 @@ class DiceRaceState(State):
         return out
 
     def _apply_action(self, action):
+        self.history.append(action)
         if self.roll == 0:
             self.roll = action + 1
             return
@@ -93,7 +95,7 @@ class DiceRaceState(State):
         return (tuple(self.squares), self.player, self.roll)
 
     def clone(self):
-        return DiceRaceState(self.game, self.squares, self.player, self.roll)
+        return DiceRaceState(self.game, self.squares, self.player, self.roll, self.history)
 
 
 def encode(state):

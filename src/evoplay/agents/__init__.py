@@ -202,8 +202,8 @@ def _budget_params(depth: bool = True):
         Param("clock", str, "wall", "what budget_ms measures: elapsed time, or this thread's CPU time",
               ("wall", "cpu")),
         Param("seed", int, 0, "seed before the arena reseeds it"),
-        Param("model", str, "auto", "auto: the Numba forward model where the game has one (tron, gems, kalah, "
-              "mnk), else the game API; api: always the game API", ("auto", "api")),
+        Param("model", str, "auto", "auto: the game's Numba kernels where it gives them (tron, gems, kalah, "
+              "mnk, any game with kernels), else the game API; api: always the game API", ("auto", "api")),
     ]
     return params
 

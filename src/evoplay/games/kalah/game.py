@@ -151,6 +151,79 @@ def random_playouts(board, player, pits, empty_capture, count, seed):
 
 
 # --------------------------------------------------------------------------------------------------------------
+# The kernel protocol (evoplay.games.kernels): a position is the board, then the player to move (or TERMINAL);
+# params are [pits, empty_capture, seeds].
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def k_initial(params, position, seed):
+    pits = params[0]
+    position[:] = params[2]
+    position[pits] = 0
+    position[2 * pits + 1] = 0
+    position[2 * pits + 2] = 0
+
+
+@njit(cache=True)
+def k_mover(params, position):
+    return np.int64(position[2 * params[0] + 2])
+
+
+@njit(cache=True)
+def k_legal(params, position, player, mask):
+    mask[:] = 0
+    pits = params[0]
+    if position[2 * pits + 2] != player:
+        return 0
+    base = 0 if player == 0 else pits + 1
+    count = 0
+    for p in range(pits):
+        if position[base + p] > 0:
+            mask[p] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def k_apply(params, position, action):
+    pits = params[0]
+    position[2 * pits + 2] = sow(position[: 2 * pits + 2], position[2 * pits + 2], action, pits, params[1] != 0)
+
+
+@njit(cache=True)
+def k_scores(params, position, out):
+    pits = params[0]
+    out[0] = position[pits]
+    out[1] = position[2 * pits + 1]
+
+
+@njit(cache=True)
+def k_returns(params, position, out):
+    pits = params[0]
+    out[0] = 0.0
+    out[1] = 0.0
+    if position[2 * pits + 2] == TERMINAL:
+        d = np.int64(position[pits]) - np.int64(position[2 * pits + 1])
+        out[0] = np.sign(d)
+        out[1] = -out[0]
+
+
+@njit(cache=True)
+def k_features(params, position, player, out):
+    """``KalahState.features``: the board turned to ``player``'s side."""
+    size = 2 * params[0] + 2
+    shift = 0 if player == 0 else params[0] + 1
+    for i in range(size):
+        j = i + shift
+        out[i] = position[j - size if j >= size else j]
+
+
+def k_encode(state) -> np.ndarray:
+    return np.append(state._board, np.int8(state._player))
+
+
+# --------------------------------------------------------------------------------------------------------------
 # The game and its state.
 # --------------------------------------------------------------------------------------------------------------
 
@@ -181,6 +254,15 @@ class KalahGame(Game):
 
     def max_utility(self) -> float:
         return 1.0  # returns are the sign of the store difference
+
+    def kernels(self):
+        """The rules as kernels over [board, player to move]: every search runs in Numba on Kalah."""
+        from evoplay.games.kernels import Kernels
+
+        size = 2 * self.pits + 2
+        return Kernels(size=size + 1, actions=self.pits, encode=k_encode, legal=k_legal, apply=k_apply,
+                       mover=k_mover, returns=k_returns, scores=k_scores, features=k_features, n_features=size,
+                       initial=k_initial, params=np.array([self.pits, int(self.empty_capture), self.seeds]))
 
     def initial_board(self) -> np.ndarray:
         board = np.full(2 * self.pits + 2, self.seeds, dtype=np.int8)
