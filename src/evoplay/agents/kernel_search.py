@@ -30,7 +30,7 @@ from numba.typed import Dict
 
 from evoplay.agents.generic_search import EVAL_LIMIT, EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
-from evoplay.games.kernels import Kernels, specialise
+from evoplay.games.kernels import Kernels, kernels_of, specialise
 from evoplay.gp.interpreter import evaluate_with_stack
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
@@ -457,8 +457,6 @@ def new_table():
 
 def supports(game) -> bool:
     """Does this search cover ``game`` (kernels, one player at a time, nothing hidden)?"""
-    from evoplay.games.kernels import kernels_of
-
     k = kernels_of(game)
     return k is not None and not k.simultaneous and game.perfect_information
 
@@ -467,8 +465,6 @@ class KernelSearch:
     """``generic_search.search`` for one game through its kernels (the game must pass ``supports``)."""
 
     def __init__(self, game):
-        from evoplay.games.kernels import kernels_of
-
         self.game = game
         self.kernels: Kernels = kernels_of(game)
         self.compiled = specialise(__name__, self.kernels)

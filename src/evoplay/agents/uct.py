@@ -48,6 +48,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from evoplay.agents.base import Agent
+from evoplay.agents.kernel_uct import KernelUct
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 
@@ -416,6 +417,18 @@ def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: 
     return root
 
 
+def tree_root(root, children) -> SearchNode:
+    """A SearchNode and its children from records of their fields (the kernel search's ``Visit``s)."""
+    def node(v):
+        made = SearchNode(v.action, v.player, v.prior)
+        made.explore_count, made.total_reward, made.outcome = v.explore_count, v.total_reward, v.outcome
+        return made
+
+    out = node(root)
+    out.children = [node(c) for c in children]
+    return out
+
+
 # --- the agent ------------------------------------------------------------------------------------------------
 def supports(game: Game) -> str | None:
     """Can ``uct`` play ``game``? None when it can, else the reason."""
@@ -458,6 +471,9 @@ class UctAgent(Agent):
         self.spec = spec or "uct"
         self.deadline: float | None = None
         self.last_root: SearchNode | None = None
+        # A game that hands over kernels is searched inside Numba (agents/kernel_uct.py: the same tree and moves).
+        kernel = type(self.evaluator) is RandomRolloutEvaluator and KernelUct.supports(game)
+        self._kernel = KernelUct(game) if kernel else None
         self.restart(seed, self.seat)
 
     def restart(self, seed: int, seat: int = 0) -> None:
@@ -481,8 +497,12 @@ class UctAgent(Agent):
             own = time.perf_counter() + self.ms / 1000.0
             stop_at = own if stop_at is None else min(stop_at, own)
         budget = math.inf if self.ms > 0 else self.simulations
-        root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
-                      self.max_utility)
+        if self._kernel is not None:
+            root = tree_root(*self._kernel.search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve,
+                                                  stop_at, self.selection, self.max_utility, MAX_NODES))
+        else:
+            root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
+                          self.max_utility)
         self.last_root = root
         if root.children:
             return int(root.best_child().action)
