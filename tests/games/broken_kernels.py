@@ -21,16 +21,13 @@ def features_without_mobility(params, state, player, out):
 def apply_without_flips(params, state, action):
     player = state[fast.MOVER]
     if action != fast.PASS:
-        state[action] = player + 1
+        state[player] |= np.int64(1) << action  # the mover's board (black is number 0, white number 1)
     state[fast.MOVER] = 1 - player
 
 
 @njit(cache=True)
-def hash_of_board_only(params, state):
-    key = np.int64(0)
-    for c in range(fast.CELLS):
-        key = key * 3 + state[c]
-    return key
+def hash_of_some_discs(params, state):
+    return state[fast.BLACK] % 1000
 
 
 @njit(cache=True)
@@ -51,6 +48,22 @@ def _with(**changed):
 
 NoMobility = _with(features=features_without_mobility)
 NoFlips = _with(apply=apply_without_flips)
-HashIgnoresMover = _with(state_hash=hash_of_board_only)
+HashCollides = _with(state_hash=hash_of_some_discs)
 ReturnsBackwards = _with(returns=returns_backwards)
 NotNumba = _with(scores=lambda params, state, out: None)
+
+
+class ReversedState(fast.plain.OthelloState):
+    def _legal_actions(self):
+        return list(reversed(super()._legal_actions()))
+
+    def clone(self):
+        copy = ReversedState(self.game, list(self.board), self.player, list(self.legal))
+        copy.history = list(self.history)
+        return copy
+
+
+class ActionsOutOfOrder(fast.Othello):
+    def new_initial_state(self, seed=None):
+        start = super().new_initial_state(seed)
+        return ReversedState(self, start.board, start.player)

@@ -71,9 +71,10 @@ def test_check_game_compares_the_kernels_with_the_state():
 @pytest.mark.parametrize("cls,rule,words", [
     ("NoMobility", "kernels-features", "differs from the State's features(0) at 41"),
     ("NoFlips", "kernels-apply", "it must be encode(state) of the State after the same move"),
-    ("HashIgnoresMover", "kernels-hash", "to two positions with different transposition keys"),
+    ("HashCollides", "kernels-hash", "to two positions with different transposition keys"),
     ("ReturnsBackwards", "kernels-returns", "they must be equal exactly"),
     ("NotNumba", "kernels", "must be a Numba @njit function"),
+    ("ActionsOutOfOrder", "kernels-order", "list them in increasing order, as the kernels do"),
 ])
 def test_check_game_names_a_broken_kernel(cls, rule, words):
     report = check_game(f"{BROKEN}:{cls}", games=20, seed=1)

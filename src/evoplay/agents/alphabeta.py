@@ -85,6 +85,7 @@ class AlphaBetaAgent(Agent):
         # Kalah and m,n,k with their own evaluation run in Numba; anything else searches the game API.
         self.fast = isinstance(game, (KalahGame, MnkGame)) and eval == "auto"
         self._evaluate = None if self.fast else leaf_evaluation(game, eval)
+        self.state_api_only = not self.fast  # the game's own search reads its State's board
         # A game that hands over kernels is searched inside Numba (agents/kernel_search.py, the same values).
         self._kernel = KernelSearch(game) if not self.fast and kernel_search.supports(game) else None
         if self._kernel is not None:

@@ -14,6 +14,9 @@ class Agent:
 
     spec: str = "agent"
     seat: int = 0
+    #: True when the agent decides from the State API alone (no attribute of a game's own State class): the arena
+    #: may then play its games on the game's kernels (evoplay.games.kernels.KernelState)
+    state_api_only: bool = False
 
     def __init__(self, game: Game):
         self.game = game

@@ -68,6 +68,13 @@ class Budget:
     def timed(self) -> bool:
         return self.seconds > 0 or self.deadline is not None
 
+    def end(self) -> float:
+        """The ``time.perf_counter()`` at which a search started now must stop (infinity: no time limit)."""
+        ends = [self.deadline] if self.deadline is not None else []
+        if self.seconds > 0:
+            ends.append(time.perf_counter() + self.seconds)
+        return min(ends) if ends else math.inf
+
     def __bool__(self) -> bool:
         return self.nodes > 0 or self.timed
 
@@ -116,12 +123,7 @@ class _Search:
         self.nodes = 0
         self.budget = budget
         self.node_limit = budget.nodes if budget and budget.nodes else math.inf
-        self.deadline = math.inf
-        if budget and budget.timed:
-            ends = [budget.deadline] if budget.deadline is not None else []
-            if budget.seconds > 0:
-                ends.append(time.perf_counter() + budget.seconds)
-            self.deadline = min(ends)
+        self.deadline = budget.end() if budget else math.inf
         self.table = table
         self.history = history
         self.completed = 0  # the deepest iteration finished

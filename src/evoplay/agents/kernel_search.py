@@ -42,6 +42,7 @@ SCORE, FEATURE, LINEAR, PROGRAM = 0, 1, 2, 3  # the leaf kinds
 # counters[...]: nodes visited, the node limit, the deepest iteration finished, aborted (1), the next clock read
 NODES, LIMIT, COMPLETED, ABORTED, CLOCK = 0, 1, 2, 3, 4
 CLOCK_EVERY = 256  # nodes between two reads of the clock under a time budget
+NO_LIMIT = np.iinfo(np.int64).max
 #: rows of the position stack beyond the depth: chance nodes take a row but no ply of the depth
 CHANCE_ROWS = 24
 ENTRY = types.Tuple((types.int64, types.float64, types.int64, types.int64))  # depth, value, flag, best action
@@ -470,6 +471,8 @@ class KernelSearch:
         self.compiled = specialise(__name__, self.kernels)
         self._work: dict = {}
         self._unused_table = new_table()  # passed where no table is kept (nothing is stored in it)
+        self._actions = np.zeros(self.kernels.actions, np.int64)  # a search's legal actions and values
+        self._values = np.zeros(self.kernels.actions, np.float64)
 
     def __getstate__(self):
         return {"game": self.game}
@@ -496,33 +499,21 @@ class KernelSearch:
         """generic_search.search(state, player, depth, ...) through the kernels: the legal actions and their
         values (``table`` from ``new_table()``, used with a budget as the State path uses its dict)."""
         k = self.kernels
-        root = k.position(state)
         counters = np.zeros(5, np.int64)
-        counters[LIMIT] = budget.nodes if budget and budget.nodes else np.iinfo(np.int64).max
-        deadline = math.inf
-        if budget and budget.timed:
-            ends = [budget.deadline] if budget.deadline is not None else []
-            if budget.seconds > 0:
-                ends.append(time.perf_counter() + budget.seconds)
-            deadline = min(ends)
+        counters[LIMIT] = budget.nodes if budget and budget.nodes else NO_LIMIT
         deepen = bool(budget)
         use_table = deepen and table is not None
-        if table is None:
-            table = self._unused_table
-        actions = np.zeros(k.actions, np.int64)
-        values = np.zeros(k.actions, np.float64)
-        n = self.compiled.search(k.params, root, player, depth, deepen, leaf, counters, deadline, table,
-                                 use_table, actions, values, self.work(depth, leaf))
+        n = self.compiled.search(k.params, k.position(state), player, depth, deepen, leaf, counters,
+                                 budget.end() if deepen else math.inf, table if use_table else self._unused_table,
+                                 use_table, self._actions, self._values, self.work(depth, leaf))
         if stats is not None:
             stats["nodes"] = stats.get("nodes", 0) + int(counters[NODES])
             stats["depth"] = int(counters[COMPLETED]) if deepen else depth
-        return actions[:n].tolist(), values[:n].copy()
+        return self._actions[:n].tolist(), self._values[:n].copy()
 
     def after_values(self, state, player: int, leaf: Leaf) -> tuple[list[int], np.ndarray]:
         """The policy ``move``'s values of every legal action (see ``after_values``)."""
         k = self.kernels
-        actions = np.zeros(k.actions, np.int64)
-        values = np.zeros(k.actions, np.float64)
-        n = self.compiled.after_values(k.params, k.position(state), player, leaf, actions, values,
+        n = self.compiled.after_values(k.params, k.position(state), player, leaf, self._actions, self._values,
                                        self.work(1, leaf))
-        return actions[:n].tolist(), values[:n].copy()
+        return self._actions[:n].tolist(), self._values[:n].copy()

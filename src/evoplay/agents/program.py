@@ -231,6 +231,8 @@ class _Leaves:
 class FeatureAgent(Agent):
     """Chooses moves by a scorer over ``state.features(player)`` (see the module docstring)."""
 
+    state_api_only = True
+
     def __init__(self, game, scorer, policy: str = "move", depth: int = 1, opponents: str = "noop",
                  spec: str = "program", seed: int = 0, note: str = "", view: FeatureView | None = None,
                  budget: Budget | None = None):

@@ -157,6 +157,22 @@ def evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch):
     return heuristic(params, work, seat, scratch[2]) * discount**steps
 
 
+@njit(cache=True)
+def random_playouts(params, root, count, seed, work, scratch):
+    """Play ``count`` games from ``root`` to the end, every player uniformly at random (chance by its
+    probabilities); return the sum of each player's returns."""
+    np.random.seed(seed)
+    mask, probs, scores = scratch
+    totals = np.zeros(scores.shape[0])
+    for _ in range(count):
+        work[:] = root
+        while game_mover(params, work) != TERMINAL:
+            play_step(params, work, -1, -1, scratch)
+        game_returns(params, work, scores)
+        totals += scores
+    return totals
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # The budget every controller shares: a time budget (the competition's) or an iteration budget (reproducible).
 # ----------------------------------------------------------------------------------------------------------------
@@ -208,6 +224,7 @@ class ForwardModelAgent(Agent):
     a simultaneous node it moves for its seat.
     """
 
+    state_api_only = True
     kind = "controller"
 
     def __init__(self, game, budget_ms: float = 40.0, iterations: int = 0, break_ms: float = 0.0,

@@ -448,6 +448,8 @@ class UctAgent(Agent):
     best move so far is played. ``evaluator`` defaults to ``rollouts`` random rollouts per leaf. With a simulation
     budget every move is reproducible from the seed the arena gives ``restart``."""
 
+    state_api_only = True
+
     def __init__(self, game: Game, simulations: int = 1000, ms: float = 0.0, uct_c: float = 2.0, rollouts: int = 1,
                  solve: bool = True, seed: int = 0, evaluator: Evaluator | None = None, selection: str = "uct",
                  spec: str | None = None):

@@ -7,6 +7,7 @@ import numpy as np
 
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
+from evoplay.games.kernels import play_state
 
 
 def derive_seed(*keys: int) -> int:
@@ -61,17 +62,20 @@ def play_opening(state, plies: int, seed: int):
             state.apply_action(int(legal[int(rng.integers(len(legal)))]))
 
 
-def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings: int = 0):
+def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings: int = 0, on_kernels: bool = False):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
     Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
     so a game's chance events are the same on every executor. ``openings`` > 0 first plays that many random
-    plies (``play_opening``). Returns the final state. An agent that answers with an illegal action raises
-    IllegalActionError naming it.
+    plies (``play_opening``). ``on_kernels`` plays the game on its kernels where it gives them and every agent
+    reads the State API alone (evoplay.games.kernels.play_state: the same game, faster). Returns the final state.
+    An agent that answers with an illegal action raises IllegalActionError naming it.
     """
     if len(agents) != game.num_players:
         raise SpecError(f"{game.spec} is for {game.num_players} players; got {len(agents)} agents")
     state = game.new_initial_state(seed)
+    if on_kernels:
+        state = play_state(state, agents)
     for seat, agent in enumerate(agents):
         agent.restart(derive_seed(seed, seat + 1), seat)
     if openings:
@@ -105,7 +109,8 @@ def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings:
 
 
 def play_record(game: Game, agents, seats: tuple[int, ...], seed: int, openings: int = 0) -> GameRecord:
-    """Play one game with ``agents[seats[p]]`` in seat p (after ``openings`` random plies) and return its record."""
-    state = play_game(game, [agents[i] for i in seats], seed, openings=openings)
+    """Play one game with ``agents[seats[p]]`` in seat p (after ``openings`` random plies) and return its record
+    (on the game's kernels where ``play_game`` may use them)."""
+    state = play_game(game, [agents[i] for i in seats], seed, openings=openings, on_kernels=True)
     moves = len(getattr(state, "history", ())) or 0
     return GameRecord(tuple(seats), tuple(state.returns()), tuple(state.scores()), moves, seed)

@@ -3,7 +3,8 @@
 Every seeded random game the checker plays is replayed through the kernels (``Game.kernels()``, see
 evoplay.games.kernels): after each move the position must be what ``encode`` makes of the State, and ``mover``,
 ``legal``, ``returns``, ``scores``, ``features`` (every player's), ``chance`` and ``initial`` must say what the
-State says, exactly (the searches compare values, so a difference in the last bit changes a move). Equal
+State says, exactly (the searches compare values, so a difference in the last bit changes a move), and the
+State must list legal actions and chance outcomes in increasing action order, as the kernels do. Equal
 ``transposition_key()`` values must get equal ``state_hash`` numbers, and two different keys sharing a number
 are reported too (a search's table would mix the two positions).
 """
@@ -79,6 +80,11 @@ class KernelComparison:
                                               f"actions for player {p} are {sorted(want)} ({where}); mark those (none "
                                               f"for a player who does not move)")
                 return False
+            if [int(a) for a in want] != have:
+                self.problem("kernels-order", f"the State lists player {p}'s legal actions as {list(want)} ({where}); "
+                                              f"list them in increasing order, as the kernels do (a search and a "
+                                              f"random player pick by that order, so both ways must agree)")
+                return False
         for name, kernel_values, state_values in (("returns", k.returns_of(pos), state.returns()),
                                                   ("scores", k.scores_of(pos), state.scores())):
             if list(map(float, state_values)) != kernel_values:
@@ -98,15 +104,20 @@ class KernelComparison:
                                                      f"{len(self.game.feature_names())})")
                     return False
         if player == CHANCE:
-            want = sorted((int(a), float(p)) for a, p in state.chance_outcomes())
+            want = [(int(a), float(p)) for a, p in state.chance_outcomes()]
             if k.chance is None:
                 self.problem("kernels-chance", f"the game reaches a chance node ({where}) but its Kernels give no "
                                                f"chance kernel; give chance(params, state, probs)")
                 return False
             have = k.chance_of(pos)
-            if have != want:
+            if have != sorted(want):
                 self.problem("kernels-chance", f"chance(params, state, probs) gives {have} where chance_outcomes() "
                                                f"is {want} ({where})")
+                return False
+            if have != want:
+                self.problem("kernels-order", f"chance_outcomes() lists {want} ({where}); list the outcomes in "
+                                              f"increasing action order, as the kernels do (a chance outcome is "
+                                              f"drawn by that order, so both ways must agree)")
                 return False
         if k.state_hash is not None:
             return self.same_hash(state, pos, where)

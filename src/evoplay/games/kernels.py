@@ -61,8 +61,8 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from evoplay.errors import SpecError
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
+from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, State
 
 REQUIRED = ("legal", "apply", "mover", "returns", "scores")
 OPTIONAL = ("features", "initial", "state_hash", "chance", "hide")
@@ -144,6 +144,8 @@ class Kernels:
 
     def position(self, state) -> np.ndarray:
         """``encode(state)``, checked: a new array of ``size`` numbers of the game's dtype (a search changes it)."""
+        if isinstance(state, KernelState):
+            return state.position.copy()
         arr = self.encode(state)
         if not isinstance(arr, np.ndarray) or arr.shape != (self.size,) or arr.dtype != np.dtype(self.dtype):
             shown = f"shape {arr.shape} and dtype {arr.dtype}" if isinstance(arr, np.ndarray) else type(arr).__name__
@@ -152,11 +154,11 @@ class Kernels:
         return arr
 
     def legal_actions(self, state: np.ndarray, player: int | None = None) -> list[int]:
-        """``legal(...)`` as a list (the mover's, or ``player``'s at a simultaneous node)."""
+        """``legal(...)`` as a list in increasing order (the mover's, or ``player``'s at a simultaneous node)."""
         mask = np.zeros(self.actions, np.int8)
         who = self.mover(self.params, state) if player is None else player
         count = self.legal(self.params, state, who, mask)
-        found = [int(a) for a in np.flatnonzero(mask)]
+        found = mask.nonzero()[0].tolist()
         if count != len(found):
             raise SpecError(f"Kernels.legal returned {count} but marked {len(found)} actions; return the count")
         return found
@@ -221,6 +223,105 @@ class Kernels:
         return key
 
 
+class KernelState(State):
+    """A game's position played through its kernels: the State API over ``Kernels`` (the arena plays tournament
+    and fitness games on it when every agent reads the State API alone, see ``Agent.state_api_only``), starting
+    from the position of one of the game's own States. It has the rules of that State (check-game holds the
+    kernels to them), lists legal actions and chance outcomes in increasing action order, and keeps ``history``."""
+
+    __slots__ = ("game", "kernels", "position", "history", "_mover", "_legal")
+
+    def __init__(self, game, kernels: Kernels, position: np.ndarray, history=()):
+        self.game, self.kernels, self.position = game, kernels, position
+        self.history = list(history)
+        self._moved()
+
+    @classmethod
+    def of(cls, state) -> "KernelState":
+        return cls(state.game, kernels_of(state.game), kernels_of(state.game).position(state),
+                   getattr(state, "history", ()))
+
+    def _moved(self) -> None:
+        """Read the new position's mover; its legal actions are listed when first asked for."""
+        self._mover = int(self.kernels.mover(self.kernels.params, self.position))
+        self._legal = None
+
+    def current_player(self) -> int:
+        return self._mover
+
+    def _legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self.kernels.legal_actions(self.position, self._mover)
+        return self._legal
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self._mover == SIMULTANEOUS and player is not None:
+            return self.kernels.legal_actions(self.position, player)
+        return super().legal_actions(player)
+
+    def _apply_action(self, action: int) -> None:
+        self.kernels.apply(self.kernels.params, self.position, action)
+        self.history.append(action)
+        self._moved()
+
+    def apply_actions(self, actions) -> None:
+        if self._mover != SIMULTANEOUS:
+            return super().apply_actions(actions)
+        for p, a in enumerate(actions):
+            if int(a) not in self.legal_actions(p):
+                raise IllegalActionError(f"action {a!r} is not legal for player {p}; legal: "
+                                         f"{self.legal_actions(p)}")
+        self.kernels.apply(self.kernels.params, self.position, self.kernels.joint(actions))
+        self.history.append(tuple(int(a) for a in actions))
+        self._moved()
+
+    def returns(self) -> list[float]:
+        return self.kernels.returns_of(self.position)
+
+    def scores(self) -> list[float]:
+        return self.kernels.scores_of(self.position)
+
+    def features(self, player: int) -> np.ndarray:
+        if self.kernels.features is None:
+            return super().features(player)
+        return self.kernels.features_of(self.position, player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.kernels.chance_of(self.position)
+
+    def transposition_key(self):
+        k = self.kernels
+        return None if k.state_hash is None else int(k.state_hash(k.params, self.position))
+
+    def clone(self) -> "KernelState":
+        return KernelState(self.game, self.kernels, self.position.copy(), self.history)
+
+    def __str__(self) -> str:
+        return f"{self.game.spec} position {self.position.tolist()} (player {self.current_player()} to move)"
+
+
+def play_state(state, agents):
+    """``state`` as a KernelState when its game gives kernels and every agent reads the State API alone (the
+    arena's games then run on the kernels), else ``state`` itself. The kernels must give all the State gives
+    that an agent may read: the features where the game has features, and nothing may be hidden."""
+    game = state.game
+    kernels = kernels_of(game)
+    if kernels is None or not game.perfect_information or not all(getattr(a, "state_api_only", False)
+                                                                  for a in agents):
+        return state
+    if kernels.features is None and _has_features(game):
+        return state
+    return KernelState.of(state)
+
+
+def _has_features(game) -> bool:
+    try:
+        game.feature_names()
+    except SpecError:
+        return False
+    return True
+
+
 def kernels_of(game) -> Kernels | None:
     """The game's kernels (``Game.kernels()``), made once per game object; None for a game that gives none."""
     made = game.__dict__.get("_kernels", False)
@@ -283,4 +384,4 @@ def _bind(copy, name: str, kernels: Kernels) -> None:
         compiled.disable_compile()
 
 
-__all__ = ["CHANCE", "Kernels", "SIMULTANEOUS", "TERMINAL", "kernels_of", "specialise"]
+__all__ = ["CHANCE", "KernelState", "Kernels", "SIMULTANEOUS", "TERMINAL", "kernels_of", "play_state", "specialise"]
