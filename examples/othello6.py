@@ -142,6 +142,17 @@ class OthelloState(State):
                        self.player == player, len(self.legal))
         return out
 
+    def grid(self) -> list[str]:
+        """The board for evoplay serve: row 6 at the top, X black, O white, '.' empty."""
+        return ["".join(".XO"[v] for v in self.board[r * SIZE : (r + 1) * SIZE]) for r in reversed(range(SIZE))]
+
+    def action_cell(self, action: int):
+        """The grid cell of a move (row 6 is the grid's top row); a pass has none."""
+        if action == PASS:
+            return None
+        row, col = divmod(action, SIZE)
+        return SIZE - 1 - row, col
+
     def __str__(self) -> str:
         lines = ["  " + " ".join(chr(ord("a") + c) for c in range(SIZE))]
         for r in reversed(range(SIZE)):

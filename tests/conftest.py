@@ -1,5 +1,7 @@
-"""Shared pytest settings: hypothesis profiles sized for a 2-core CI machine; a quiet exit after Ray."""
+"""Shared pytest settings: hypothesis profiles sized for a 2-core CI machine; progress through a slow collection;
+a quiet exit after Ray."""
 import os
+import time
 
 from hypothesis import HealthCheck, settings
 
@@ -19,3 +21,39 @@ def pytest_unconfigure(config):
     initialise = sys.modules.get("colorama.initialise")
     if initialise is not None:
         atexit.unregister(initialise.reset_all)
+
+
+# Collecting imports every test module, and a first run compiles evoplay's Numba kernels as they are imported
+# (a minute and more from a cold cache); pytest -q prints nothing meanwhile. Every 10 s a line says how far it is.
+_COLLECT = {"start": None, "said": 0.0, "files": 0}
+COLLECT_EVERY = 10.0
+
+
+def pytest_collectstart(collector):
+    if _COLLECT["start"] is None:
+        _COLLECT["start"] = _COLLECT["said"] = time.monotonic()
+
+
+def pytest_collectreport(report):
+    if not report.nodeid.endswith(".py"):
+        return
+    _COLLECT["files"] += 1
+    now = time.monotonic()
+    if now - _COLLECT["said"] >= COLLECT_EVERY:
+        _COLLECT["said"] = now
+        reporter = _terminal()
+        if reporter is not None:
+            reporter.write_line(f"collecting: {_COLLECT['files']} test files in {now - _COLLECT['start']:.0f} s, "
+                                f"last {report.nodeid} (a first run compiles evoplay's Numba kernels)")
+
+
+_CONFIG = {}
+
+
+def pytest_configure(config):
+    _CONFIG["config"] = config
+
+
+def _terminal():
+    config = _CONFIG.get("config")
+    return config.pluginmanager.get_plugin("terminalreporter") if config is not None else None

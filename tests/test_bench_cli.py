@@ -52,3 +52,37 @@ def test_the_quick_flag_reaches_every_benchmark_and_ends_with_the_time_and_load(
     result = CliRunner().invoke(main, ["bench", "--quick"])
     assert result.exit_code == 0 and calls == [("first", True)]
     assert "1 benchmark(s) in" in result.output and "load average" in result.output
+
+
+def test_a_benchmark_that_takes_games_measures_the_specs_after_its_name(monkeypatch):
+    calls = []
+    registry = _fake_registry(calls)
+
+    def games(quick, games=None):
+        calls.append(("games", quick, games))
+        return bench.BenchResult("games", [bench.Figure("one", 1.0, "x")], "evoplay bench games")
+
+    registry["games"] = bench.Benchmark("games", games, "takes games", takes_games=True)
+    del registry["second"]
+    monkeypatch.setattr(bench, "load_all", lambda: registry)
+    result = CliRunner().invoke(main, ["bench", "games", "my.py:MyGame", "openspiel:tic_tac_toe", "first"])
+    assert result.exit_code == 0, result.output
+    assert calls == [("games", False, ["my.py:MyGame", "openspiel:tic_tac_toe"]), ("first", False)]
+    result = CliRunner().invoke(main, ["bench", "first", "my.py:MyGame"])
+    assert result.exit_code == 2
+    assert "unknown benchmark 'my.py:MyGame'" in result.output and "measures games: games" in result.output
+
+
+def test_a_narrow_terminal_gets_each_figure_as_two_short_lines():
+    from rich.console import Console
+
+    from evoplay.cli.tools import _bench_table
+
+    r = bench.BenchResult("first", [bench.Figure("Kalah random playouts per second, one core", 438000.0, "/s",
+                                                 ">= 400,000", True, 7400.0, "Python reference")], "evoplay bench x")
+    console = Console(width=80, record=True)
+    console.print(_bench_table(r, 3.0, width=80))
+    lines = [line for line in console.export_text().splitlines() if line.strip()]
+    assert lines[1] == "Kalah random playouts per second, one core"
+    assert lines[2] == "    438,000 /s; 7,400 Python reference (59.2x); target >= 400,000: yes"
+    assert all(len(line) <= 80 for line in lines)

@@ -34,7 +34,7 @@ def test_tournament_default_agents_on_kalah():
 
 
 def test_tournament_json_same_on_one_and_two_workers():
-    args = ("tournament", "mnk", "random", "alphabeta(depth=1)", "alphabeta(schedule=seed001)", "--games", "2",
+    args = ("tournament", "mnk", "random", "alphabeta(depth=1)", "alphabeta(schedule=empty_cells)", "--games", "2",
             "--json")
     assert json.loads(run(*args, "--workers", "1").output) == json.loads(run(*args, "--workers", "2").output)
 
@@ -72,3 +72,26 @@ def test_bench_quick_json():
     names = [f["name"] for f in data[0]["figures"]]
     assert any("Kalah random playouts" in n for n in names)
     assert all(f["reference"] and f["value"] > 0 for f in data[0]["figures"])
+
+
+def test_a_round_robin_table_fits_80_columns_and_tells_repeated_agents_apart():
+    from rich.console import Console
+
+    from evoplay.agents import make_agent
+    from evoplay.arena import round_robin
+    from evoplay.cli.games import _results_table
+    from evoplay.games import load_game
+
+    game = load_game("mnk(m=3,n=3,k=3)")
+    result = round_robin(game, [make_agent(s, game) for s in ("random", "random", "alphabeta(depth=2)")], 2, 0)
+    assert result.labels() == ["random #1", "random #2", "alphabeta(depth=2)"]
+    assert [a["name"] for a in result.to_dict()["agents"]] == result.labels()
+    console = Console(width=80, record=True)
+    console.print(_results_table(result, "round robin"))
+    text = console.export_text()
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "random #1" in text and "random #2" in text and "…" not in text
+    import re
+
+    rows = [line for line in text.splitlines() if line.strip().startswith(("random", "alphabeta"))]
+    assert len(rows) == 3 and all(re.search(r" \d\.\d\d-\d\.\d\d ", row) for row in rows)  # whole intervals

@@ -3,7 +3,8 @@
     python3 docs/serve/screenshots.py        (writes docs/serve/*.png; needs chromium, chromium-driver, selenium)
 
 A finished run (4 generations) and a running one (evolving while the run page is photographed) are made with
-``evoplay evolve mancala`` in a temporary runs folder; the file game is examples/othello6.py copied into it.
+``evoplay evolve mancala`` in a temporary runs folder; the file game is examples/othello6.py copied into it
+(drawn from its grid); the generic view is OpenSpiel's pig, a dice game (needs evoplay[openspiel]).
 """
 from __future__ import annotations
 
@@ -104,6 +105,9 @@ def main() -> None:
                     time.sleep(0.35)
                 shot(game)
             start("othello6.py:Othello", "alphabeta(depth=2)")
+            click(".board .cell.playable", 2)
+            shot("board")
+            start("openspiel:pig(winscore=20)", "random", seed=3)
             click("#actions button", 2)
             shot("generic")
             driver.get(server.url + "/target")

@@ -24,6 +24,8 @@ class Param:
     min: float | None = None
     max: float | None = None
     why: str = ""  # what the explicit bounds protect, for the error
+    #: (old name, name) pairs of a choice that was renamed: the old name still works and means the new one
+    aliases: tuple = ()
 
     @property
     def required(self) -> bool:
@@ -40,6 +42,7 @@ class Param:
                 f"{owner}: parameter {self.name}={raw!r} is not {_type_word(self.type)}"
                 + (f"; choices: {', '.join(map(str, self.choices))}" if self.choices else "")
             )
+        value = dict(self.aliases).get(value, value)
         if self.choices is not None and value not in self.choices:
             raise SpecError(
                 f"{owner}: parameter {self.name}={raw!r} is not one of {', '.join(map(str, self.choices))}"

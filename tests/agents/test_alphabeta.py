@@ -123,12 +123,14 @@ def test_depth_8_beats_random_at_kalah():
     assert res.stats()[0].wins == 10
 
 
-def test_seed001_schedule():
+def test_the_empty_cells_schedule_and_its_old_name():
     assert [search_mnk.schedule_depth(e) for e in (25, 20, 19, 13, 12, 10, 9, 8, 1)] == [2, 2, 3, 3, 4, 4, 5, 7, 7]
     game = load_game("mnk")
-    agent = make_agent("alphabeta(schedule=seed001)", game)
+    agent = make_agent("alphabeta(schedule=empty_cells)", game)
+    old = make_agent("alphabeta(schedule=seed001)", game)  # the old name means the same schedule
+    assert old.spec == agent.spec == "alphabeta(schedule=empty_cells)"
     assert agent.depth_for(game.new_initial_state()) == 2
-    capped = make_agent("alphabeta(schedule=seed001,depth=3)", game)
+    capped = make_agent("alphabeta(schedule=empty_cells,depth=3)", game)
     s = game.state_from_board([1, 2] * 8 + [0] * 9, 0)
     assert agent.depth_for(s) == 5 and capped.depth_for(s) == 3
 
@@ -136,7 +138,7 @@ def test_seed001_schedule():
 def test_alphabeta_errors():
     with pytest.raises(SpecError, match="schedule"):
         make_agent("alphabeta(schedule=seed001)", "kalah")
-    with pytest.raises(SpecError, match="one of none, seed001"):
+    with pytest.raises(SpecError, match="one of none, empty_cells"):
         make_agent("alphabeta(schedule=fast)", "mnk")
     with pytest.raises(SpecError, match="out of range"):
         make_agent("alphabeta(depth=99)", "kalah")

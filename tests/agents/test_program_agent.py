@@ -163,7 +163,7 @@ def test_weights_file_of_other_size_is_a_clear_error(tmp_path):
 
 
 def test_kalah_program_plays_other_capture_rule_with_a_warning(tmp_path, capsys):
-    from evoplay.agents.gp import program_document as kalah_document
+    from evoplay.games.kalah.program_player import program_document as kalah_document
 
     program = Program([FEATURE], [0], [0.0])
     doc = kalah_document(program, gp.seed003_primitive_set(), "kalah", "kalah_pit")

@@ -58,7 +58,7 @@ def test_gauntlet_pool_members_never_meet():
     assert len(res.records) == 2 * 2 * 2 * 2
     assert all(min(r.seats) < 2 for r in res.records)
     d = res.to_dict()
-    assert [a["name"] for a in d["agents"]] == ["random", "alphabeta(depth=1)", "random", "alphabeta(depth=3)"]
+    assert [a["name"] for a in d["agents"]] == ["random #1", "alphabeta(depth=1)", "random #3", "alphabeta(depth=3)"]
 
 
 def test_progress_reports_every_game():

@@ -9,6 +9,7 @@ import pytest
 
 from evoplay.errors import CheckpointError
 from evoplay.evolve.checkpoint import CHECKPOINT_FORMAT, _digest, dumps, loads
+from evoplay import gp
 
 WHERE = "run/checkpoint.npz"
 
@@ -54,9 +55,9 @@ def test_files_that_are_not_checkpoints():
 
 def test_other_formats_and_bodies():
     assert error(craft({"header": {}, "state": 1}, doc={"format": 1, "sha256": ""})) == \
-        f"{WHERE} has checkpoint format 1; this evoplay reads format {CHECKPOINT_FORMAT}"
+        f"{WHERE} has checkpoint format 1; this evoplay reads formats 2 and 3"
     assert error(craft({"header": {}, "state": 1}, doc=[2])) == \
-        f"{WHERE} has checkpoint format None; this evoplay reads format {CHECKPOINT_FORMAT}"
+        f"{WHERE} has checkpoint format None; this evoplay reads formats 2 and 3"
     assert error(craft(b"not json")) == f"{WHERE}: the checkpoint's state is not readable JSON"
     assert error(craft({"state": 1})) == f"{WHERE}: the checkpoint's state is not readable JSON"
     assert error(craft({"header": [], "state": 1})) == f"{WHERE}: the checkpoint has no header"
@@ -70,6 +71,35 @@ def test_other_formats_and_bodies():
 ])
 def test_malformed_states_name_the_part(tree, message):
     assert error(craft({"header": {}, "state": tree})) == message
+
+
+def test_a_population_is_four_arrays_and_comes_back_checked():
+    pset = gp.seed003_primitive_set()
+    rng = np.random.default_rng(1)
+    population = [gp.grow(pset, rng, 5, function_probability=0.6) for _ in range(40)]
+    data = dumps({}, {"population": population, "one": [population[0]], "best": population[3]})
+    with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        assert len(npz.files) == 2 + 4 + 3 + 3  # body, doc; the population; the list of one; the best
+    _, back = loads(data, WHERE)
+    assert back["population"] == population and back["one"] == population[:1] and back["best"] == population[3]
+    ends = np.cumsum([p.size for p in population[:2]])
+    ops, args, consts = (np.concatenate([getattr(p, k) for p in population[:2]]) for k in ("opcodes", "args", "consts"))
+    arrays = {"a0": ops, "a1": args, "a2": consts, "a3": ends[::-1].copy()}
+    message = error(craft({"header": {}, "state": {"$programs": ["a0", "a1", "a2", "a3"]}}, arrays))
+    assert message == "the checkpoint holds a malformed list of programs: its arrays and ends do not agree"
+    ops[0] = 99  # no such opcode
+    arrays = {"a0": ops, "a1": args, "a2": consts, "a3": ends}
+    message = error(craft({"header": {}, "state": {"$programs": ["a0", "a1", "a2", "a3"]}}, arrays))
+    assert message.startswith("the checkpoint holds a malformed list of programs: ")
+
+
+def test_a_format_2_checkpoint_still_reads():
+    pset = gp.seed003_primitive_set()
+    program = gp.grow(pset, np.random.default_rng(2), 4, function_probability=0.6)
+    arrays = {"a0": program.opcodes, "a1": program.args, "a2": program.consts}
+    body = json.dumps({"header": {"generation": 3}, "state": [{"$program": ["a0", "a1", "a2"]}]}).encode()
+    data = craft(body, arrays, doc={"format": 2, "sha256": _digest(body, arrays)})
+    assert loads(data, WHERE) == ({"generation": 3}, [program])
 
 
 def test_malformed_programs_generators_and_shapes():

@@ -88,6 +88,29 @@ class StuckState(NimState):
         return [] if self.heap[0] == 4 else super()._legal_actions()
 
 
+class EmptyChanceState(NimState):
+    """At 4 stones a chance node comes whose chance_outcomes() lists nothing."""
+
+    def current_player(self):
+        return -1 if self.heap[0] == 4 else super().current_player()
+
+    def _legal_actions(self):
+        return [] if self.heap[0] == 4 else super()._legal_actions()
+
+    def chance_outcomes(self):
+        return []
+
+
+class OffGridState(NimState):
+    """A one-row grid of its heap, but the moves are placed on a second row that does not exist."""
+
+    def grid(self):
+        return ["." * 9]
+
+    def action_cell(self, action):
+        return (1, action)
+
+
 class LongReturnsState(NimState):
     def returns(self):
         return super().returns() + [0.0]
@@ -131,6 +154,8 @@ AcceptsIllegal = _game(AcceptsIllegalState)
 SharedClone = _game(SharedCloneState)
 TerminalLegal = _game(TerminalLegalState)
 Stuck = _game(StuckState)
+EmptyChance = _game(EmptyChanceState)
+OffGrid = _game(OffGridState)
 LongReturns = _game(LongReturnsState)
 ShortFeatures = _game(ShortFeaturesState)
 NanFeatures = _game(NanFeaturesState)

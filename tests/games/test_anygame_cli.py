@@ -60,3 +60,10 @@ def test_tournament_of_three_players_on_openspiel():
     assert result.exit_code == 0, result.output
     agents = json.loads(result.output)["agents"]
     assert [a["games"] for a in agents] == [6, 6, 6]  # every seating of the three, once each
+
+
+def test_play_shows_what_the_die_rolled():
+    pytest.importorskip("pyspiel")
+    result = _run(["play", "openspiel:pig(winscore=10)", "--vs", "random"], "roll\nroll\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("chance: Roll ") >= 1

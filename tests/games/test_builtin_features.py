@@ -52,7 +52,7 @@ def test_kalah_features_are_the_board_from_each_side():
 
 def test_kalah_kernel_view_equals_the_python_features():
     """The gp agent's Numba kernel builds the mover's view in its scratch row: the same numbers as features()."""
-    from evoplay.agents.gp import program_pit
+    from evoplay.games.kalah.program_player import program_pit
 
     opcodes, args, consts = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.float64)
     for spec in ("kalah", "kalah(pits=4,seeds=3)"):

@@ -41,6 +41,8 @@ def test_every_builtin_passes(spec):
         ("SharedClone", "clone", "clone() is not independent"),
         ("TerminalLegal", "terminal-legal", "a terminal state has legal actions"),
         ("Stuck", "no-legal", "a non-terminal state has no legal actions"),
+        ("EmptyChance", "no-legal", "a chance node has no outcomes"),
+        ("OffGrid", "grid", "action_cell(0) is (1, 0), off the 1 x 9 grid"),
         ("LongReturns", "returns-length", "returns() has 3 numbers for 2 players"),
         ("Unseeded", "nondeterministic", "the same seed gave different games"),
         ("ShortFeatures", "features-length", "feature_names() names 2 numbers"),
@@ -91,3 +93,8 @@ def test_cli_check_game_bad_spec_is_one_clear_line(spec, words):
     result = CliRunner().invoke(main, ["check-game", spec])
     assert result.exit_code == 2
     assert words in result.output
+
+
+def test_a_chance_node_without_outcomes_is_not_told_to_pass():
+    message = next(p.message for p in _check("EmptyChance").problems if p.rule == "no-legal")
+    assert "pass" not in message and "chance_outcomes()" in message

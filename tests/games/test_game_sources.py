@@ -164,3 +164,33 @@ def test_broken_entry_points_are_clear_errors(monkeypatch):
         load_game("crashes")
     with pytest.raises(SpecError, match="unknown game 'nothere'"):
         load_game("nothere")
+
+
+def test_the_readme_nim_example_keeps_every_promise_and_builds_with_a_plain_call():
+    import importlib.util
+
+    from evoplay.games.check import check_game
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "nim.py"
+    report = check_game(f"{path}:Nim", games=40, seed=1)
+    assert report.ok, [p.message for p in report.problems]
+    spec = importlib.util.spec_from_file_location("readme_nim", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["readme_nim"] = module  # as 'import nim' would
+    try:
+        spec.loader.exec_module(module)
+        game = module.Nim()
+    finally:
+        del sys.modules["readme_nim"]  # no (spec, params): the class names itself by its file
+    assert game.spec == f"{path}:Nim" and load_game(game.spec) == game and game.params == {}
+
+
+def test_a_plain_call_checks_parameters_and_names_a_registered_class_by_its_name():
+    from evoplay.games.kalah.game import KalahGame
+
+    assert KalahGame().spec == "kalah" and KalahGame(pits=4).spec == "kalah(pits=4)" == load_game("kalah(pits=4)").spec
+    with pytest.raises(SpecError, match="has no parameter 'size'"):
+        KalahGame(size=3)
+
+    with pytest.raises(SpecError, match="defined in no .py file"):
+        type("Made", (Game,), {"__module__": "no_such_module"})()

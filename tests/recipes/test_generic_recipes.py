@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from evoplay.agents import make_agent
+from evoplay.agents.feature_view import FREE_FEATURES
 from evoplay.cli import main
 from evoplay.errors import ConfigError
 from evoplay.evolve import RunFolder, load_config, run_evolution
@@ -36,7 +37,7 @@ def test_evolve_on_a_file_game_through_the_cli(tmp_path, recipe):
     assert folder.config["fitness"]["opponents"] == ["random", "random(seed=3)"]
     assert len(folder.read_log()) == 3
     doc = json.loads((out / "best.json").read_text())
-    assert doc["features"] == ["pile", "pile_mod_4", "one"]
+    assert doc["features"] == ["pile", "pile_mod_4", "one", *FREE_FEATURES]
     assert set(doc["final"]) == {"random", "random(seed=3)"}
     kind = "gp" if recipe == "gp" else "weights"
     agent = make_agent(f"{kind}({out / 'best.json'})", TAKE_AWAY)
@@ -51,7 +52,7 @@ def test_evolve_on_a_file_game_through_the_cli(tmp_path, recipe):
     for a in state.legal_actions():
         child = state.clone()
         child.apply_action(a)
-        values.append(module.value(child.features(0)))
+        values.append(module.value(module.read(child, 0)))
     if doc["policy"] == "move" and values.count(max(values)) == 1:
         assert module.choose(state) == chosen
     assert module.choose(state) in state.legal_actions()
@@ -79,7 +80,7 @@ def test_lua_export_of_a_built_in_and_refusal_for_a_file_game(tmp_path):
     out = tmp_path / "mnk"
     run_cli("evolve", "gp", "--game", "mnk(m=3,n=3,k=3)", *SMALL, "--out", str(out))
     lua = run_cli("export", str(out), "--lang", "lua").strip()
-    assert Path(lua).read_text().startswith("-- An evolved evoplay program of mnk(m=3,n=3,k=3)")
+    assert "An evolved evoplay program of mnk(m=3,n=3,k=3)" in Path(lua).read_text()
     import lupa
 
     lua_runtime = lupa.LuaRuntime()
@@ -89,11 +90,13 @@ def test_lua_export_of_a_built_in_and_refusal_for_a_file_game(tmp_path):
     from evoplay.gp.program import Program
     from evoplay.gp.interpreter import program_value
 
+    from evoplay.agents.feature_view import FeatureView, free_features
+
     s = game.new_initial_state()
     s.apply_action(4)
-    row = [float(x) for x in s.features(0)]
-    table = lua_runtime.table_from(row)
-    assert fn(table) == pytest.approx(program_value(Program.from_dict(doc["program"]), row))
+    raw = [float(x) for x in s.features(0)] + free_features(s, 0)  # what the Lua caller passes: it scales them
+    row = list(FeatureView.from_document(game, doc).row(s, 0))
+    assert fn(lua_runtime.table_from(raw)) == pytest.approx(program_value(Program.from_dict(doc["program"]), row))
     file_run = tmp_path / "file"
     run_cli("evolve", "ga", "--game", TAKE_AWAY, *SMALL, "--out", str(file_run))
     result = CliRunner().invoke(main, ["export", str(file_run), "--lang", "lua"])
@@ -108,7 +111,7 @@ def test_evolve_gp_on_tron_and_sevens(tmp_path, game):
     assert "champion" in text
     agent = make_agent(f"gp({out / 'best.json'})", game)
     g = agent.game
-    assert agent.n_features == g.num_features()
+    assert agent.n_features == g.num_features() + len(FREE_FEATURES)
 
 
 def test_bad_configs_say_what_is_wrong():
@@ -116,7 +119,11 @@ def test_bad_configs_say_what_is_wrong():
     with pytest.raises(ConfigError, match="player.policy"):
         module.make(load_config("gp", None, {"player.policy": "greedy"}))
     with pytest.raises(ConfigError, match="fitness.opponents"):
-        module.make(load_config("gp", None, {"fitness.opponents": ["nosuchagent"]}))
+        module.make(load_config("gp", None, {"fitness.opponents": ["nosuchagent"], "fitness.ladder": []}))
+    fixed = module.make(load_config("gp", None, {"fitness.opponents": ["random"]}))
+    assert fixed.fitness_spec.opponents == ("random",) and fixed.fitness_spec.ladder == ()  # they replace the ladder
+    with pytest.raises(ConfigError, match="fitness.ladder: unknown agent 'nosuchagent'"):
+        module.make(load_config("gp", None, {"fitness.ladder": ["random", "nosuchagent"]}))
     with pytest.raises(ConfigError, match="program"):
         module.make(load_config("gp", None, {"program.functions": ["add", "pow"]}))
     with pytest.raises(ConfigError, match="parsimony is for programs"):

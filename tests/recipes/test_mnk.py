@@ -31,7 +31,7 @@ def test_default_config_is_the_seed():
     assert (config["fitness"]["win"], config["fitness"]["draw"], config["fitness"]["loss"]) == (5, 1, -4)
     assert config["fitness"]["cull_at_or_below"] == 0
     assert config["breeding"]["selection"] == "roulette" and config["breeding"]["crossover"] == "uniform"
-    assert config["breeding"]["mutation_rate"] == 0.01 and config["search"]["schedule"] == "seed001"
+    assert config["breeding"]["mutation_rate"] == 0.01 and config["search"]["schedule"] == "empty_cells"
     evo = M.make(config)
     assert evo.schema.length == 211
 
@@ -251,7 +251,7 @@ def test_exports_choose_the_agents_moves(tmp_path, config_changes):
         record["search_depth"] = 3
         bits = evo.schema.encode(record)
     folder.write_json("best.json", weights_document(evo.game, evo.schema, bits, streaks=config["search"]["streaks"],
-                                                    schedule="seed001", depth=3, round=0, fitness=1))
+                                                    schedule="empty_cells", depth=3, round=0, fitness=1))
     agent = evo.agent(bits, "best")
     namespace: dict = {}
     exec(compile(M.export(folder, "python").read_text(), "best.py", "exec"), namespace)

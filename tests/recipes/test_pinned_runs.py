@@ -20,6 +20,13 @@ from evoplay.recipes import load_recipe
 
 PINNED = Path(__file__).with_name("pinned")
 
+# What the generic recipes' defaults were before issue 22 (ladder, halving, free features, playoff...).
+_BEFORE_THE_LADDER = {
+    "minutes": 0.0, "fitness.opponents": ["random"], "fitness.ladder": [], "fitness.crn": False,
+    "fitness.openings": 0, "fitness.racing": "none", "fitness.scoring": "wdl", "fitness.hall_of_fame": 0,
+    "player.free_features": False, "player.scale_features": False, "play.ms": 0.0, "report.playoff": 0,
+}
+
 # recipe, config variant, overrides: a few generations of small populations, serial.
 RUNS = {
     "mancala": ("mancala", None, {"population": 16, "generations": 3, "fitness.minimax_depth": 3,
@@ -35,14 +42,16 @@ RUNS = {
                                    "baselines.final_games": 4, "seed": 5}),
     "sevens": ("sevens", None, {"population": 9, "generations": 3, "seed": 4, "fitness.games": 30,
                                 "monitor.heuristic_games": 30}),
-    # The generic recipes on two built-in games: a move-scoring program on 3,3,3 against random, with a hall of
-    # fame, and a searching genome on a small Kalah with a round robin and margin scoring.
-    "gp": ("gp", None, {"game": "mnk(m=3,n=3,k=3)", "population": 8, "generations": 3, "seed": 2,
-                        "fitness.games": 2, "fitness.hall_of_fame": 2, "fitness.hall_games": 1,
+    # The generic recipes on two built-in games as they ran before the ladder, common random numbers, halving,
+    # free and scaled features and CMA-ES came (those are their defaults now; these runs turn them off): a
+    # move-scoring program on 3,3,3 against random, with a hall of fame, and a searching bit-string genome on a
+    # small Kalah with a round robin and margin scoring.
+    "gp": ("gp", None, {**_BEFORE_THE_LADDER, "game": "mnk(m=3,n=3,k=3)", "population": 8, "generations": 3,
+                        "seed": 2, "fitness.games": 2, "fitness.hall_of_fame": 2, "fitness.hall_games": 1,
                         "report.games": 4}),
-    "ga": ("ga", None, {"game": "kalah(pits=4,seeds=3)", "population": 6, "generations": 3, "seed": 3,
-                        "player.depth": 2, "fitness.games": 2, "fitness.round_robin": 1, "fitness.scoring": "margin",
-                        "report.games": 4}),
+    "ga": ("ga", None, {**_BEFORE_THE_LADDER, "game": "kalah(pits=4,seeds=3)", "population": 6, "generations": 3,
+                        "seed": 3, "player.depth": 2, "fitness.games": 2, "fitness.round_robin": 1,
+                        "fitness.scoring": "margin", "report.games": 4, "genome.kind": "bits"}),
 }
 
 # Runs whose recipe exports players (``export(folder, lang)``): their moves on fixed positions are pinned too.
@@ -142,7 +151,7 @@ def exported_moves(name: str, folder: Path) -> dict:
     states = positions(game, POSITIONS, 12)
     out = {lang: _choices(recipe.export(run, lang).read_text(encoding="utf-8"), lang, states) for lang in LANGUAGES}
     if name == "mancala_pool_move":
-        from evoplay.agents.gp import load_program
+        from evoplay.agents.program_file import load_program
         from evoplay.games.kalah.export import lua_player, python_player
 
         program, pset, _ = load_program(run.file("best.json"))
@@ -154,7 +163,7 @@ def exported_moves(name: str, folder: Path) -> dict:
 
 def target_solutions() -> dict:
     """The target-number GA (seed and improved configs) on fixed draws, bounded by generations, not time."""
-    from evoplay.games.target.ga import TargetGA, TargetGAConfig
+    from evoplay.games.target.cpu_player import TargetGA, TargetGAConfig
 
     draws = [((1, 3, 7, 9, 15, 75), 731), ((2, 4, 5, 8, 10, 100), 469), ((6, 6, 1, 9, 20, 50), 999)]
     out = {}

@@ -90,6 +90,37 @@ def test_the_score_cache_plays_each_new_program_once_and_survives_a_checkpoint()
     assert len(played) == 2
 
 
+def test_the_score_cache_checkpoints_digests_grows_them_and_reads_an_older_checkpoints_whole_keys():
+    from evoplay.evolve import checkpoint
+    from evoplay.evolve.score_cache import DIGEST_BYTES
+
+    rng = np.random.default_rng(5)
+    programs = [gp.grow(PSET, rng, 6, function_probability=0.9) for _ in range(30)]
+
+    def play(unique):
+        return np.array([[p.size, -p.size] for p in unique])
+
+    cache = ScoreCache()
+    cache.scores(programs[:10], 8, play)
+    first = cache.encode()["8"]
+    assert first["digests"].shape == (cache.size(8), DIGEST_BYTES) and first["scores"].shape == (cache.size(8), 2)
+    cache.scores(programs, 8, play)
+    grown = cache.encode()["8"]
+    assert (grown["digests"][: len(first["digests"])] == first["digests"]).all() and len(grown["digests"]) == cache.size(8)
+    # through a real checkpoint file and back
+    _, state = checkpoint.loads(checkpoint.dumps({"format": 1}, {"cache": cache.encode()}), "test")
+    back = ScoreCache()
+    back.restore(state["cache"])
+    assert back.tables == cache.tables
+    # a checkpoint of an older evoplay: the programs' whole arrays as keys
+    keys = [p.key() for p in dict.fromkeys(programs)]
+    old = {"8": {"keys": np.frombuffer(b"".join(keys), np.uint8).copy(), "ends": np.cumsum([len(k) for k in keys]),
+                 "scores": play(list(dict.fromkeys(programs)))}}
+    older = ScoreCache()
+    older.restore(old)
+    assert older.tables == cache.tables
+
+
 def test_report_tables():
     assert fitness_stats([1.0, 3.0, 2.0]) == {"best": 3.0, "mean": 2.0, "worst": 1.0, "median": 2.0,
                                               "std": pytest.approx(np.std([1, 3, 2]))}

@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 import json
-import warnings
 
 import pytest
-
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
 
 def make_mancala_run(root, name: str = "mancala-1", generations: int = 3, finished: bool = True):
     """A run folder as ``evoplay evolve mancala`` leaves it: config, log, best.json (seed 003's published run-1
     program), a plot and the exports; written through RunFolder."""
     from evoplay import gp
-    from evoplay.agents.gp import program_document
+    from evoplay.games.kalah.program_player import program_document
     from evoplay.evolve import RunFolder, load_config
     from evoplay.evolve.plots import plot_log
     from evoplay.recipes import mancala

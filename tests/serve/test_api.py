@@ -302,7 +302,7 @@ def test_unknown_game_id_says_how_to_go_on(client):
     assert r.status_code == 404 and "start a new one" in r.json()["error"]
 
 
-def test_a_file_game_inside_runs_gets_the_generic_view(client, runs_root):
+def test_a_file_game_inside_runs_gets_a_board_drawn_from_its_grid(client, runs_root):
     import shutil
     from pathlib import Path
 
@@ -311,10 +311,13 @@ def test_a_file_game_inside_runs_gets_the_generic_view(client, runs_root):
         pytest.skip("examples/othello6.py is not in this checkout")
     shutil.copy(example, runs_root / "othello6.py")
     view = new_game(client, game="othello6.py:Othello", opponent="random")
-    assert view["kind"] == "generic" and view["game"] == "othello6.py:Othello"
+    assert view["kind"] == "board" and view["game"] == "othello6.py:Othello"
     assert str(runs_root) not in json.dumps(view)  # the page sees names relative to --runs only
     legal = {a["text"] for a in view["legal"]}
     assert legal == {"c2", "b3", "e4", "d5"} and "a b c d e f" in view["text"]
+    assert view["rows"][2:4] == ["..XO..", "..OX.."]  # row 6 on top: d3 (row 3) is the grid's fourth row
+    by_text = {a["text"]: view["cells"][str(a["action"])] for a in view["legal"]}
+    assert by_text == {"c2": [4, 2], "b3": [3, 1], "e4": [2, 4], "d5": [1, 3]}
     r = client.post(f"/api/games/{view['id']}/move", json={"text": "a1"})
     assert r.status_code == 409 and r.json()["error"] == "a1 is not a legal move here; legal: c2, b3, e4, d5"
     after = client.post(f"/api/games/{view['id']}/move", json={"action": view["legal"][0]["action"]}).json()
@@ -342,6 +345,20 @@ def test_a_file_game_run_is_offered_with_its_game_named_inside_runs(client, runs
     assert found["ga-file"]["agent"] == "weights(ga-file/best.json)"
 
 
+def test_a_run_whose_game_file_lies_outside_runs_says_in_one_line_what_to_do(client, runs_root, tmp_path):
+    from evoplay.evolve import RunFolder, load_config
+
+    outside = tmp_path / "elsewhere" / "mygame.py"
+    outside.parent.mkdir()
+    outside.write_text("# a game file\n", encoding="utf-8")
+    folder = RunFolder.create(runs_root / "ga-outside", "mnk", load_config("mnk", None, {}))
+    folder.write_json("best.json", {"format": 1, "game": f"{outside}:Nim", "schema": [], "genome": ""})
+    found = {r["path"]: r for r in client.get("/api/runs").json()["runs"]}
+    why = found["ga-outside"]["opponent"]["why_not"]
+    assert why.startswith("its game file mygame.py lies outside the runs folder") and "copy it into" in why
+    assert str(tmp_path) not in json.dumps(found["ga-outside"])
+
+
 def test_bodies_must_be_json_so_other_sites_cannot_post(client):
     r = client.post("/api/games", content='{"game": "kalah"}', headers={"content-type": "text/plain"})
     assert r.status_code == 400 and "Content-Type: application/json" in r.json()["error"]
@@ -353,3 +370,18 @@ def test_loopback_app_refuses_other_host_names(runs_root):
         assert c.get("/api/catalog").status_code == 200
     with TestClient(app, base_url="http://rebound.example") as c:
         assert c.get("/api/catalog").status_code == 400
+
+
+def test_a_drop_game_is_a_board_whose_columns_are_its_moves(client):
+    pytest.importorskip("pyspiel")
+    view = new_game(client, game="openspiel:connect_four", opponent="random")
+    assert view["kind"] == "board" and view["rows"] == ["......."] * 6
+    assert view["cells"] == {str(c): [None, c] for c in range(7)}
+    after = client.post(f"/api/games/{view['id']}/move", json={"action": 3}).json()
+    assert after["rows"][-1][3] == "X"  # the first piece lands at the bottom, in the first player's colour
+
+
+def test_a_game_without_a_grid_keeps_the_text_view(client):
+    pytest.importorskip("pyspiel")
+    view = new_game(client, game="openspiel:breakthrough", opponent="random")
+    assert view["kind"] == "generic" and "rows" not in view

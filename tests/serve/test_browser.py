@@ -1,6 +1,8 @@
 """End-to-end: a headless Chromium plays Kalah, a target-number round and a Sevens hand, and watches a run live."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from browser import Server, missing, start_browser, stop_browser, wait_for
@@ -86,6 +88,28 @@ def test_whole_kalah_game_clicked_against_alphabeta_depth_4(driver, server):
     assert mine + theirs == 48
     replies = [li.text for li in by_css(driver, "#moves li.theirs")]
     assert replies and all(r.startswith("alphabeta(depth=4) played") and r.endswith("ms)") for r in replies)
+
+
+def test_a_users_game_is_a_board_of_cells_clicked_to_the_end(driver, server, runs):
+    import shutil
+
+    shutil.copy(Path(__file__).resolve().parents[2] / "examples" / "othello6.py", runs / "othello6.py")
+    start_game(driver, server, "othello6.py:Othello", "random")
+    assert len(by_css(driver, ".board .cell")) == 36 and len(by_css(driver, ".board .cell.p0")) == 2
+    assert {c.get_attribute("id") for c in by_css(driver, ".board .cell.playable")} == {
+        "cell-4-2", "cell-3-1", "cell-2-4", "cell-1-3"}  # c2, b3, e4, d5: row 6 is the top row
+    clicks = 0
+    while state(driver) != "over":
+        assert state(driver) == "yours"
+        before = version(driver)
+        playable = by_css(driver, ".board .cell.playable")
+        (playable[0] if playable else by_css(driver, "#actions button")[0]).click()  # a pass is a button
+        clicks += 1
+        wait_for(lambda: version(driver) > before, what="the reply to a click")
+        assert by_id(driver, "message").text == ""
+        assert clicks < 60
+    assert by_id(driver, "status").text.startswith("game over:")
+    assert len(by_css(driver, ".board .cell.p0")) + len(by_css(driver, ".board .cell.p1")) > 4
 
 
 def test_illegal_kalah_click_shows_the_reason(driver, server):

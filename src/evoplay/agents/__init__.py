@@ -118,7 +118,8 @@ register_agent(
     _alphabeta,
     (
         Param("depth", int, 0, "plies to search (0: 4, or the schedule's depth)"),
-        Param("schedule", str, "none", "depth schedule by empty cells (m,n,k)", ("none", "seed001")),
+        Param("schedule", str, "none", "m,n,k: the depth by empty cells (the 5,5,4 GA's schedule)",
+              ("none", "empty_cells"), aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties (and sampled moves, hidden cards) before the arena reseeds it"),
         Param("eval", str, "auto", "leaf value: auto (Kalah: store difference, m,n,k: line counts, in Numba; any "
@@ -130,11 +131,11 @@ register_agent(
 register_agent("human", _human, (), "you, at the terminal")
 
 
-def _weights(game, spec, file, schedule, random_ties, seed, depth, ms, nodes):
+def _weights(game, spec, file, schedule, random_ties, seed, depth, ms, nodes, clock):
     from evoplay.agents.weights import from_file
 
     return from_file(game, file, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec, depth=depth,
-                     ms=ms, nodes=nodes)
+                     ms=ms, nodes=nodes, clock=clock)
 
 
 def _budget_of_file_params() -> tuple:
@@ -144,6 +145,8 @@ def _budget_of_file_params() -> tuple:
               "(-1: the file's own play budget; 0: none)", min=-1, max=3_600_000, why="at most an hour a move"),
         Param("nodes", int, -1, "node budget per move, reproducible (-1: the file's own; 0: none)", min=-1,
               max=10**12, why="a node count"),
+        Param("clock", str, "", "what ms measures: wall (elapsed) or cpu (this thread's CPU time); empty: the "
+              "file's own, else wall", ("", "wall", "cpu")),
     )
 
 
@@ -152,13 +155,14 @@ register_agent(
     _weights,
     (
         Param("file", str, help="best.json of a GA run (or the run folder)"),
-        Param("schedule", str, "seed001", "m,n,k depth cap by empty cells", ("seed001", "none")),
+        Param("schedule", str, "empty_cells", "m,n,k: the depth cap by empty cells", ("empty_cells", "none"),
+              aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties before the arena reseeds it"),
         Param("depth", int, 0, "plies to search (0: the genome's or the file's own)", max=1000),
         *_budget_of_file_params(),
     ),
-    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; seed 001's GA "
+    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; the 5,5,4 GA's "
     "genome; Kalah feature weights)",
     supports=reads_features,
 )
@@ -185,7 +189,7 @@ register_agent(
         Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
         Param("computer", str, "", "a run's levels.json or run folder (default: the levels shipped with evoplay)"),
     ),
-    "Sevens: seed 000's evolved player (play and send trees), from a run or a difficulty level",
+    "Sevens: an evolved two-tree player (play and send trees), from a run or a difficulty level",
     supports=sevens_only,
 )
 
@@ -218,7 +222,8 @@ def _controller(module: str, cls: str):
 
 
 register_agent("rs", _controller("rs", "RandomSearchAgent"), _budget_params(),
-               "seed 002's random search: fresh random action sequences vs a random opponent, best first action",
+               "random search (the GVGAI sample controller): fresh random action sequences vs a random opponent, "
+               "best first action",
                supports=searchable)
 _rhea_params = _budget_params()
 _rhea_params[2:2] = [
@@ -290,8 +295,10 @@ register_agent(
     (
         Param("simulations", int, 1000, "MCTS simulations per move (when ms is 0)", min=1, max=10_000_000,
               why="the tree keeps a node per legal move of every position it expands"),
-        Param("ms", float, 0.0, "wall-clock time per move in ms instead of simulations; 0: use simulations",
+        Param("ms", float, 0.0, "time per move in ms instead of simulations; 0: use simulations",
               min=0, max=3_600_000, why="a time budget of at most an hour per move"),
+        Param("clock", str, "wall", "what ms measures: wall (elapsed) or cpu (this thread's CPU time)",
+              ("wall", "cpu")),
         Param("uct_c", float, 2.0, "UCT exploration constant (OpenSpiel's 2)", min=0, max=100,
               why="an exploration constant on the scale of the returns"),
         Param("rollouts", int, 1, "random rollouts per evaluated leaf", min=1, max=10_000,
@@ -319,14 +326,14 @@ def _champion_supports(game: Game) -> str | None:
 
 register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per move (0: the champion's own)"),),
                "the strongest evolved player evoplay ships for the game (Kalah: evolved feature weights searched by "
-               "iterative deepening within a node budget; 5,5,4: seed 001's genome with open windows and forks, "
+               "iterative deepening within a node budget; 5,5,4: the 5,5,4 GA's genome with open windows and forks, "
                "searched by the threat search within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
-def _gp(game, spec, file, depth, ms, nodes):
-    from evoplay.agents.gp import make_gp_agent
+def _gp(game, spec, file, depth, ms, nodes, clock):
+    from evoplay.agents.program_file import make_gp_agent
 
-    return make_gp_agent(game, spec, file, depth, ms, nodes)
+    return make_gp_agent(game, spec, file, depth, ms, nodes, clock)
 
 
 register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the run folder)"),
@@ -334,7 +341,7 @@ register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the ru
                                  max=1000),
                            *_budget_of_file_params()),
                "an evolved program: of the gp recipe on any game (scores each move's after-state, or evaluates "
-               "search leaves, over the game's features); of seed 003's Mancala GP on Kalah (the value mod pits, "
+               "search leaves, over the game's features); of the Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)
 
 __all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent"]

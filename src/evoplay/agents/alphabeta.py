@@ -18,7 +18,17 @@ from evoplay.games.kalah.game import KalahGame
 from evoplay.games.mnk.game import MnkGame
 from evoplay.spec import suggest
 
-SCHEDULES = ("none", "seed001")
+SCHEDULES = ("none", "empty_cells")
+#: the old names of the schedules, still read: "seed001" was the empty-cells schedule's name
+SCHEDULE_ALIASES = (("seed001", "empty_cells"),)
+
+
+def schedule_name(name: str, who: str) -> str:
+    """The schedule ``name`` stands for (an old name gives the new one); SpecError naming ``who`` if unknown."""
+    name = dict(SCHEDULE_ALIASES).get(name, name)
+    if name not in SCHEDULES:
+        raise SpecError(f"{who}: unknown schedule '{name}'; known: {', '.join(SCHEDULES)}")
+    return name
 DEFAULT_DEPTH = 4
 FEATURE_PREFIX = "feature:"
 
@@ -75,7 +85,7 @@ class AlphaBetaAgent(Agent):
     """Searches ``depth`` plies (a Kalah extra move is a ply of its own) and plays the best move.
 
     Ties go to the lowest action unless ``random_ties`` is set, then to a uniformly drawn one of the tied best
-    moves (the root searches tied moves exactly for that). For m,n,k ``schedule=seed001`` takes the depth from
+    moves (the root searches tied moves exactly for that). For m,n,k ``schedule=empty_cells`` takes the depth from
     the number of empty cells as seed 001 did; an explicit depth then caps it.
     """
 
@@ -94,8 +104,7 @@ class AlphaBetaAgent(Agent):
         self.eval = eval
         if depth < 0 or depth > 40:
             raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")
-        if schedule not in SCHEDULES:
-            raise SpecError(f"alphabeta: unknown schedule '{schedule}'; known: {', '.join(SCHEDULES)}")
+        schedule = schedule_name(schedule, "alphabeta")
         if schedule != "none" and not isinstance(game, MnkGame):
             raise SpecError("alphabeta: a depth schedule is for the m,n,k-game only")
         self.depth = depth
@@ -114,7 +123,7 @@ class AlphaBetaAgent(Agent):
         self._rng = np.random.default_rng(seed)
 
     def depth_for(self, state) -> int:
-        if self.schedule == "seed001":
+        if self.schedule == "empty_cells":
             d = search_mnk.schedule_depth(state.empties())
             return min(d, self.depth) if self.depth else d
         return self.depth or DEFAULT_DEPTH

@@ -35,11 +35,11 @@ FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "thei
 
 
 def free_features(state, player: int) -> list[float]:
-    """The free features of ``state`` from ``player``'s side (see the module docstring); the reference the
-    exported players copy."""
+    """The free features of ``state`` from ``player``'s side (see the module docstring). Exported players carry
+    this very function's source, so it names no module constant: -2 is a simultaneous node."""
     mover = state.current_player()
-    mine = mover == player or mover == SIMULTANEOUS
-    if mover == SIMULTANEOUS:
+    mine = mover == player or mover == -2
+    if mover == -2:
         count = len(state.legal_actions(player))
     elif mover >= 0:
         count = len(state.legal_actions())
@@ -80,27 +80,32 @@ class FeatureView:
         """One position's numbers (scaled) into ``out`` (a new array when None)."""
         if out is None:
             out = np.empty(len(self._names), np.float64)
-        f = state.features(player)
-        if len(f) != self.own:
-            raise SpecError(f"{self.game.spec}: features({player}) gave {len(f)} numbers but feature_names() "
-                            f"names {self.own}; make them agree")
-        out[: self.own] = f
-        if self.free:
-            out[self.own:] = free_features(state, player)
-        if self.scales is not None:
-            out *= self.scales
+        self.rows([state], player, out.reshape(1, -1))
         return out
 
-    def rows(self, states, player: int) -> np.ndarray:
-        """Every state's row, stacked (float64, one row per state)."""
-        rows = np.empty((len(states), len(self._names)), np.float64)
-        for i, s in enumerate(states):
-            self.row(s, player, rows[i])
+    def rows(self, states, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Every state's row, stacked (float64, one row per state), into ``out`` when given."""
+        own = self.own
+        rows = np.empty((len(states), len(self._names)), np.float64) if out is None else out
+        try:
+            for i, s in enumerate(states):
+                rows[i, :own] = s.features(player)
+        except ValueError:
+            got = len(states[i].features(player))
+            raise SpecError(f"{self.game.spec}: features({player}) gave {got} numbers but feature_names() names "
+                            f"{own}; make them agree") from None
+        if self.free:
+            for i, s in enumerate(states):
+                rows[i, own:] = free_features(s, player)
+        if self.scales is not None:
+            rows *= self.scales
         return rows
 
     def document(self) -> dict:
         """What a best.json records of the view."""
-        doc = {"features": self.names(), "free_features": self.free}
+        doc: dict = {"features": self.names()}
+        if self.free:
+            doc["free_features"] = True
         if self.scales is not None:
             doc["feature_scales"] = [float(x) for x in self.scales]
         return doc

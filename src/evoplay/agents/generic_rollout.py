@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.base import State
+from evoplay.games.base import State, search_moves
 
 FUTURE_SEEDS = 2147483647  # the kernels' hide_future draws from [1, 2**31 - 1)
 HUGE_POSITIVE, HUGE_NEGATIVE = 1000.0, -1000.0  # the seed's WinScoreHeuristic: a win, a loss
@@ -71,11 +71,8 @@ def warm() -> None:
 
 
 def apply(state: State, action: int) -> None:
-    """Apply an action the caller took from ``legal_actions``: skip the base class's second legality check."""
-    if type(state).apply_action is State.apply_action:
-        state._apply_action(int(action))
-    else:
-        state.apply_action(int(action))
+    """Apply an action the caller took from ``legal_actions``: no second legality check (``search_moves``)."""
+    search_moves(type(state))[1](state, int(action))
 
 
 def settle(state: State) -> None:

@@ -43,7 +43,7 @@ from typing import Callable
 import numpy as np
 
 from evoplay.errors import SpecError
-from evoplay.games.base import State
+from evoplay.games.base import State, search_moves
 
 TERMINAL_SCALE = 1e9
 EVAL_LIMIT = 1e8
@@ -58,22 +58,29 @@ EXACT, LOWER, UPPER = 0, 1, 2
 @dataclass(frozen=True)
 class Budget:
     """How long an iterative-deepening search may run: ``nodes`` (0: no limit), ``seconds`` (0: no limit) from
-    its start, and ``deadline``, an absolute ``time.perf_counter()`` (None: none); the earliest limit stops it."""
+    its start, measured by ``clock`` ("wall": elapsed time; "cpu": this thread's CPU time, which a busy machine
+    does not take from it), and ``deadline``, an absolute ``time.perf_counter()`` (None: none); the earliest limit
+    stops it."""
 
     nodes: int = 0
     seconds: float = 0.0
     deadline: float | None = None
+    clock: str = "wall"
 
     @property
     def timed(self) -> bool:
         return self.seconds > 0 or self.deadline is not None
 
-    def end(self) -> float:
-        """The ``time.perf_counter()`` at which a search started now must stop (infinity: no time limit)."""
-        ends = [self.deadline] if self.deadline is not None else []
-        if self.seconds > 0:
-            ends.append(time.perf_counter() + self.seconds)
-        return min(ends) if ends else math.inf
+    def ends(self) -> tuple[float, float]:
+        """When a search started now must stop: (a ``time.perf_counter()``, a ``time.thread_time()``), infinity for
+        no limit on that clock."""
+        wall = self.deadline if self.deadline is not None else math.inf
+        cpu = math.inf
+        if self.seconds > 0 and self.clock == "cpu":
+            cpu = time.thread_time() + self.seconds
+        elif self.seconds > 0:
+            wall = min(wall, time.perf_counter() + self.seconds)
+        return wall, cpu
 
     def __bool__(self) -> bool:
         return self.nodes > 0 or self.timed
@@ -96,12 +103,8 @@ def batched(evaluate: Callable) -> Callable:
 
 
 def _apply(state: State, action: int) -> None:
-    # The search only applies actions the state listed as legal: skip the base class's legality check (a second
-    # legal_actions() call per move) unless the state brings its own apply_action.
-    if type(state).apply_action is State.apply_action:
-        state._apply_action(int(action))
-    else:
-        state.apply_action(int(action))
+    # The search only applies actions the state listed as legal: no second legality check (search_moves).
+    search_moves(type(state))[1](state, int(action))
 
 
 def _clip(value: float) -> float:
@@ -123,7 +126,8 @@ class _Search:
         self.nodes = 0
         self.budget = budget
         self.node_limit = budget.nodes if budget and budget.nodes else math.inf
-        self.deadline = budget.end() if budget else math.inf
+        # the ends on time.perf_counter() and on time.thread_time()
+        self.deadline, self.cpu_deadline = budget.ends() if budget else (math.inf, math.inf)
         self.table = table
         self.history = history
         self.completed = 0  # the deepest iteration finished
@@ -132,7 +136,8 @@ class _Search:
         """Count ``count`` nodes; past the budget, stop the iteration running (never the first)."""
         self.nodes += count
         if self.completed and (self.nodes > self.node_limit
-                               or (self.deadline != math.inf and time.perf_counter() > self.deadline)):
+                               or (self.deadline != math.inf and time.perf_counter() > self.deadline)
+                               or (self.cpu_deadline != math.inf and time.thread_time() > self.cpu_deadline)):
             raise _OutOfBudget
 
     # --- leaves ------------------------------------------------------------------------------------------
@@ -266,11 +271,18 @@ class _Search:
                 values[i] = self.terminal(c, 0)
             else:
                 pending.append(i)
-        if pending:
-            scored = np.asarray(self.evaluate([children[i] for i in pending], self.player), dtype=np.float64)
-            values[pending] = np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT),
-                                      -EVAL_LIMIT, EVAL_LIMIT)
+        if len(pending) == len(children):
+            values[:] = self.clipped(self.evaluate(children, self.player))
+        elif pending:
+            values[pending] = self.clipped(self.evaluate([children[i] for i in pending], self.player))
         return values
+
+    def clipped(self, scored) -> np.ndarray:
+        """Leaf values held within +-EVAL_LIMIT, NaN as 0 (an evaluation marked ``clipped`` does it itself)."""
+        scored = np.asarray(scored, dtype=np.float64)
+        if getattr(self.evaluate, "clipped", False):
+            return scored
+        return np.clip(np.nan_to_num(scored, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
 
     def frontier(self, maximise: bool, children: list[State]) -> float:
         """All the leaf children of a depth-1 node, the non-terminal ones scored in one ``evaluate`` call."""

@@ -43,6 +43,7 @@ SCORE, FEATURE, LINEAR, PROGRAM = 0, 1, 2, 3  # the leaf kinds
 NODES, LIMIT, COMPLETED, ABORTED, CLOCK = 0, 1, 2, 3, 4
 CLOCK_EVERY = 256  # nodes between two reads of the clock under a time budget
 NO_LIMIT = np.iinfo(np.int64).max
+NO_END = (math.inf, math.inf)  # no end on either clock
 #: rows of the position stack beyond the depth: chance nodes take a row but no ply of the depth
 CHANCE_ROWS = 24
 ENTRY = types.Tuple((types.int64, types.float64, types.int64, types.int64))  # depth, value, flag, best action
@@ -80,9 +81,10 @@ def make_leaf(kind: int, batched: bool = False, index: int = 0, view=None, weigh
 
 # --- small kernels ----------------------------------------------------------------------------------------------
 @njit(cache=True)
-def now():
+def clock(cpu):
+    """``time.thread_time()`` with ``cpu``, else ``time.perf_counter()``."""
     with objmode(t="float64"):
-        t = time.perf_counter()
+        t = time.thread_time() if cpu else time.perf_counter()
     return t
 
 
@@ -100,14 +102,15 @@ def clip(v):
 
 @njit(cache=True)
 def spend(counters, deadline, count):
-    """Count ``count`` nodes; past the budget (never in the first iteration) mark the search aborted."""
+    """Count ``count`` nodes; past the budget (never in the first iteration) mark the search aborted.
+    ``deadline`` holds the ends on the wall clock and on this thread's CPU clock (infinity: none)."""
     counters[NODES] += count
     if counters[COMPLETED] > 0 and counters[ABORTED] == 0:
         if counters[NODES] > counters[LIMIT]:
             counters[ABORTED] = 1
-        elif deadline < math.inf and counters[NODES] >= counters[CLOCK]:
+        elif (deadline[0] < math.inf or deadline[1] < math.inf) and counters[NODES] >= counters[CLOCK]:
             counters[CLOCK] = counters[NODES] + CLOCK_EVERY
-            if now() > deadline:
+            if clock(False) > deadline[0] or (deadline[1] < math.inf and clock(True) > deadline[1]):
                 counters[ABORTED] = 1
     return counters[ABORTED] != 0
 
@@ -354,7 +357,7 @@ def value_signature(kernels: Kernels):
     leaf = types.NamedTuple((types.int64, types.boolean, types.int64, types.boolean, f1, f1, n1, n1, f1, types.int64),
                             kernel_search.Leaf)
     return types.float64(n1, types.int64, types.int64, types.int64, types.float64, types.float64, work, leaf, n1,
-                         types.float64, types.DictType(types.int64, ENTRY), types.boolean, n1)
+                         f1, types.DictType(types.int64, ENTRY), types.boolean, n1)
 
 
 #: the recursive kernels, compiled per game with these signatures (evoplay.games.kernels.specialise)
@@ -503,9 +506,10 @@ class KernelSearch:
         counters[LIMIT] = budget.nodes if budget and budget.nodes else NO_LIMIT
         deepen = bool(budget)
         use_table = deepen and table is not None
-        n = self.compiled.search(k.params, k.position(state), player, depth, deepen, leaf, counters,
-                                 budget.end() if deepen else math.inf, table if use_table else self._unused_table,
-                                 use_table, self._actions, self._values, self.work(depth, leaf))
+        ends = np.array(budget.ends() if deepen else NO_END)
+        n = self.compiled.search(k.params, k.position(state), player, depth, deepen, leaf, counters, ends,
+                                 table if use_table else self._unused_table, use_table, self._actions, self._values,
+                                 self.work(depth, leaf))
         if stats is not None:
             stats["nodes"] = stats.get("nodes", 0) + int(counters[NODES])
             stats["depth"] = int(counters[COMPLETED]) if deepen else depth

@@ -280,7 +280,8 @@ class KernelUct:
         self.__init__(state["game"])
 
     def search(self, state, evaluator, rng, simulations: float, uct_c: float, solve: bool, stop_at: float | None,
-               selection: str, max_utility: float | None, max_nodes: int) -> tuple["Visit", list["Visit"]]:
+               selection: str, max_utility: float | None, max_nodes: int,
+               cpu_stop_at: float | None = None) -> tuple["Visit", list["Visit"]]:
         """uct.search(state, evaluator, rng, ...) through the kernels (``evaluator`` a RandomRolloutEvaluator):
         the root and its children; ``rng`` and the evaluator's generator advance as they would."""
         k = self.kernels
@@ -299,13 +300,16 @@ class KernelUct:
         n_nodes, done, batch = 1, 0, 16
         clock = time.perf_counter
         try:
+            timed = stop_at is not None or cpu_stop_at is not None
             while done < simulations:
                 if stop_at is not None and clock() >= stop_at:
+                    break
+                if cpu_stop_at is not None and time.thread_time() >= cpu_stop_at:
                     break
                 # Each simulation adds at most one node's children: the tree must hold them all before a call.
                 if capacity - n_nodes < 16 * k.actions:
                     ints, floats, capacity = _grown(ints, floats, n_nodes)
-                runs = int(min(simulations - done, batch if stop_at is not None else 1 << 20,
+                runs = int(min(simulations - done, batch if timed else 1 << 20,
                                (capacity - n_nodes) // k.actions))
                 started = clock()
                 n_nodes, ran, stopped, error = self.compiled.simulate(
@@ -318,7 +322,7 @@ class KernelUct:
                                     f"not over; its kernels must list at least one action (a pass) or end the game")
                 if stopped:
                     break
-                if stop_at is not None and ran:
+                if timed and ran:
                     per = (clock() - started) / ran
                     batch = max(1, min(1 << 16, int(BATCH_SECONDS / per) if per > 0 else 1 << 16))
         finally:

@@ -29,7 +29,7 @@ from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.kernel_players import kernel_path
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
 from evoplay.errors import SpecError
-from evoplay.games.base import State as _BaseState
+from evoplay.games.base import search_moves
 from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
@@ -212,9 +212,11 @@ def choose_best(values: np.ndarray, rng: np.random.Generator) -> int:
 
 
 class _Leaves:
-    """The batched leaf evaluation ``generic_search`` calls: all the states' features, one scorer call."""
+    """The batched leaf evaluation ``generic_search`` calls: all the states' features, one scorer call (whose
+    values come clipped)."""
 
     batched = True
+    clipped = True
 
     def __init__(self, agent: "FeatureAgent"):
         self.agent = agent
@@ -288,7 +290,7 @@ class FeatureAgent(Agent):
         deadline = getattr(self, "deadline", None)
         if self.budget or deadline is not None:
             b = self.budget or Budget()
-            budget = Budget(b.nodes, b.seconds, deadline if b.deadline is None else b.deadline)
+            budget = Budget(b.nodes, b.seconds, deadline if b.deadline is None else b.deadline, b.clock)
             stats: dict = {}
             if self.kernel is not None:
                 actions, values = self.kernel.search(state, player, self.depth, budget, stats)
@@ -316,13 +318,10 @@ class FeatureAgent(Agent):
                 c.apply_actions(joint)
                 children.append(c)
         else:
-            apply_fast = type(state).apply_action is _BaseState.apply_action
+            apply = search_moves(type(state))[1]
             for a in actions:
                 c = state.clone()
-                if apply_fast:
-                    c._apply_action(int(a))
-                else:
-                    c.apply_action(int(a))
+                apply(c, int(a))
                 children.append(c)
         return children
 
@@ -398,20 +397,27 @@ def _played_depth(where: str, policy: str, recorded: int, depth: int, budget: Bu
     return depth or recorded
 
 
-def play_budget(doc: dict, ms: float = -1, nodes: int = -1) -> Budget | None:
+CLOCKS = ("wall", "cpu")
+
+
+def play_budget(doc: dict, ms: float = -1, nodes: int = -1, clock: str = "") -> Budget | None:
     """The budget a champion plays with: ``ms`` and ``nodes`` when given (>= 0; 0 turns that limit off), else
-    the document's own ``play`` budget (None: it plays its evolved policy and depth)."""
+    the document's own ``play`` budget, else the node budget it was evolved with (None: it plays its evolved
+    policy and depth); ``clock`` what ``ms`` measures ("wall" or "cpu"; "": the document's, else wall)."""
     if ms < -1 or nodes < -1:
         raise SpecError(f"ms={ms}, nodes={nodes}: give a budget >= 0 (0: none)")
-    recorded = doc.get("play") or {}
+    recorded = doc.get("play") or ({"nodes": doc["nodes"]} if doc.get("nodes") else {})
     ms = float(recorded.get("ms", 0)) if ms == -1 else float(ms)
     nodes = int(recorded.get("nodes", 0)) if nodes == -1 else int(nodes)
-    budget = Budget(nodes=nodes, seconds=ms / 1000.0)
+    clock = clock or str(recorded.get("clock", "wall"))
+    if clock not in CLOCKS:
+        raise SpecError(f"clock={clock!r}; use wall (elapsed time) or cpu (this thread's CPU time)")
+    budget = Budget(nodes=nodes, seconds=ms / 1000.0, clock=clock)
     return budget if budget else None
 
 
 def agent_from_program_document(game, doc: dict, where: str, spec: str, depth: int = 0, ms: float = -1,
-                                nodes: int = -1) -> FeatureAgent:
+                                nodes: int = -1, clock: str = "") -> FeatureAgent:
     """The agent of a generic ``gp`` document (policy move or search), checked against ``game``; ``depth`` > 0
     searches that many plies instead of the file's; ``ms`` / ``nodes`` a budget per move instead of the file's
     (see :func:`play_budget`)."""
@@ -420,14 +426,14 @@ def agent_from_program_document(game, doc: dict, where: str, spec: str, depth: i
     check_features(where, doc.get("features", []), game, view.names())
     warn(note)
     program = Program.from_dict(doc["program"])
-    budget = play_budget(doc, ms, nodes)
+    budget = play_budget(doc, ms, nodes, clock)
     depth = _played_depth(where, doc["policy"], int(doc.get("depth", 1)), depth, budget)
     return program_agent(game, program, doc["policy"], depth, doc.get("opponents", "noop"), spec, note, view,
                          budget)
 
 
 def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: int = 0, ms: float = -1,
-                                nodes: int = -1) -> FeatureAgent:
+                                nodes: int = -1, clock: str = "") -> FeatureAgent:
     """The agent of a generic ``weights`` document (a genome of one weight per feature, or real weights),
     checked against ``game``."""
     note = check_game(where, doc["game"], game)
@@ -445,7 +451,7 @@ def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: i
         # a genome's depth field holds plies - 1 (0 plays one ply); without one the document's depth
         recorded = int(params["depth"]) + 1 if "depth" in params else int(doc.get("depth", 1))
     policy = doc.get("policy", "search")
-    budget = play_budget(doc, ms, nodes)
+    budget = play_budget(doc, ms, nodes, clock)
     depth = _played_depth(where, policy, recorded, depth, budget)
     return linear_agent(game, weights, policy, depth, doc.get("opponents", "noop"), spec, note, view, budget)
 

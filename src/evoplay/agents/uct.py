@@ -39,7 +39,6 @@ for ``selection="puct"``.
 """
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
@@ -50,7 +49,7 @@ import numpy as np
 from evoplay.agents.base import Agent
 from evoplay.agents.kernel_uct import KernelUct
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, search_moves
 
 #: the tree stops growing at this many nodes (about 150 bytes each): a time budget on a fast game cannot exhaust
 #: memory (OpenSpiel's bots stop at a memory limit in the same way)
@@ -205,15 +204,6 @@ def backup(path: list[SearchNode], values: list[float], solved: bool, max_utilit
 
 
 # --- the game API ---------------------------------------------------------------------------------------------
-@functools.cache
-def game_moves(cls: type) -> tuple[Callable, Callable]:
-    """(legal, apply) for states of class ``cls``: ``legal(state)`` lists the mover's actions at a decision node,
-    ``apply(state, action)`` plays one of them. Where the class keeps the base class's checked ``legal_actions``
-    and ``apply_action``, these are its hooks ``_legal_actions`` and ``_apply_action`` (a search only plays
-    actions the state listed, so the second legality check is wasted); a class with its own keeps them."""
-    legal = cls._legal_actions if cls.legal_actions is State.legal_actions else cls.legal_actions
-    apply = cls._apply_action if cls.apply_action is State.apply_action else cls.apply_action
-    return legal, apply
 
 
 def _no_moves(state: State) -> SpecError:
@@ -229,7 +219,7 @@ def _simultaneous(state: State) -> SpecError:
 def play_randomly(state: State, random_float: Callable[[], float], plies: int = -1) -> None:
     """Play ``state`` on with uniformly random legal moves (chance outcomes by their probabilities) until the game
     ends or, when ``plies`` >= 0, after that many moves of the players (chance outcomes take no ply)."""
-    legal_of, apply = game_moves(type(state))
+    legal_of, apply = search_moves(type(state))
     while True:
         player = state.current_player()
         if player >= 0:
@@ -362,10 +352,12 @@ class PriorEvaluator(Evaluator):
 
 def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: float = 1000, uct_c: float = 2.0,
            solve: bool = True, stop_at: float | None = None, selection: str = "uct",
-           max_utility: float | None = None, max_nodes: int = MAX_NODES) -> SearchNode:
+           max_utility: float | None = None, max_nodes: int = MAX_NODES,
+           cpu_stop_at: float | None = None) -> SearchNode:
     """Search from ``state`` (a player to move) and return the root: at most ``simulations`` simulations, none
-    started once ``time.perf_counter()`` passes ``stop_at``; it stops early when the root is proven, has a single
-    move, or the tree holds ``max_nodes`` nodes. ``root.explore_count`` is the number of simulations run."""
+    started once ``time.perf_counter()`` passes ``stop_at`` or ``time.thread_time()`` passes ``cpu_stop_at``; it
+    stops early when the root is proven, has a single move, or the tree holds ``max_nodes`` nodes.
+    ``root.explore_count`` is the number of simulations run."""
     root = SearchNode(None, state.current_player(), 1.0)
     select = select_uct if selection == "uct" else select_puct
     evaluate, prior = evaluator.evaluate, evaluator.prior
@@ -377,9 +369,11 @@ def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: 
     while done < simulations:
         if stop_at is not None and clock() >= stop_at:
             break
+        if cpu_stop_at is not None and time.thread_time() >= cpu_stop_at:
+            break
         work = state.clone()
         if apply is None:
-            apply = game_moves(type(work))[1]
+            apply = search_moves(type(work))[1]
         node, path = root, [root]
         player = work.current_player()
         while player != TERMINAL and node.explore_count:
@@ -452,7 +446,7 @@ class UctAgent(Agent):
 
     def __init__(self, game: Game, simulations: int = 1000, ms: float = 0.0, uct_c: float = 2.0, rollouts: int = 1,
                  solve: bool = True, seed: int = 0, evaluator: Evaluator | None = None, selection: str = "uct",
-                 spec: str | None = None):
+                 spec: str | None = None, clock: str = "wall"):
         super().__init__(game)
         why = supports(game)
         if why:
@@ -463,6 +457,9 @@ class UctAgent(Agent):
             raise SpecError(f"uct: ms={ms} is out of range; give 0 (use simulations) up to 3600000 (an hour)")
         if not 0 <= uct_c <= 100:
             raise SpecError(f"uct: uct_c={uct_c} is out of range; give 0..100 (OpenSpiel's default: 2)")
+        if clock not in ("wall", "cpu"):
+            raise SpecError(f"uct: clock={clock!r}; use wall (elapsed time) or cpu (this thread's CPU time)")
+        self.clock = clock
         if selection not in SELECTIONS:
             raise SpecError(f"uct: selection={selection!r} is unknown; give one of {', '.join(SELECTIONS)}")
         self.simulations, self.ms, self.uct_c = int(simulations), float(ms), float(uct_c)
@@ -494,17 +491,19 @@ class UctAgent(Agent):
         player = state.current_player()
         if player < 0:
             raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
-        stop_at = self.deadline
-        if self.ms > 0:
+        stop_at, cpu_stop_at = self.deadline, None
+        if self.ms > 0 and getattr(self, "clock", "wall") == "cpu":
+            cpu_stop_at = time.thread_time() + self.ms / 1000.0
+        elif self.ms > 0:
             own = time.perf_counter() + self.ms / 1000.0
             stop_at = own if stop_at is None else min(stop_at, own)
         budget = math.inf if self.ms > 0 else self.simulations
         if self._kernel is not None:
             root = tree_root(*self._kernel.search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve,
-                                                  stop_at, self.selection, self.max_utility, MAX_NODES))
+                                                  stop_at, self.selection, self.max_utility, MAX_NODES, cpu_stop_at))
         else:
             root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
-                          self.max_utility)
+                          self.max_utility, cpu_stop_at=cpu_stop_at)
         self.last_root = root
         if root.children:
             return int(root.best_child().action)

@@ -108,11 +108,16 @@ def load_weights(path: str | Path) -> dict:
         raise SpecError(f"weights: {str(p)!r} is not a weights JSON file ({err})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SpecError(f"weights: {str(p)!r} is not an evoplay weights file (its 'format' is not {FORMAT!r})")
-    for key in ("game", "schema", "genome"):
+    real = "weights" in doc and "features" in doc  # the ga recipe's real-valued genome (CMA-ES)
+    for key in ("game",) if real else ("game", "schema", "genome"):
         if key not in doc:
             raise SpecError(f"weights: {str(p)!r} lacks '{key}'")
-    schema = Schema.from_list(doc["schema"], f"weights file {str(p)!r}")
-    doc["params"] = schema.decode(schema.from_string(doc["genome"]))
+    from evoplay.games.sources import located_document
+
+    doc = located_document(doc, p.parent)  # a file game named relative to the weights file's folder
+    if not real:
+        schema = Schema.from_list(doc["schema"], f"weights file {str(p)!r}")
+        doc["params"] = schema.decode(schema.from_string(doc["genome"]))
     doc["path"] = str(p)
     return doc
 
@@ -125,14 +130,14 @@ def load_weights(path: str | Path) -> dict:
 class WeightsAgent(Agent):
     """Alpha-beta with a genome's evaluation. ``record`` is the decoded genome ({field: value}).
 
-    m,n,k: the depth is the genome's ``search_depth`` capped by ``schedule`` ("seed001": seed 001's depth by
+    m,n,k: the depth is the genome's ``search_depth`` capped by ``schedule`` ("empty_cells": seed 001's depth by
     empty cells; "none": the genome's depth alone); a depth of 0 plays as 1, since choosing a move needs at
     least one ply; ``streaks`` picks which runs the streak weights count ("all": the seed's; "live": those that
     can still grow to k). Kalah: the genome's ``search_depth`` if it has one, else ``depth``. Ties go to the
     lowest action unless ``random_ties``.
     """
 
-    def __init__(self, game, record: dict, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
+    def __init__(self, game, record: dict, schedule: str = "empty_cells", random_ties: bool = False, seed: int = 0,
                  depth: int = 4, streaks: str = "all", spec: str | None = None, nodes: int = 0):
         super().__init__(game)
         from evoplay.games.kalah.game import KalahGame
@@ -151,8 +156,9 @@ class WeightsAgent(Agent):
             self.threat = threat_player.ThreatPlayer(game, self.record, nodes, streaks)
             self._kalah = False
         elif isinstance(game, MnkGame):
-            if schedule not in ("seed001", "none"):
-                raise SpecError(f"weights: unknown schedule '{schedule}'; known: seed001, none")
+            from evoplay.agents.alphabeta import schedule_name
+
+            self.schedule = schedule_name(schedule, "weights")
             missing = [f for f in mnk_schema(game.m, game.n, game.k).names if f not in self.record]
             if missing:
                 raise SpecError(f"weights: the genome lacks {', '.join(missing)} for {game.spec}")
@@ -182,7 +188,7 @@ class WeightsAgent(Agent):
 
     def depth_for(self, state) -> int:
         depth = self.genome_depth
-        if not self._kalah and self.schedule == "seed001":
+        if not self._kalah and self.schedule == "empty_cells":
             depth = min(depth, search_mnk.schedule_depth(state.empties()))
         return max(1, depth)
 
@@ -216,8 +222,9 @@ class WeightsAgent(Agent):
         return pick(values, best, self.random_ties, self._rng)
 
 
-def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = False, seed: int = 0,
-              spec: str | None = None, depth: int = 0, ms: float = -1, nodes: int = -1) -> WeightsAgent:
+def from_file(game, path: str, schedule: str = "empty_cells", random_ties: bool = False, seed: int = 0,
+              spec: str | None = None, depth: int = 0, ms: float = -1, nodes: int = -1,
+              clock: str = "") -> WeightsAgent:
     """The agent of a weights JSON, checked to be for ``game``; it evaluates streaks as the run did. ``depth`` > 0
     searches that many plies instead of the genome's or the file's depth (seed 001's schedule still caps m,n,k)."""
     from evoplay.games import load_game
@@ -227,8 +234,8 @@ def from_file(game, path: str, schedule: str = "seed001", random_ties: bool = Fa
         from evoplay.agents.program import agent_from_weights_document
 
         return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights", depth, ms,
-                                           nodes)
-    if ms != -1 or nodes != -1:
+                                           nodes, clock)
+    if ms != -1 or nodes != -1 or clock:
         raise SpecError(f"weights: {doc['path']} is a seed-001 genome, which searches by its own depth or node "
                         f"budget; ms= and nodes= are for the ga recipe's feature weights")
     if depth < 0:

@@ -62,11 +62,13 @@ def play_opening(state, plies: int, seed: int):
             state.apply_action(int(legal[int(rng.integers(len(legal)))]))
 
 
-def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings: int = 0, on_kernels: bool = False):
+def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings: int = 0, on_chance=None,
+              on_kernels: bool = False):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
     Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
-    so a game's chance events are the same on every executor. ``openings`` > 0 first plays that many random
+    so a game's chance events are the same on every executor; ``on_chance(state, outcome)``, if given, hears each
+    one before it is applied (``evoplay play`` shows the die). ``openings`` > 0 first plays that many random
     plies (``play_opening``). ``on_kernels`` plays the game on its kernels where it gives them and every agent
     reads the State API alone (evoplay.games.kernels.play_state: the same game, faster). Returns the final state.
     An agent that answers with an illegal action raises IllegalActionError naming it.
@@ -91,7 +93,10 @@ def play_game(game: Game, agents, seed: int, max_moves: int = 100_000, openings:
         if player == CHANCE:
             if chance_rng is None:
                 chance_rng = np.random.default_rng(derive_seed(seed, 0))
-            state.apply_action(sample_chance(state, chance_rng))
+            outcome = sample_chance(state, chance_rng)
+            if on_chance is not None:
+                on_chance(state, outcome)
+            state.apply_action(outcome)
         elif player == SIMULTANEOUS:
             joint = [agent.step(state) for agent in agents]
             try:

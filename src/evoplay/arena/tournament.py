@@ -93,6 +93,12 @@ class TournamentResult:
     records: list[GameRecord]
     seed: int
 
+    def labels(self) -> list[str]:
+        """The agents' names for a table: a name given more than once (three ``random`` players) gets the
+        agent's place in the list, ``random #1``, ``random #2``..., so its rows can be told apart."""
+        repeated = {n for n in self.names if self.names.count(n) > 1}
+        return [f"{n} #{i + 1}" if n in repeated else n for i, n in enumerate(self.names)]
+
     def stats(self) -> list[AgentStats]:
         out = [AgentStats() for _ in self.names]
         for rec in self.records:
@@ -146,7 +152,7 @@ class TournamentResult:
                     "mean_score": round(s.score / s.games, 6) if s.games else 0.0,
                     "by_seat": {str(k): {"wins": v[0], "draws": v[1], "losses": v[2]} for k, v in sorted(s.by_seat.items())},
                 }
-                for name, s in zip(self.names, stats)
+                for name, s in zip(self.labels(), stats)
             ],
         }
 

@@ -53,18 +53,20 @@ class BenchResult:
 @dataclass
 class Benchmark:
     name: str
-    run: Callable[[bool], BenchResult]  # run(quick) -> result
+    run: Callable[..., BenchResult]  # run(quick) -> result; run(quick, games) when it takes games
     help: str
+    takes_games: bool = False
 
 
 BENCHMARKS: dict[str, Benchmark] = {}
 
 
-def register_benchmark(name: str, help: str):
-    """Decorator: add ``fn(quick: bool) -> BenchResult`` to ``evoplay bench``."""
+def register_benchmark(name: str, help: str, takes_games: bool = False):
+    """Decorator: add ``fn(quick: bool) -> BenchResult`` to ``evoplay bench``; with ``takes_games``,
+    ``fn(quick, games=None)`` measures the game specs given after its name (``evoplay bench anygame FILE:Class``)."""
 
     def wrap(fn):
-        BENCHMARKS[name] = Benchmark(name, fn, help)
+        BENCHMARKS[name] = Benchmark(name, fn, help, takes_games)
         return fn
 
     return wrap

@@ -143,10 +143,11 @@ def one_game(spec: str, quick: bool, res: BenchResult) -> None:
              f"step of the GP player {b['step']:.1f} us"))
 
 
-@register_benchmark("anygame", "a user's Python game and openspiel:connect_four: GP evolution games/s beside the "
-                               "game's random playouts; evoplay's share of a move")
-def bench_anygame(quick: bool = False) -> BenchResult:
-    res = BenchResult("anygame", command="evoplay bench anygame")
-    for spec in GAMES:
+@register_benchmark("anygame", "a user's Python game and openspiel:connect_four (or the games named after it): GP "
+                               "evolution games/s beside the game's random playouts; evoplay's share of a move",
+                    takes_games=True)
+def bench_anygame(quick: bool = False, games: list[str] | None = None) -> BenchResult:
+    res = BenchResult("anygame", command="evoplay bench anygame" + "".join(f" {g}" for g in games or ()))
+    for spec in games or GAMES:
         one_game(spec, quick, res)
     return res

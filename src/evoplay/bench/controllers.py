@@ -98,7 +98,8 @@ def _p99(times: list[float]) -> float:
     return float(np.percentile(np.array(times) * 1000, 99))
 
 
-@register_benchmark("controllers", "seed 002's random search on tron: sequences per 40 ms decision, p99 decision time")
+@register_benchmark("controllers", "the random-search controller on tron: sequences per 40 ms decision, p99 "
+                                   "decision time")
 def bench_controllers(quick: bool = False) -> BenchResult:
     from evoplay.agents import make_agent
     from evoplay.games import load_game

@@ -33,7 +33,7 @@ def _deap_style_fitness(program, pset, depth: int) -> int:
     return sum(reference_vs_minimax(program, seat, depth, choose=choose)[0] for seat in (0, 1))
 
 
-@register_benchmark("mancala", "seed 003's GP fitness: a 512-program generation vs DEAP-style Python; full run 2")
+@register_benchmark("mancala", "the Mancala GP's fitness: a 512-program generation vs DEAP-style Python; full run 2")
 def bench_mancala(quick: bool = False) -> BenchResult:
     from evoplay.arena.executors import ProcessExecutor, SerialExecutor
     from evoplay.arena.memo import clear_memos

@@ -56,7 +56,7 @@ def _backends(workers: int) -> list[str]:
     return out
 
 
-@register_benchmark("mnk", "seed 001's Figure 6: n identical 5,5,4 games and a 992-game round, serial vs 2 workers")
+@register_benchmark("mnk", "the 5,5,4 GA's Figure 6: n identical games and a 992-game round, serial vs 2 workers")
 def bench_mnk(quick: bool = False) -> BenchResult:
     """Each size is timed serial then parallel back to back, ``repeats`` times; medians and their ratio.
 

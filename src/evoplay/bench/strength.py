@@ -125,11 +125,11 @@ def lineup(quick: bool) -> list[tuple[str, list[str], list[str]]]:
     """(game, evoplay's players, their opponents) for each game: every player meets every opponent."""
     kalah_players = ["champion", "alphabeta(depth=8)"] if quick else ["champion", "alphabeta(depth=8)",
                                                                        "alphabeta(depth=4)"]
-    mnk_players = ["champion", "alphabeta(schedule=seed001)"] if quick else ["champion", "alphabeta(schedule=seed001)",
-                                                                             "alphabeta(depth=4)"]
+    scheduled = "alphabeta(schedule=empty_cells)"
+    mnk_players = ["champion", scheduled] if quick else ["champion", scheduled, "alphabeta(depth=4)"]
     return [
         (KALAH, kalah_players, referees(quick, KALAH) + ([] if quick else ["alphabeta(depth=8)"])),
-        (MNK, mnk_players, referees(quick, MNK) + ([] if quick else ["alphabeta(schedule=seed001)", "champion"])),
+        (MNK, mnk_players, referees(quick, MNK) + ([] if quick else [scheduled, "champion"])),
     ]
 
 

@@ -68,7 +68,7 @@ def python_times(sample) -> np.ndarray:
 
 def ga_rates(config, sample, seed: int, out=None, progress=None) -> dict:
     """Run the GA on every draw of ``sample``; compare with the exact solver. Returns the summary."""
-    from evoplay.games.target.ga import TargetGA
+    from evoplay.games.target.cpu_player import TargetGA
 
     solver = Solver()
     hits = exact_hits = exact_draws = 0
@@ -197,7 +197,7 @@ def format_enumeration(r: dict) -> str:
 
 @register_benchmark("target", "target-number solver vs the plain-Python subset search; GA vs the exact solver")
 def bench_target(quick: bool = False) -> BenchResult:
-    from evoplay.games.target.ga import TargetGAConfig
+    from evoplay.games.target.cpu_player import TargetGAConfig
 
     res = BenchResult("target", command="evoplay bench target")
     sample = draws(200 if quick else 1000, 2026)
@@ -226,7 +226,7 @@ def bench_target(quick: bool = False) -> BenchResult:
 
 
 def _cli(argv=None) -> int:
-    from evoplay.games.target.ga import LEVELS, TargetGAConfig, level_config, load_recipe
+    from evoplay.games.target.cpu_player import LEVELS, TargetGAConfig, level_config, load_recipe
 
     p = argparse.ArgumentParser(prog="python -m evoplay.bench.target", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)

@@ -86,7 +86,8 @@ def agents(game_spec):
 @main.command("check-game")
 @click.argument("game")
 @click.option("--games", "n_games", type=int, default=200, show_default=True, help="random games to play")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the first random game (each game after it has its own)")
 @click.option("--max-moves", type=int, default=10_000, show_default=True, help="moves before a game counts as endless")
 def check_game_command(game, n_games, seed, max_moves):
     """Play seeded random games of GAME and report every broken promise of the game API (exit 2 if any)."""
@@ -125,7 +126,8 @@ def check_game_command(game, n_games, seed, max_moves):
               help="the agent you play (default alphabeta(depth=4); Sevens: a level easy/medium/hard/expert or an "
                    "agent spec, default expert, one per other seat)")
 @click.option("--seat", default="first", show_default=True, help="your seat: first, second, or a seat number from 0")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the game (chance, the opponent's random choices)")
 @click.option("--tick-ms", type=float, default=150.0, show_default=True,
               help="simultaneous games (tron, gems): milliseconds per tick; your key in a tick is your move")
 def play(game, opponent, seat, seed, tick_ms):
@@ -152,8 +154,11 @@ def play(game, opponent, seat, seed, tick_ms):
         bot_name = seats[0].name
         seats[you] = HumanAgent(g)
     out.print(f"[bold]{escape(g.spec)}[/]: you are player {you}, against {escape(bot_name)}")
+    def chance(state, outcome):  # the die rolled (hidden-information games keep their deals to themselves)
+        say(f"chance: {state.action_to_string(outcome)}")
+
     try:
-        state = play_game(g, seats, seed)
+        state = play_game(g, seats, seed, on_chance=chance if g.perfect_information else None)
     except HumanQuit as err:
         say(str(err))
         return
@@ -175,20 +180,26 @@ def play(game, opponent, seat, seed, tick_ms):
 
 
 def _results_table(result, title: str) -> Table:
+    """W/D/L, win rate with its 95 % interval, mean score and 5w+d-4l per agent, best first; fits 80 columns
+    (a long agent name folds, the numbers never do)."""
+    from rich import box
+
     from evoplay.arena import wilson_interval
 
-    table = Table(title=escape(title))
-    table.add_column("agent", no_wrap=True)
-    for col in ("games", "wins", "draws", "losses", "win rate", "95 % CI", "mean score", "5w+d-4l"):
-        table.add_column(col, justify="right")
+    table = Table(title=escape(title), box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+                  caption="W/D/L: wins, draws, losses; score: mean game score", caption_justify="left")
+    table.add_column("agent", overflow="fold")
+    for col in ("games", "W", "D", "L", "win rate", "95 % CI", "score", "5w+d-4l"):
+        table.add_column(col, justify="right", no_wrap=True)
     stats = result.stats()
+    labels = result.labels()
     order = sorted(range(len(stats)), key=lambda i: -stats[i].win_rate())
     for i in order:
         s = stats[i]
         lo, hi = wilson_interval(s.wins + 0.5 * s.draws, s.games)
         table.add_row(
-            escape(result.names[i]), str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.win_rate():.3f}",
-            f"{lo:.3f}-{hi:.3f}", f"{s.score / max(1, s.games):.2f}", f"{s.fitness():g}",
+            escape(labels[i]), str(s.games), str(s.wins), str(s.draws), str(s.losses), f"{s.win_rate():.3f}",
+            f"{lo:.2f}-{hi:.2f}", f"{s.score / max(1, s.games):.2f}", f"{s.fitness():g}",
         )
     return table
 
@@ -198,7 +209,8 @@ def _results_table(result, title: str) -> Table:
 @click.argument("spec_a")
 @click.argument("spec_b")
 @click.option("--games", "n_games", type=int, default=2, show_default=True, help="games, seats alternating")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the games (the same seed plays the same games)")
 @click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
 @executor_options
 def match(game, spec_a, spec_b, n_games, seed, as_json, workers, backend, address):
@@ -224,7 +236,8 @@ def match(game, spec_a, spec_b, n_games, seed, as_json, workers, backend, addres
 @click.argument("specs", nargs=-1)
 @click.option("--games", "n_games", type=int, default=2, show_default=True,
               help="games per ordered pair (each pair meets in both seats)")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the games (the same seed plays the same games)")
 @click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
 @executor_options
 def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
@@ -236,7 +249,8 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
     if not specs:
         if g.name != "kalah" and g.name != "mnk":
             raise SpecError(f"name the agents for {g.spec}, e.g. evoplay tournament {game} random random")
-        specs = DEFAULT_KALAH_AGENTS if g.name == "kalah" else ("random", "alphabeta(depth=2)", "alphabeta(schedule=seed001)")
+        specs = (DEFAULT_KALAH_AGENTS if g.name == "kalah"
+                 else ("random", "alphabeta(depth=2)", "alphabeta(schedule=empty_cells)"))
     if len(specs) < 2:
         raise SpecError("a tournament needs at least two agents")
     if n_games < 1:

@@ -43,16 +43,71 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
     ) as prog:
         task = prog.add_task(f"{folder.recipe} generations", total=evo.generations, best="")
 
+        minutes = float(folder.config.get("minutes", 0) or 0)
+        spent = [sum(float(r.get("seconds", 0)) for r in folder.read_log()), None]  # seconds, generation shown
+
         def update(done, total, record):
             best = f"best {record['best']:.4g}" if record and "best" in record else ""
-            prog.update(task, completed=done, total=total, best=best)
+            if record and record.get("ladder"):
+                best += f" vs {record['ladder']}"
+            if minutes:  # a run with a time budget shows how much of it is spent; its generations come as they come
+                if record and spent[1] is not None and done > spent[1]:
+                    spent[0] += float(record.get("seconds", 0))
+                spent[1] = done
+                prog.update(task, completed=done, total=None, best=f"{best} ({spent[0] / 60:.1f} of {minutes:g} min)")
+            else:
+                prog.update(task, completed=done, total=total, best=best)
 
         # The final tables (the best against held-out opponents) can take longer than the generations did: the
         # bar says so while its clock keeps running.
         finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables"))
         run_evolution(finishing, folder, ex, update)
     console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
+
+
+class _Session:
+    """Measures one command's wall and CPU time over a run (its worker processes included once they are
+    joined) and records it in the run folder's timing.json, also when the run stops on an error or Ctrl-C."""
+
+    def __init__(self, command: str):
+        import time
+
+        from evoplay.evolve.reports import cpu_seconds
+
+        self.command = command
+        self.folder = None
+        self.start, self.cpu = time.perf_counter(), cpu_seconds()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        import time
+
+        from evoplay.evolve.reports import cpu_seconds, record_session
+
+        if self.folder is not None:
+            try:
+                record_session(self.folder, self.command, time.perf_counter() - self.start,
+                               cpu_seconds() - self.cpu, (self.first, len(self.folder.read_log())))
+            except (CheckpointError, OSError):  # the run's own error says more; the timing is not worth a second
+                if exc[0] is None:
+                    raise
+        return False
+
+    def running(self, folder) -> None:
+        """The run folder this command works on (its log's length now: the generations run before)."""
+        self.folder, self.first = folder, len(folder.read_log())
+
+
+def _print_report(module, folder) -> None:
+    """The recipe's report, then what the run cost (timing.json)."""
+    from evoplay.evolve.reports import timing_line
+
     out.print(module.report(folder), markup=False, soft_wrap=True)
+    line = timing_line(folder)
+    if line:
+        out.print(line, markup=False, soft_wrap=True)
 
 
 class _EvolveCommand(click.Command):
@@ -60,9 +115,10 @@ class _EvolveCommand(click.Command):
 
     def format_epilog(self, ctx, formatter):
         from evoplay.evolve.config import shipped_variants
-        from evoplay.recipes import RECIPES
+        from evoplay.recipes import RECIPES, SUMMARIES
 
-        rows = [(name, "variants: " + (", ".join(shipped_variants(name)) or "none")) for name in sorted(RECIPES)]
+        rows = [(name, "variants: " + (", ".join(shipped_variants(name)) or "none") + f". {SUMMARIES.get(name, '')}")
+                for name in sorted(RECIPES)]
         with formatter.section("Recipes (--config VARIANT runs a variant shipped with the recipe)"):
             formatter.write_dl(rows)
         super().format_epilog(ctx, formatter)
@@ -84,20 +140,24 @@ def _run_label(recipe: str, config_path: str | None, levels: bool) -> str:
 @click.argument("recipe")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
               help="a TOML file merged over the recipe's defaults (may say base = \"VARIANT\")")
-@click.option("--generations", type=int, default=None)
-@click.option("--population", type=int, default=None)
-@click.option("--seed", type=int, default=None)
+@click.option("--generations", type=int, default=None,
+              help="generations (mnk: rounds) to run, instead of the config's")
+@click.option("--population", type=int, default=None, help="individuals per generation, instead of the config's")
+@click.option("--seed", type=int, default=None,
+              help="the run's seed (default: the config's, 1 for mancala); the same seed gives the same run")
 @click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE", help="override a config key (repeatable)")
 @click.option("--levels", is_flag=True, help="(sevens) evolve the difficulty levels and write computer.lua/.py")
 @click.option("--game", "game_spec", default=None, metavar="SPEC",
               help="(gp, ga) the game: a built-in, path/file.py:Class or openspiel:NAME")
 @click.option("--vs", "vs_specs", multiple=True, metavar="SPEC",
-              help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's)")
+              help="(gp, ga) a fixed opponent of the fitness games (repeatable; replaces the config's ladder)")
+@click.option("--minutes", type=float, default=None,
+              help="(gp, ga) stop when the generations have taken this many minutes (resumable)")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="run folder (default runs/RECIPE-SEED-TIME, or runs/RECIPE_VARIANT-SEED-TIME with --config)")
 @executor_options
-def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, out_dir,
-           workers, backend, address):
+def evolve(recipe, config_path, generations, population, seed, assignments, levels, game_spec, vs_specs, minutes,
+           out_dir, workers, backend, address):
     """Evolve players with RECIPE; the run folder gets the config, log, checkpoints, best agent and plots."""
     import time
 
@@ -105,6 +165,7 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     from evoplay.evolve.config import parse_assignment
     from evoplay.recipes import find_key, load_recipe
 
+    session = _Session("evolve")
     module = load_recipe(recipe)
     base = load_config(recipe, config_path)
     overrides = {}
@@ -115,6 +176,14 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
         overrides["game"] = game_spec
     if vs_specs:
         overrides[find_key(base, "fitness.opponents")] = list(vs_specs)
+        if isinstance(base.get("fitness"), dict) and "ladder" in base["fitness"]:
+            overrides["fitness.ladder"] = []  # fixed opponents replace the rising ladder
+    if minutes is not None:
+        if "minutes" not in base:
+            raise SpecError(f"--minutes is for the gp and ga recipes; {recipe} runs for its generations")
+        if minutes < 0:
+            raise SpecError(f"--minutes {minutes:g}: give a time budget >= 0 (0: none)")
+        overrides["minutes"] = float(minutes)
     for text in assignments:
         key, value = parse_assignment(text)
         overrides[find_key(base, key)] = value
@@ -125,12 +194,14 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     out_path = out_dir or f"runs/{label}-{config.get('seed', 0)}-{time.strftime('%Y%m%d-%H%M%S')}"
     from evoplay.arena import make_executor
 
-    with make_executor(backend, workers, address) as ex:  # a backend that cannot start stops before the folder
+    with session, make_executor(backend, workers, address) as ex:  # a backend that cannot start: no folder
         folder = RunFolder.create(out_path, recipe, config, options)
+        session.running(folder)
         path = escape(str(folder.path))
         console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False,
                       soft_wrap=True)
         _run_with_progress(module, folder, backend, workers, address, executor=ex)
+    _print_report(module, folder)
 
 
 @main.command()
@@ -153,9 +224,13 @@ def resume(run_dir, workers, backend, address):
             _rewrite(module, folder, backend, workers, address)
         else:
             console.print(f"{escape(str(folder.path))} has finished already; its report:", soft_wrap=True)
-        out.print(module.report(folder), markup=False, soft_wrap=True)
+        _print_report(module, folder)
         return
-    _run_with_progress(load_recipe(folder.recipe), folder, backend, workers, address)
+    module = load_recipe(folder.recipe)
+    with _Session("resume") as session:
+        session.running(folder)
+        _run_with_progress(module, folder, backend, workers, address)
+    _print_report(module, folder)
 
 
 def _rewrite(module, folder, backend="serial", workers=None, address=None):
@@ -186,7 +261,7 @@ def report(run_dir, rewrite):
         if folder.finished and not folder.file("best.json").exists():
             raise CheckpointError(f"{folder.file('best.json')} is missing although the run has finished; write "
                                   f"the outputs again with: evoplay report --rewrite {folder.path}")
-    out.print(module.report(folder), markup=False, soft_wrap=True)
+    _print_report(module, folder)
 
 
 @main.command()

@@ -17,19 +17,16 @@ from evoplay.errors import SpecError
 @click.option("--quick", is_flag=True, help="smaller samples: every benchmark in under a minute in all, a first look")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 def bench(names, quick, as_json):
-    """Measure evoplay against its references and targets (all benchmarks, or the NAMES given).
+    """Measure evoplay against its references and targets (all benchmarks, or the NAMES given). A benchmark that
+    takes games (anygame) measures the game specs that follow its name: evoplay bench anygame my.py:MyGame.
 
     Each benchmark's table is printed as it finishes; Ctrl-C keeps the finished ones (exit code 130)."""
     import time
 
     from evoplay.bench import load_all, load_note
-    from evoplay.spec import suggest
 
     registry = load_all()
-    chosen = list(names) or list(registry)
-    for n in chosen:
-        if n not in registry:
-            raise SpecError(f"unknown benchmark '{n}'{suggest(n, registry)}; known: {', '.join(registry)}")
+    chosen, games = _bench_names(list(names), registry)
     results = []
     start = time.perf_counter()
     try:
@@ -38,7 +35,7 @@ def bench(names, quick, as_json):
                 console.print(f"running {n} ({i + 1} of {len(chosen)}{', quick' if quick else ''}): "
                               f"{registry[n].help}", style="dim", markup=False, highlight=False)
             t0 = time.perf_counter()
-            r = registry[n].run(quick)
+            r = registry[n].run(quick, games[n]) if games.get(n) else registry[n].run(quick)
             results.append(r)
             if not as_json:
                 out.print(_bench_table(r, time.perf_counter() - t0))
@@ -55,8 +52,47 @@ def bench(names, quick, as_json):
                       style="dim", markup=False, highlight=False)
 
 
-def _bench_table(r, seconds: float) -> Table:
-    table = Table(title=escape(f"{r.name}  ({r.command}, {seconds:.0f} s)"))
+def _bench_names(names: list[str], registry) -> tuple[list[str], dict[str, list[str]]]:
+    """The benchmarks to run and, for those that take games, the game specs named after them."""
+    from evoplay.spec import suggest
+
+    chosen: list[str] = []
+    games: dict[str, list[str]] = {}
+    for n in names:
+        if n in registry:
+            chosen.append(n)
+        elif chosen and registry[chosen[-1]].takes_games:
+            games.setdefault(chosen[-1], []).append(n)
+        else:
+            takers = ", ".join(b for b in registry if registry[b].takes_games)
+            raise SpecError(f"unknown benchmark '{n}'{suggest(n, registry)}; known: {', '.join(registry)} "
+                            f"(a game spec goes after a benchmark that measures games: {takers})")
+    return chosen or list(registry), games
+
+
+#: below this many columns a benchmark's figures print as short paragraphs, not as a table of wrapped rows
+WIDE = 120
+
+
+def _bench_table(r, seconds: float, width: int | None = None):
+    """A benchmark's figures: a table on a wide terminal; on a narrow one (80 columns) each figure as a line of its
+    name and an indented line of its value, reference, speed-up and target."""
+    from rich.console import Group
+    from rich.text import Text
+
+    title = f"{r.name}  ({r.command}, {seconds:.0f} s)"
+    if (width or out.width) < WIDE:
+        parts = [Text(title, style="bold")]
+        for f in r.figures:
+            ref = f"; {_fmt(f.reference)} {f.reference_name}" if f.reference is not None else ""
+            ratio = f" ({f.ratio:,.1f}x)" if f.ratio is not None else ""
+            target = f"; target {f.target}: {'yes' if f.met else 'no'}" if f.target and f.met is not None else ""
+            parts.append(Text(f.name))
+            parts.append(Text(f"    {_fmt(f.value)} {f.unit}{ref}{ratio}{target}"))
+            if f.reference is None and f.note:
+                parts.append(Text(f"    {f.note}", style="dim"))
+        return Group(*parts, Text(""))
+    table = Table(title=escape(title))
     for col in ("figure", "evoplay", "reference (same run)", "speed-up", "target", "met"):
         table.add_column(col, justify="left" if col in ("figure", "reference (same run)") else "right")
     for f in r.figures:
@@ -127,7 +163,8 @@ def target(seconds, level, seed, rounds, mode, large, reveal):
               help="games per ordered pairing (one player against two copies of another)")
 @click.option("--rounds", type=int, default=100, show_default=True,
               help="rating rounds: each plays every 3 distinct players in every seat order once")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="seed of the games (the same seed gives the same table)")
 @click.option("--out", "out_file", default=None, type=click.Path(dir_okay=False), help="also write the Markdown here")
 @executor_options
 def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, address):

@@ -5,7 +5,7 @@ margin or by a rating; with the seeds' parsimony terms.
 The config table (``[fitness]`` of the ``gp`` and ``ga`` recipes)::
 
     opponents = ["random"]   # agent specs; every candidate plays each in every seat, ``games`` games per seat
-    ladder = []              # instead of opponents: rungs that join one by one ("hall": the hall of fame)
+    ladder = []              # when opponents = []: rungs that join one by one ("hall": the hall of fame)
     promote = 0.75           # the next rung joins when the best quarter scores this much against the top one
     rungs = 2                # how many of the top rungs joined are played
     games = 4
@@ -101,6 +101,10 @@ class FitnessSpec:
         if unknown:
             raise ConfigError(f"[fitness]: unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(DEFAULTS)}")
         v = {**DEFAULTS, **table}
+        if v["opponents"]:
+            v["ladder"] = []  # fixed opponents, when given, replace the ladder
+        if game is not None and v["ladder"]:
+            v["ladder"] = playable_rungs(list(v["ladder"]), game)
         spec = cls(tuple(v["opponents"]), int(v["games"]), int(v["hall_of_fame"]), int(v["hall_games"]),
                    int(v["round_robin"]), str(v["scoring"]), float(v["win"]), float(v["draw"]), float(v["loss"]),
                    str(v["parsimony"]), int(v["free"]), float(v["coefficient"]), float(v["factor"]),
@@ -126,9 +130,6 @@ class FitnessSpec:
         if not 0.5 < self.promote <= 1.0:
             raise ConfigError(f"fitness.promote = {self.promote}; give a score per game above 0.5 and at most 1 "
                               f"(0.75: the best quarter win three games in four against the top rung)")
-        if self.ladder and self.opponents:
-            raise ConfigError("fitness: give opponents (fixed) or a ladder (rising), not both; set opponents = [] "
-                              "to play the ladder")
         if self.ladder and not self.games:
             raise ConfigError("fitness.ladder is given but fitness.games = 0; give games >= 1 per seat")
         if HALL_RUNG in self.ladder and not self.hall_of_fame:
@@ -174,6 +175,32 @@ class FitnessSpec:
         if self.scoring != "auto":
             return self.scoring
         return "margin" if keeps_score(game) else "wdl"
+
+
+def playable_rungs(ladder: list[str], game) -> list[str]:
+    """The rungs of ``ladder`` that can play ``game``: a known agent that refuses the game (``uct`` on a game with
+    simultaneous moves, a search on hidden cards without ``resample``) is left out with a warning, so the default
+    ladder fits every game; an unknown name or bad parameters stay errors."""
+    import sys
+
+    from evoplay.agents import AGENTS, refusal
+    from evoplay.spec import parse_spec
+
+    kept = []
+    for rung in ladder:
+        if rung != HALL_RUNG:
+            try:
+                name = parse_spec(rung, "agent").name
+                AGENTS.entry(name)
+                why = refusal(name, game)
+            except SpecError:
+                why = None  # the full check in FitnessSpec.check words the error
+            if why:
+                print(f"warning: fitness.ladder: the rung {rung!r} is left out: it cannot play {game.spec}: {why}",
+                      file=sys.stderr)
+                continue
+        kept.append(rung)
+    return kept
 
 
 def keeps_score(game, seed: int = 0, positions: int = 60) -> bool:

@@ -49,8 +49,12 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     generation's line on resume. On resume the checkpoint and the log must agree: a checkpoint at generation g
     needs log records 0..g-1. ``stop_after`` ends the call after that many generations without finishing the
     run (to test resuming).
+
+    A config with ``minutes`` > 0 also stops once the generations logged have taken that much time (their
+    ``seconds``, summed over every resume); why the run stopped is written to the finish mark (``stopped``).
     """
     executor = executor or SerialExecutor()
+    minutes = float(folder.config.get("minutes", 0) or 0)
     with folder.locked():
         total = evo.generations
         loaded = folder.load_checkpoint()
@@ -74,20 +78,29 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             progress(generation, total, last[-1] if last else None)
         ran = 0
         done = getattr(evo, "done", None)
-        while generation < total and not (done and generation > 0 and done(state)):
+        spent = sum(float(r.get("seconds", 0.0)) for r in folder.read_log())
+        stopped = f"{total} generations run"
+        while generation < total:
+            if done and generation > 0 and done(state):
+                stopped = f"the recipe's convergence test held after {generation} generations"
+                break
+            if minutes and spent >= 60.0 * minutes:
+                stopped = f"the time budget of {minutes:g} min was spent after {generation} generations"
+                break
             if stop_after is not None and ran >= stop_after:
                 return state
             start = time.perf_counter()
             state, record = evo.step(state, generation, executor)
             record = {"generation": generation, **record, "seconds": round(time.perf_counter() - start, 4)}
             folder.log(record)
+            spent += record["seconds"]
             generation += 1
             folder.save_checkpoint(generation, state)
             ran += 1
             if progress:
                 progress(generation, total, record)
         evo.finish(state, folder)
-        folder.write_json(FINISHED, {"generations": generation, "finished": time.time()})
+        folder.write_json(FINISHED, {"generations": generation, "finished": time.time(), "stopped": stopped})
     return state
 
 

@@ -63,3 +63,57 @@ def progression_markdown(log: list[dict], key: str = "baselines", last: str = "i
             cells.append(f"{b['wins']}/{b['draws']}/{b['losses']} ({b['fitness']:+d})" if b else "-")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# What a run cost: wall and CPU time as measured by the command that ran it.
+# --------------------------------------------------------------------------------------------------------------
+
+TIMING = "timing.json"
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished child processes (pool workers count once they are joined)."""
+    import os
+
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def duration(seconds: float) -> str:
+    """``1 min 51 s``, ``34 s``, ``0.4 s``."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {secs} s" if minutes else f"{secs} s"
+
+
+def record_session(folder, command: str, wall: float, cpu: float, generations: tuple[int, int]) -> None:
+    """Append one command's measured cost to the run folder's timing.json (a run resumed after a stop has
+    several sessions)."""
+    sessions = folder.read_json(TIMING) if folder.file(TIMING).is_file() else []
+    sessions = sessions if isinstance(sessions, list) else []
+    sessions.append({"command": command, "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
+                     "generations": list(generations)})
+    with folder.locked():
+        folder.write_json(TIMING, sessions)
+
+
+def timing_line(folder) -> str | None:
+    """What the run cost, as measured: wall and CPU time of the commands that ran it (compiling, generations,
+    checkpoints and the closing tables), and how much of the wall time the generations' own steps took."""
+    if not folder.file(TIMING).is_file():
+        return None
+    sessions = folder.read_json(TIMING)
+    if not isinstance(sessions, list) or not sessions:
+        return None
+    wall = sum(float(s.get("wall_seconds", 0)) for s in sessions)
+    cpu = sum(float(s.get("cpu_seconds", 0)) for s in sessions)
+    steps = sum(float(r.get("seconds", 0)) for r in folder.read_log())
+    where = f"{len(sessions)} sessions" if len(sessions) > 1 else "one session"
+    return (f"time: {duration(wall)} of wall time, {duration(cpu)} of CPU (evoplay and its worker processes) in "
+            f"{where}; the generations' own steps took {duration(steps)} of the wall time, the rest is starting, "
+            f"compiling, checkpoints and the closing tables")

@@ -13,6 +13,7 @@ from typing import Any
 from evoplay.errors import CheckpointError, ConfigError
 from evoplay.evolve import checkpoint as ckpt
 from evoplay.evolve.config import dump_toml, parse_toml
+from evoplay.games.sources import located_document, portable_document
 
 try:  # POSIX record locks: released by the kernel when the holder dies, never inherited by forked workers
     import fcntl
@@ -109,7 +110,7 @@ class RunFolder:
         try:
             folder._refuse_if_not_empty()  # again, now that no other process can be creating it
             folder._remove_temp_files()
-            folder.write_text(CONFIG, dump_toml(config))
+            folder.write_text(CONFIG, dump_toml(portable_document(config, p)))  # a file game: relative to p
             folder.write_json(META, meta)
         except BaseException:
             folder.release()
@@ -146,7 +147,7 @@ class RunFolder:
             text = _read_bytes(config_path).decode("utf-8")
         except UnicodeDecodeError as err:
             raise ConfigError(f"{config_path} is not UTF-8 text (byte {err.start}); the run's config is corrupt") from None
-        config = parse_toml(text, str(config_path))
+        config = located_document(parse_toml(text, str(config_path)), p)
         return cls(p, meta["recipe"], config, meta)
 
     # --- the lock ------------------------------------------------------------------------------------------
@@ -218,6 +219,7 @@ class RunFolder:
         return target
 
     def write_json(self, name: str, obj: Any) -> Path:
+        obj = portable_document(obj, self.path)  # a file game relative to the folder, as in the config
         return self.write_text(name, json.dumps(obj, indent=2, default=_json_default) + "\n")
 
     def read_json(self, name: str) -> Any:
@@ -228,9 +230,10 @@ class RunFolder:
                                       f"again with 'evoplay report --rewrite {self.path}'")
             raise CheckpointError(f"{path} is missing; the run has not finished ('evoplay resume {self.path}')")
         try:
-            return json.loads(_read_bytes(path).decode("utf-8"))
+            doc = json.loads(_read_bytes(path).decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
             raise CheckpointError(f"{path} is corrupt: {err}") from None
+        return located_document(doc, self.path)
 
     # --- the log -------------------------------------------------------------------------------------------
     def log(self, record: dict) -> None:

@@ -35,6 +35,16 @@ def register_game(name: str, cls, params=None, help: str = "") -> None:
         return build_game(cls, canonical_spec(name, values, params), values)
 
     GAMES.register(name, factory, params, help)
+    _NAMES.setdefault(cls, name)
+
+
+#: Game class -> the name it was first registered under (what ``MyGame()`` calls itself)
+_NAMES: dict[type, str] = {}
+
+
+def registered_name(cls) -> str | None:
+    """The name a Game class was registered under (``register_game``, a built-in, an entry point), or None."""
+    return _NAMES.get(cls)
 
 
 def load_game(spec: str) -> Game:

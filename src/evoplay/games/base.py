@@ -1,7 +1,8 @@
 """The game API every evoplay game follows: OpenSpiel's names over a Game and its States."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -27,9 +28,18 @@ class Game:
     # ``State.resample(player, rng)`` instead of the true state.
     perfect_information: bool = True
 
-    def __init__(self, spec: str, params: dict[str, Any]):
+    def __init__(self, spec: str | None = None, params: dict[str, Any] | None = None, **values):
+        """``load_game`` passes the canonical ``spec`` and the checked ``params``. Called plainly --
+        ``Othello()``, ``Othello(size=8)`` -- a game builds both from its class: the parameters' defaults with
+        ``values`` over them, and the spec ``load_game`` would give (the registered name, or the class's file)."""
+        if spec is None:
+            from evoplay.games.sources import plain_spec
+
+            spec, params = plain_spec(type(self), values)
+        elif values:
+            raise SpecError(f"{type(self).__name__}: give parameters either as params or as keywords, not both")
         self.spec = spec
-        self.params = dict(params)
+        self.params = dict(params or {})
 
     def new_initial_state(self, seed: int | None = None) -> "State":
         raise NotImplementedError
@@ -61,6 +71,12 @@ class Game:
     def num_features(self) -> int:
         return len(self.feature_names())
 
+    def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
+        """The player of an evolved program of a policy this game defines itself (``gp(FILE)`` with a policy
+        other than the feature policies ``move`` and ``search``), or None when the game has no such policy.
+        Kalah's pit rule is one (``evoplay.games.kalah.program_player``)."""
+        return None
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and other.spec == self.spec
 
@@ -81,6 +97,10 @@ class State:
     ``_action_to_string``, ``_string_to_action``; legality checks and terminal handling live here once."""
 
     game: Game
+    #: True when the class brings its own checked ``legal_actions``/``apply_action`` but its hooks
+    #: ``_legal_actions``/``_apply_action`` already list and play a turn-based mover's actions (searches,
+    #: which only play actions the state listed, then call the hooks: :func:`search_moves`)
+    fast_moves: bool = False
 
     # --- hooks -------------------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -123,6 +143,28 @@ class State:
         """``game.feature_names()``'s numbers (float64) as ``player`` sees this state: never more than it can see."""
         self.game.feature_names()  # raises the how-to error for a game without features
         raise NotImplementedError(f"{type(self).__name__}.features(player) is missing")
+
+    def grid(self) -> list[str] | None:
+        """The board for the browser to draw: rows of cell symbols, the top row first, one character a cell
+        (``.`` an empty cell; each other character a kind of piece, drawn in its own colour). None (the default):
+        the game has no grid, and the browser shows ``str(state)`` with a button per move."""
+        return None
+
+    def action_cell(self, action: int) -> tuple[int | None, int] | None:
+        """Where on ``grid()`` a legal action is played: (row, column), the row counted from the top; (None,
+        column) for a drop game's column (any cell of it plays the action); None: no cell (a pass gets a button).
+        The default reads actions as cells numbered row by row from the top-left (a game with at least
+        rows x columns actions), or as columns (a game with as many actions as columns)."""
+        rows = self.grid()
+        if not rows:
+            return None
+        height, width = len(rows), len(rows[0])
+        n = self.game.num_distinct_actions()
+        if n == width and height > 1:
+            return (None, action) if 0 <= action < width else None
+        if n >= height * width and 0 <= action < height * width:
+            return divmod(action, width)
+        return None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node (``current_player() == CHANCE``): the outcomes as (action, probability) pairs."""
@@ -185,6 +227,18 @@ class State:
         best = max(r)
         top = [p for p, v in enumerate(r) if v == best]
         return top[0] if len(top) == 1 else None
+
+
+@functools.cache
+def search_moves(cls: type) -> tuple[Callable, Callable]:
+    """(legal, apply) for a search at a turn-based decision node of a state of class ``cls``: ``legal(state)`` lists
+    the mover's actions, ``apply(state, action)`` plays one of them. Where the class keeps State's checked
+    ``legal_actions`` and ``apply_action`` (or says ``fast_moves``), these are its hooks ``_legal_actions`` and
+    ``_apply_action``: a search only plays actions the state listed, so a second legality check is wasted."""
+    fast = bool(getattr(cls, "fast_moves", False))
+    legal = cls._legal_actions if fast or cls.legal_actions is State.legal_actions else cls.legal_actions
+    apply = cls._apply_action if fast or cls.apply_action is State.apply_action else cls.apply_action
+    return legal, apply
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:

@@ -244,6 +244,11 @@ class _Checker:
                         self.problem("no-legal", f"a simultaneous move gives player(s) {empty} no legal actions "
                                                  f"({where}); give every player an action (a pass) or end the game")
                         return None
+                elif not legal and player == CHANCE:
+                    self.problem("no-legal", f"a chance node has no outcomes ({where}); chance_outcomes() must list "
+                                             f"the outcomes with their probabilities, and the legal actions at a "
+                                             f"chance node are those outcomes (or end the game: TERMINAL, -4)")
+                    return None
                 elif not legal:
                     self.problem("no-legal", f"a non-terminal state has no legal actions for player {player} "
                                              f"({where}); end the game (current_player() returns TERMINAL, -4) when "
@@ -281,6 +286,30 @@ class _Checker:
         if player != CHANCE:
             self.illegal_probe(state, player, legal, where)
         self.check_strings(state, player, legal, where)
+        self.check_grid(state, player, legal, where)
+
+    def check_grid(self, state, player, legal, where: str) -> None:
+        """A grid (``State.grid``) is rows of one character a cell, all as long; every move it places is on it."""
+        rows = self.call(where, "grid()", state.grid)
+        if rows is None:
+            return
+        if (not isinstance(rows, (list, tuple)) or not rows or not all(isinstance(r, str) for r in rows)
+                or len({len(r) for r in rows}) != 1 or not rows[0]):
+            self.problem("grid", f"grid() returned {str(rows)[:60]!r} ({where}); return a list of strings of equal "
+                                 f"length, one character a cell, the top row first")
+            return
+        height, width = len(rows), len(rows[0])
+        if player < 0:
+            return
+        for a in legal:
+            cell = self.call(where, f"action_cell({a})", state.action_cell, a)
+            if cell is None:
+                continue
+            r, c = cell if isinstance(cell, (tuple, list)) and len(cell) == 2 else (-1, -1)
+            if not (isinstance(c, int) and 0 <= c < width and (r is None or isinstance(r, int) and 0 <= r < height)):
+                self.problem("grid", f"action_cell({a}) is {cell!r}, off the {height} x {width} grid ({where}); return "
+                                     f"(row, column) counted from the top left, (None, column), or None")
+                return
 
     def check_terminal(self, state, legal, where: str) -> None:
         if legal:

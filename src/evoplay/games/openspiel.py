@@ -116,6 +116,32 @@ class OpenSpielGame(Game):
             self._tensor, self._shape = "infostate", tuple(pyspiel_game.information_state_tensor_shape())
         else:
             self._tensor, self._shape = None, ()
+        self._planes = self._board_planes()
+
+    def _board_planes(self) -> tuple[tuple[int, ...], bool] | None:
+        """For ``OpenSpielState.grid``: a game of perfect information whose observation is shaped (planes, rows,
+        columns), at most 8 planes, one of them all ones at the start (the empty cells), gives the symbol index
+        of each plane (-1: empty; 0, X: the plane the first player's first move fills; then the others in order)
+        and whether to turn the rows upside down (a drop game whose first piece lands in row 0: row 0 is the
+        bottom); any other game None."""
+        if not self.perfect_information or self._tensor != "observation" or len(self._shape) != 3:
+            return None
+        if not 2 <= self._shape[0] <= 8:
+            return None
+        state = self.pyspiel_game.new_initial_state()
+        if state.current_player() < 0:
+            return None
+        start = np.asarray(state.observation_tensor(0)).reshape(self._shape)
+        full = [p for p in range(self._shape[0]) if start[p].min() == 1]
+        if len(full) != 1:
+            return None
+        state.apply_action(state.legal_actions()[0])
+        gained = (np.asarray(state.observation_tensor(0)).reshape(self._shape) - start).clip(0)
+        first = int(gained.sum(axis=(1, 2)).argmax())
+        pieces = [first] + [p for p in range(self._shape[0]) if p not in (first, full[0])]
+        rows = np.nonzero(gained[first].any(axis=1))[0]
+        drop = self.num_distinct_actions() == self._shape[2] and len(rows) == 1 and rows[0] == 0
+        return tuple(-1 if p == full[0] else pieces.index(p) for p in range(self._shape[0])), bool(drop)
 
     def new_initial_state(self, seed: int | None = None) -> "OpenSpielState":
         """The start of a play; ``seed`` is not used here: the arena samples chance nodes from the game's seed."""
@@ -140,6 +166,12 @@ class OpenSpielGame(Game):
 
     def num_features(self) -> int:
         return int(np.prod(self._shape)) if self._tensor is not None else len(self.feature_names())
+
+    def relative_index(self):
+        """Per player, the indices that make the tensor relative to its seat (None: the tensor as it is)."""
+        layout = self.seat_layout
+        self._relative = None if layout is None else layout.index
+        return self._relative
 
     @property
     def seat_layout(self):
@@ -170,6 +202,9 @@ class OpenSpielState(State):
     """A pyspiel state behind evoplay's State API; ``pyspiel_state`` is the wrapped state."""
 
     __slots__ = ("game", "pyspiel_state")
+    # legal_actions/apply_action check and word errors; at a turn-based node the hooks below list and play the
+    # mover's actions directly, which is all a search needs (games.base.search_moves)
+    fast_moves = True
 
     def __init__(self, game: OpenSpielGame, pyspiel_state):
         self.game = game
@@ -186,6 +221,16 @@ class OpenSpielState(State):
 
     def is_simultaneous_node(self) -> bool:
         return self.pyspiel_state.is_simultaneous_node()
+
+    def grid(self) -> list[str] | None:
+        """The board from a shaped observation (see ``OpenSpielGame._board_planes``), seen from the first seat:
+        '.' an empty cell, X, O, A, B... the other planes in order; None for any other game."""
+        if self.game._planes is None:
+            return None
+        planes, drop = self.game._planes
+        which = np.asarray(self.pyspiel_state.observation_tensor(0)).reshape(self.game._shape).argmax(axis=0)
+        rows = ["".join("." if planes[k] < 0 else "XOABCDEF"[planes[k]] for k in row) for row in which]
+        return rows[::-1] if drop else rows
 
     @property
     def history(self) -> list[int]:
@@ -279,9 +324,10 @@ class OpenSpielState(State):
     def features(self, player: int) -> np.ndarray:
         """``player``'s observation tensor (or information-state tensor): what OpenSpiel lets it see, made
         relative to its seat where OpenSpiel gives every player the same tensor (``OpenSpielGame.seat_layout``)."""
+        g = self.game
+        index = g._relative if hasattr(g, "_relative") else g.relative_index()
         raw = self.tensor(player)
-        layout = self.game.seat_layout
-        return raw if layout is None else raw[layout.index[player]]
+        return raw if index is None else raw[index[player]]
 
     def tensor(self, player: int) -> np.ndarray:
         """``player``'s observation (or information-state) tensor as OpenSpiel gives it, flat."""

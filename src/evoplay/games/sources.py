@@ -3,7 +3,9 @@
 * ``path/to/file.py:ClassName`` or ``path/to/file.py:ClassName(param=1)``: a ``Game`` subclass in a plain Python
   file, imported by path. Its parameters are the class attribute ``parameters`` (a tuple of ``evoplay.spec.Param``;
   none if absent). The canonical spec holds the file's absolute path, so a worker process rebuilds the game from
-  the spec alone (``Game.__reduce__`` pickles a game as ``load_game(spec)``).
+  the spec alone (``Game.__reduce__`` pickles a game as ``load_game(spec)``). A file that records a game (a run's
+  config.toml and best.json, shipped weights) names it relative to its own folder (``portable_spec``), so the
+  two can move together, as in a checkout; readers turn it back into an absolute spec (``located_spec``).
 * An ``evoplay.games`` entry point of an installed package: the entry point's name is the game's name, its value
   a ``Game`` subclass (``"mypkg.games:MyGame"``); loaded the first time that name is asked for.
 * ``openspiel:NAME`` or ``openspiel:NAME(param=value,...)``: any pyspiel game (``evoplay.games.openspiel``).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import importlib.abc
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -88,6 +91,79 @@ def import_game_file(path: Path):
     return module
 
 
+def located_spec(spec: str, folder: str | Path, absolute: str | None = None) -> str:
+    """``spec`` with a file game's relative path read from ``folder`` (the folder of the file that recorded it)
+    instead of the working directory; any other spec unchanged. ``absolute``: the same game as recorded with its
+    absolute path, used when the relative path finds no file (the record moved without its game)."""
+    m = _FILE_SPEC.match(spec.strip()) if isinstance(spec, str) else None
+    if not m:
+        return spec
+    path = Path(m.group("path")).expanduser()
+    if path.is_absolute():
+        return spec
+    path = Path(os.path.normpath(Path(folder).absolute() / path))
+    if not path.is_file() and isinstance(absolute, str):
+        other = _FILE_SPEC.match(absolute.strip())
+        if other and Path(other.group("path")).is_file():
+            return absolute
+    return f"{path}:{m.group('rest')}"
+
+
+def portable_spec(spec: str, folder: str | Path) -> str:
+    """``spec`` as a file in ``folder`` records it: a file game's path relative to ``folder`` (a relative path in
+    ``spec`` is read from the working directory), so the record and the game file can move together; absolute
+    when the two share no folder but the file system's root. Any other spec unchanged."""
+    m = _FILE_SPEC.match(spec.strip()) if isinstance(spec, str) else None
+    if not m:
+        return spec
+    path = _absolute(m.group("path"))
+    base = Path(os.path.abspath(folder))
+    try:
+        common = Path(os.path.commonpath([path, base]))
+    except ValueError:  # another drive
+        return f"{path}:{m.group('rest')}"
+    if common == Path(common.anchor):
+        return f"{path}:{m.group('rest')}"
+    return f"{Path(os.path.relpath(path, base)).as_posix()}:{m.group('rest')}"
+
+
+def _absolute(raw: str) -> Path:
+    return Path(os.path.abspath(Path(raw).expanduser()))
+
+
+#: the key beside ``game`` that holds the spec with its absolute path, in documents that name a file game
+ABSOLUTE_KEY = "game_absolute"
+
+
+def located_document(doc, folder: str | Path):
+    """A copy of a JSON or TOML document (a run's config or best.json, a weights file) read from ``folder`` with
+    its ``game`` made absolute (``located_spec``, falling back on the document's ``game_absolute``, which the
+    copy drops); anything that is not a table with a game comes back as it is."""
+    if not (isinstance(doc, dict) and isinstance(doc.get("game"), str)):
+        return doc
+    out = {k: v for k, v in doc.items() if k != ABSOLUTE_KEY}
+    out["game"] = located_spec(doc["game"], folder, doc.get(ABSOLUTE_KEY))
+    return out
+
+
+def portable_document(doc, folder: str | Path):
+    """A copy of a document about to be written into ``folder`` with a file game relative to it
+    (``portable_spec``: the folder and the game can move together, as in a checkout) and, beside it, the game
+    with its absolute path (``game_absolute``: the folder can move alone on this machine)."""
+    if not (isinstance(doc, dict) and isinstance(doc.get("game"), str)):
+        return doc
+    spec = doc["game"]
+    m = _FILE_SPEC.match(spec.strip())
+    if not m:
+        return doc
+    out = dict(doc)
+    out["game"] = portable_spec(spec, folder)
+    absolute = f"{_absolute(m.group('path'))}:{m.group('rest')}"
+    if absolute != out["game"]:
+        out[ABSOLUTE_KEY] = absolute
+    return out
+
+
 def game_parameters(cls) -> tuple[Param, ...]:
     """A Game class's parameters: its ``parameters`` attribute (a tuple of ``Param``), or none."""
     params = getattr(cls, "parameters", ())
@@ -127,14 +203,43 @@ def load_file_game(spec: str) -> Game:
             f"{parsed.name} in {str(path)!r} is not a Game: subclass evoplay.games.Game (with a State subclass of "
             f"evoplay.games.State), as in examples/othello6.py"
         )
-    name = f"{path}:{parsed.name}"
+    spec, values = _checked_spec(f"{path}:{parsed.name}", cls, parsed)
+    return build_game(cls, spec, values)
+
+
+def _checked_spec(name: str, cls, parsed) -> tuple[str, dict]:
+    """The canonical spec ``name(...)`` of a game class and its parameters' values, checked against the class's
+    ``parameters`` (``parsed``: the spec's parameters as given)."""
     from evoplay.spec import Registry
 
     registry = Registry("game")
     params = game_parameters(cls)
     registry.register(parsed.name, lambda **values: values, params)
     _, values = registry.resolve(parsed)
-    return build_game(cls, canonical_spec(name, values, params), values)
+    return canonical_spec(name, values, params), values
+
+
+def plain_spec(cls, values: dict) -> tuple[str, dict]:
+    """The spec and parameters of a game built by calling its class (``Othello(size=8)``): the name it was
+    registered under, else its file (``path/file.py:Othello(size=8)``), so ``load_game`` rebuilds an equal game."""
+    import inspect
+
+    from evoplay.games import registered_name
+    from evoplay.spec import ParsedSpec
+
+    parsed = ParsedSpec(cls.__name__, (), dict(values))
+    name = registered_name(cls)
+    if name is None:
+        try:
+            file = Path(inspect.getfile(cls)).resolve()
+        except (TypeError, OSError):
+            file = None
+        if file is None or file.suffix != ".py" or not file.is_file():
+            raise SpecError(f"{cls.__name__}() cannot say which game it is: it is defined in no .py file; define it "
+                            f"in a file, or register_game('name', {cls.__name__}) first, or build it with "
+                            f"load_game('path/file.py:{cls.__name__}')")
+        name = f"{file}:{cls.__name__}"
+    return _checked_spec(name, cls, parsed)
 
 
 def build_game(cls, spec: str, values: dict) -> Game:

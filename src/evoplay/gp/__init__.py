@@ -9,7 +9,7 @@ Defining a primitive set (every call validates and raises SpecError with what wo
     pset.add_feature("suit_count", 1)
     pset.add_random()                                        # a uniform [0, 1) number per evaluation
     pset.add_ephemeral("c", -1.0, 1.0)                       # ephemeral random constants (mutable)
-    seed003 = gp.seed003_primitive_set()                     # if_lt, add, sub, value_at; integers 0..13
+    kalah = gp.kalah_primitive_set()                         # the Mancala GP's: if_lt, add, sub, value_at, 0..13
 
 Operations known to the interpreter (``gp.FUNCTIONS``): add, sub, mul, div (protected), min, max, neg, abs,
 if_lt (4 children: c if a < b else d), value_at (1 child: features[floor(a) mod n]).
@@ -59,7 +59,7 @@ from evoplay.gp.interpreter import (
     reference_evaluate, seed_random,
 )
 from evoplay.gp.notation import parse_notation, to_notation
-from evoplay.gp.primitives import ARITY, FUNCTIONS, PrimitiveSet, seed003_primitive_set
+from evoplay.gp.primitives import ARITY, FUNCTIONS, PrimitiveSet, kalah_primitive_set, seed003_primitive_set
 from evoplay.gp.program import Program, pack, unpack
 from evoplay.gp.simplify import simplify
 from evoplay.gp.variation import (
@@ -71,6 +71,7 @@ __all__ = [
     "constant_mutation", "crossover", "crossover_pair", "evaluate", "evaluate_pool", "evaluate_rows",
     "evaluate_with_stack", "export", "full", "grow", "koza_breed", "pack", "parse_notation", "pick_node",
     "point_mutation", "population", "program_value", "program_values", "ramped", "reference_evaluate",
-    "seed003_primitive_set", "seed_random", "simplify", "split_breed", "split_counts", "subtree_mutation",
+    "kalah_primitive_set", "seed003_primitive_set", "seed_random", "simplify", "split_breed", "split_counts",
+    "subtree_mutation",
     "to_lua", "to_notation", "to_python", "unpack",
 ]

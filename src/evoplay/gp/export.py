@@ -120,8 +120,21 @@ GAME = {game!r}
 FEATURES = {features!r}
 POLICY = {policy!r}  # "move": the best after-state; "search": alpha-beta with evaluate() at the leaves
 DEPTH = {depth!r}
+FREE_FEATURES = {free!r}  # the six free features follow the game's own (seat, my_turn, ...)
+SCALES = {scales!r}  # each feature is multiplied by its scale before evaluate() reads it (None: unscaled)
 TERMINAL_SCALE = 1e9
 EVAL_LIMIT = 1e8
+
+{free_source}
+
+def read(state, player):
+    """The numbers evaluate() reads: state.features(player), the free features, each times its scale."""
+    row = [float(x) for x in state.features(player)]
+    if FREE_FEATURES:
+        row += free_features(state, player)
+    if SCALES is not None:
+        row = [x * s for x, s in zip(row, SCALES)]
+    return row
 
 
 def value(features):
@@ -149,7 +162,7 @@ def _search(state, player, depth, alpha, beta):
     if state.is_terminal():
         return state.returns()[player] * (TERMINAL_SCALE + depth)
     if depth == 0:
-        return value(state.features(player))
+        return value(read(state, player))
     if state.current_player() == -1:  # chance: the expectation
         outcomes = state.chance_outcomes()
         total = 0.0
@@ -185,7 +198,7 @@ def choose(state, player=None):
     for a in actions:
         child = _child(state, a, player)
         if POLICY == "move":
-            v = child.returns()[player] * TERMINAL_SCALE if child.is_terminal() else value(child.features(player))
+            v = child.returns()[player] * TERMINAL_SCALE if child.is_terminal() else value(read(child, player))
         else:
             v = _search(child, player, DEPTH - 1, float("-inf"), float("inf"))
         if best_value is None or v > best_value:
@@ -210,6 +223,8 @@ def _linear_python(weights, names) -> str:
 
 
 def _doc_weights(doc: dict) -> list[float]:
+    if "weights" in doc:  # a real-valued genome (CMA-ES)
+        return [float(w) for w in doc["weights"]]
     scale = float(doc.get("weight_scale", 1.0))
     return [float(doc["params"][f"w{i}"]) * scale for i in range(len(doc["features"]))]
 
@@ -229,23 +244,44 @@ def feature_player_python(doc: dict) -> str:
         body = body.split("\n", 1)[1]  # its own docstring gives way to the player's
     else:
         body = "\n" + _linear_python(_doc_weights(doc), names)
+    import inspect
+
+    from evoplay.agents.feature_view import free_features
+
+    free = bool(doc.get("free_features", False))
+    free_source = inspect.getsource(free_features) if free else ""
     tail = _PLAYER_TEMPLATE.format(game=doc["game"], features=names, policy=doc["policy"],
-                                   depth=int(doc.get("depth", 1)))
+                                   depth=int(doc.get("depth", 1)), free=free, scales=doc.get("feature_scales"),
+                                   free_source=free_source)
     return head + body + tail
 
 
 def feature_value_lua(doc: dict) -> str:
-    """Lua source of a generic champion's evaluation over the feature vector (a 1-based table)."""
+    """Lua source of a generic champion's evaluation over the feature vector (a 1-based table): the game's own
+    features, then the free features when the champion read them (evoplay.agents.feature_view), each multiplied
+    by its scale inside."""
     names = list(doc["features"])
     if "program" in doc:
         program = Program.from_dict(doc["program"])
         pset = PrimitiveSet.from_dict(doc["primitive_set"])
-        return to_lua(program, pset, "evaluate", f"An evolved evoplay program of {doc['game']} over its "
-                                                  f"{len(names)} features ({', '.join(names[:8])} ...)")
-    weights = _doc_weights(doc)
-    lines = [f"-- An evolved evoplay weight vector of {doc['game']}: evaluate(features) is the weighted sum",
-             "local WEIGHTS = {"]
-    lines += [f"  {w!r}, -- {n}" for w, n in zip(weights, names)]
-    lines += ["}", "local function evaluate(features)", "  local v = 0.0", "  for i = 1, #WEIGHTS do",
-              "    v = v + WEIGHTS[i] * features[i]", "  end", "  return v", "end", "return evaluate", ""]
-    return "\n".join(lines)
+        source = to_lua(program, pset, "evaluate", f"An evolved evoplay program of {doc['game']} over its "
+                                                    f"{len(names)} features ({', '.join(names[:8])} ...)")
+    else:
+        weights = _doc_weights(doc)
+        lines = [f"-- An evolved evoplay weight vector of {doc['game']}: evaluate(features) is the weighted sum",
+                 "local WEIGHTS = {"]
+        lines += [f"  {w!r}, -- {n}" for w, n in zip(weights, names)]
+        lines += ["}", "local function evaluate(features)", "  local v = 0.0", "  for i = 1, #WEIGHTS do",
+                  "    v = v + WEIGHTS[i] * features[i]", "  end", "  return v", "end", "return evaluate", ""]
+        source = "\n".join(lines)
+    scales = doc.get("feature_scales")
+    if scales is None:
+        return source
+    head = [f"-- The evaluation reads the {len(names)} numbers below in this order (the last six are evoplay's free",
+            "-- features when the champion read them: seat, my_turn, my_moves, their_moves, my_score, their_score);",
+            "-- each is multiplied by its scale first.", "local SCALES = {"]
+    head += [f"  {float(x)!r}, -- {n}" for x, n in zip(scales, names)]
+    head += ["}", "local unscaled = (function()", source, "end)()", "return function(features)",
+             "  local scaled = {}", "  for i = 1, #SCALES do", "    scaled[i] = features[i] * SCALES[i]", "  end",
+             "  return unscaled(scaled)", "end", ""]
+    return "\n".join(head)

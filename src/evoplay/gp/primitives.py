@@ -270,7 +270,12 @@ def _format_number(v: float) -> str:
     return f"{v:.6g}"
 
 
-def seed003_primitive_set() -> PrimitiveSet:
-    """Seed 003's set: IF_<_DO_ELSE, ADDITION, SUBTRACTION, VALUE_AT over the 14-number board seen from the
-    mover (pits 0..5, store 6, opponent's pits 7..12, store 13) and the integer terminals 0..13."""
+def kalah_primitive_set() -> PrimitiveSet:
+    """The Mancala GP's set (seed 003): IF_<_DO_ELSE, ADDITION, SUBTRACTION, VALUE_AT over the 14-number board seen
+    from the mover (pits 0..5, store 6, opponent's pits 7..12, store 13) and the integer terminals 0..13. Its name
+    inside program files stays "seed003", which earlier runs recorded."""
     return PrimitiveSet("seed003", n_features=14).add_functions("if_lt", "add", "sub", "value_at").add_integers(0, 13)
+
+
+#: the set's earlier name, still importable
+seed003_primitive_set = kalah_primitive_set

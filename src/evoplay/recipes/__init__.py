@@ -20,6 +20,16 @@ RECIPES["mancala"] = "evoplay.recipes.mancala"
 RECIPES["gp"] = "evoplay.recipes.gp"  # a GP player for any game with features
 RECIPES["ga"] = "evoplay.recipes.ga"  # evolved feature weights for any game
 
+#: recipe -> what it evolves, for which game (evoplay evolve --help)
+SUMMARIES = {
+    "mancala": "Genetic programs that pick Kalah pits, trained against an 8-ply minimax (the Mancala GP paper)",
+    "mnk": "A GA of alpha-beta evaluation weights in round-robin tournaments: the 5,5,4 m,n,k-game (the MIT "
+           "report), or Kalah with --config kalah / kalah_champion",
+    "sevens": "Two-tree genetic programs for the card game Sevens, with difficulty levels (the Sevens blog post)",
+    "gp": "A genetic program over the features of any game (--game SPEC)",
+    "ga": "A GA of feature weights for any game (--game SPEC)",
+}
+
 
 def load_recipe(name: str) -> ModuleType:
     if name not in RECIPES:

@@ -1,10 +1,15 @@
 """The ``ga`` recipe: evolve the weights of a linear evaluation for any game that gives features
 (``evoplay evolve ga --game SPEC``).
 
-The genome (``evoplay.ga.Schema``) is one signed ``bits``-bit field per feature, ``w0`` .. ``w{n-1}`` (the weight
-is its value / 2**(bits-1)), plus an optional ``depth`` field; genomes breed by elitism, parent selection,
-crossover and per-bit flip mutation (``evoplay.ga``), and are scored by ``evoplay.evolve.fitness``;
-``weights(best.json)`` plays the champion.
+Two genomes (``[genome] kind``):
+
+- ``"bits"`` (seed 001's GA): one signed ``bits``-bit field per feature, ``w0`` .. ``w{n-1}`` (the weight is its
+  value / 2**(bits-1)), plus an optional ``depth`` field (``evoplay.ga.Schema``); genomes breed by elitism,
+  parent selection, crossover and per-bit flip mutation (``evoplay.ga``);
+- ``"real"``: one real weight per feature, searched by CMA-ES (``evoplay.ga.cmaes``, pycma), which adapts the
+  step size and the correlations between weights from the ranking of each generation.
+
+Either way the genomes are scored by ``evoplay.evolve.fitness`` and ``weights(best.json)`` plays the champion.
 """
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ from evoplay.ga import Field, Schema, crossover, flip_mutation, select_parents
 from evoplay.recipes import generic
 
 FORMAT = "evoplay-weights/1"
+KINDS = ("bits", "real")
+CMA_KEY = 0xC3A  # the CMA-ES generator's key in the run seed's derivation
 
 
 def feature_schema(n_features: int, bits: int, depth_bits: int = 0, names=None) -> Schema:
@@ -38,9 +45,24 @@ class GAEvolution(generic.GenericEvolution):
     def __init__(self, config: dict):
         super().__init__(config)
         g = config["genome"]
+        self.kind = g.get("kind", "bits")
+        if self.kind not in KINDS:
+            raise ConfigError(f"genome.kind = {self.kind!r}; use bits (seed 001's bit strings) or real (CMA-ES)")
         self.bits, self.depth_bits = int(g["bits"]), int(g["depth_bits"])
-        self.schema = feature_schema(self.game.num_features(), self.bits, self.depth_bits, self.game.feature_names())
+        names = self.view.names()
+        self.schema = feature_schema(len(names), self.bits, self.depth_bits, names)
         self.scale = 1.0 / (1 << (self.bits - 1))
+        self._cma = None
+        if self.kind == "real":
+            if self.depth_bits:
+                raise ConfigError("genome.depth_bits is for bit-string genomes; a real genome searches "
+                                  "player.depth plies (or within player.nodes)")
+            from evoplay.arena.match import derive_seed
+            from evoplay.ga.cmaes import CmaSearch
+
+            self.cma_args = (len(names), float(g.get("sigma", 0.5)), self.population,
+                             derive_seed(self.seed, CMA_KEY))
+            CmaSearch(*self.cma_args)  # checks the population and the step size now
         b = config["breeding"]
         crossover(b["crossover"])
         if b["selection"] not in ("tournament", "roulette"):
@@ -50,20 +72,62 @@ class GAEvolution(generic.GenericEvolution):
         if self.fitness_spec.parsimony != "none":
             raise ConfigError("fitness.parsimony is for programs; a genome has no size (use \"none\")")
 
+    # --- CMA-ES: the strategy lives here, its history in the run's state (rebuilt by replay on resume) -----------
+    def cma(self, state: dict):
+        from evoplay.ga.cmaes import CmaSearch
+
+        history = state["cma_history"]
+        if self._cma is None or len(self._cma.history) != len(history):
+            self._cma = CmaSearch.replay(*self.cma_args, history)
+            if not np.array_equal(self._cma.ask(), state["population"]):
+                raise ConfigError("the checkpoint's population is not the one its CMA-ES history gives; the run's "
+                                  "config or evoplay changed since it was written: start a new run")
+        return self._cma
+
+    def start(self, rng):
+        if self.kind != "real":
+            return super().start(rng)
+        from evoplay.ga.cmaes import CmaSearch
+
+        self._cma = CmaSearch(*self.cma_args)
+        state = super().start(rng)
+        state["cma_history"] = []
+        return state
+
     def new_population(self, rng):
+        if self.kind == "real":
+            return self._cma.ask()
         return self.schema.random(self.population, rng)
 
-    def agent(self, bits, name: str):
-        from evoplay.agents.program import decode_weights, linear_agent
+    def next_population(self, state: dict, res):
+        if self.kind != "real":
+            return super().next_population(state, res)
+        cma = self.cma(state)
+        cma.tell(state["population"], res.selection)
+        state["cma_history"] = [np.asarray(h) for h in cma.history]
+        return cma.ask()
 
-        params = self.schema.decode(bits)
+    def weights(self, genome) -> tuple[np.ndarray, int]:
+        """A genome's weight vector and the plies it searches."""
+        from evoplay.agents.program import decode_weights
+
         pl = self.config["player"]
+        if self.kind == "real":
+            return np.asarray(genome, dtype=np.float64), pl["depth"]
+        params = self.schema.decode(genome)
         depth = params["depth"] + 1 if self.depth_bits else pl["depth"]
-        weights = decode_weights(params, self.game.num_features(), self.scale)
-        return linear_agent(self.game, weights, pl["policy"], depth, pl["opponents"], name)
+        return decode_weights(params, len(self.view), self.scale), depth
 
-    def size(self, bits) -> int:
-        return self.schema.length
+    def agent(self, genome, name: str):
+        from evoplay.agents.program import linear_agent
+
+        weights, depth = self.weights(genome)
+        pl = self.config["player"]
+        return linear_agent(self.game, weights, pl["policy"], depth, pl["opponents"], name, view=self.view,
+                            budget=self.train_budget)
+
+    def size(self, genome) -> int:
+        return len(genome) if self.kind == "real" else self.schema.length
 
     def breed(self, population, fitness, rng):
         b = self.config["breeding"]
@@ -78,13 +142,17 @@ class GAEvolution(generic.GenericEvolution):
         children, _ = flip_mutation(children.reshape(-1, self.schema.length), b["mutation_rate"], rng)
         return np.concatenate([elites, children]).astype(np.uint8)
 
-    def document(self, bits) -> dict:
+    def document(self, genome) -> dict:
         pl = self.config["player"]
-        params = self.schema.decode(bits)
-        return {"format": FORMAT, "game": self.game.spec, "schema": self.schema.to_list(),
-                "genome": Schema.to_string(bits), "params": params, "features": list(self.game.feature_names()),
-                "weight_scale": self.scale, "policy": pl["policy"], "opponents": pl["opponents"],
-                "depth": params["depth"] + 1 if self.depth_bits else pl["depth"]}
+        doc = {"format": FORMAT, "game": self.game.spec, "features": self.view.names(), "policy": pl["policy"],
+               "opponents": pl["opponents"]}
+        if self.train_budget:
+            doc["nodes"] = self.train_budget.nodes
+        if self.kind == "real":
+            return {**doc, "weights": [float(w) for w in genome], "depth": int(pl["depth"])}
+        params = self.schema.decode(genome)
+        return {**doc, "schema": self.schema.to_list(), "genome": Schema.to_string(genome), "params": params,
+                "weight_scale": self.scale, "depth": params["depth"] + 1 if self.depth_bits else pl["depth"]}
 
 
 def make(config: dict, **options) -> GAEvolution:

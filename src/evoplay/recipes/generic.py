@@ -1,13 +1,16 @@
-"""What the ``gp`` and ``ga`` recipes share: the generation step over evoplay.evolve.fitness, the hall of fame,
-the champion, best.json, the champion's fresh games, the report and the exports."""
+"""What the ``gp`` and ``ga`` recipes share: the feature view, the generation step over evoplay.evolve.fitness (a
+ladder of opponents, the hall of fame), the champion's playoff, best.json, the champion's fresh games, the
+report and the exports."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
 
+from evoplay.agents.feature_view import FeatureView, measure_scales
+from evoplay.agents.generic_search import Budget
 from evoplay.errors import ConfigError, SpecError
-from evoplay.evolve.fitness import FitnessSpec, evaluate_population, strength
+from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
 
 LANGUAGES = ("python", "lua")
 
@@ -33,8 +36,19 @@ def check_player(config: dict) -> None:
         raise ConfigError(f"player.opponents = {p['opponents']!r}; use one of {', '.join(OPPONENTS)}")
     if not 1 <= p["depth"] <= MAX_DEPTH:
         raise ConfigError(f"player.depth = {p['depth']}; use 1..{MAX_DEPTH}")
+    if p.get("nodes", 0) < 0:
+        raise ConfigError(f"player.nodes = {p['nodes']}; give a node budget per move >= 0 (0: the fixed depth)")
+    play = config.get("play", {})
+    if play.get("ms", 0) < 0 or play.get("nodes", 0) < 0:
+        raise ConfigError("play.ms and play.nodes are budgets per move: give numbers >= 0 (0: none)")
     if config["population"] < 2 or config["generations"] < 1:
         raise ConfigError("population must be >= 2 and generations >= 1")
+    if config.get("minutes", 0) < 0:
+        raise ConfigError(f"minutes = {config['minutes']}; give the time budget in minutes (0: none)")
+    report = config["report"]
+    if report.get("playoff", 0) < 0 or report.get("playoff_games", 1) < 1:
+        raise ConfigError("report.playoff (champions in the playoff, 0: none) must be >= 0 and "
+                          "report.playoff_games >= 1")
 
 
 class GenericEvolution:
@@ -53,7 +67,8 @@ class GenericEvolution:
         self.population = int(config["population"])
         self.seed = int(config.get("seed", 0))
         r = config["report"]
-        self.report_specs = list(dict.fromkeys(list(self.fitness_spec.opponents) + list(r["opponents"])))
+        rungs = [x for x in self.fitness_spec.ladder if x != "hall"]
+        self.report_specs = list(dict.fromkeys(list(self.fitness_spec.opponents) + rungs + list(r["opponents"])))
         from evoplay.agents import make_agent
 
         for s in r["opponents"]:
@@ -61,45 +76,102 @@ class GenericEvolution:
                 make_agent(s, self.game)
             except SpecError as err:
                 raise ConfigError(f"report.opponents: {err}") from None
+        pl = config["player"]
+        free = bool(pl.get("free_features", False))
+        scales = measure_scales(self.game, free, self.seed) if pl.get("scale_features", False) else None
+        try:
+            self.view = FeatureView(self.game, free, scales)
+        except SpecError as err:
+            raise ConfigError(f"game: {err}") from None
+        self.train_budget = Budget(nodes=int(pl["nodes"])) if pl.get("nodes", 0) else None
+        self.play = {k: v for k, v in config.get("play", {}).items() if v}
 
     # --- the loop -------------------------------------------------------------------------------------------
     def start(self, rng: np.random.Generator) -> dict:
-        return {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
+        state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
+        if self.fitness_spec.ladder:
+            state["ladder"] = 0
+        if self.config["report"].get("playoff", 0):
+            state["champions"] = []
+        return state
 
     def step(self, state: dict, generation: int, executor) -> tuple[dict, dict]:
+        self.executor = executor  # the champion's playoff at the finish plays on it too
         pop = state["population"]
-        rng = state["rng"]
+        spec = self.fitness_spec
         agents = [self.agent(ind, f"g{generation}.{i}") for i, ind in enumerate(pop)]
-        hall = [self.agent(ind, f"hall {k}") for k, ind in enumerate(state["hall"])]
+        ladder = Ladder(spec, state["ladder"]) if spec.ladder else None
+        plays_hall = ladder.plays_hall() if ladder else True
+        hall = [self.agent(ind, f"hall {k}") for k, ind in enumerate(state["hall"])] if plays_hall else []
         sizes = [self.size(ind) for ind in pop]
-        res = evaluate_population(self.game, agents, self.fitness_spec, self.seed, generation, executor, hall,
-                                  sizes)
+        res = evaluate_population(self.game, agents, spec, self.seed, generation, executor, hall, sizes,
+                                  opponents=ladder.opponents() if ladder else None)
         fit = res.fitness
-        best = int(np.argmax(fit))
+        best = res.best()
         summary = res.summary(best)
         if state["best"] is None or fit[best] >= state["best"]["fitness"]:
             state["best"] = {"individual": pop[best].copy(), "fitness": float(fit[best]), "generation": generation,
                              "summary": summary}
-        if self.fitness_spec.hall_of_fame:
-            state["hall"] = (state["hall"] + [pop[best].copy()])[-self.fitness_spec.hall_of_fame:]
+        if spec.hall_of_fame:
+            state["hall"] = (state["hall"] + [pop[best].copy()])[-spec.hall_of_fame:]
         record = {"best": float(fit[best]), "mean": float(fit.mean()), "worst": float(fit.min()),
                   "best_score": float(res.score[best]), "mean_size": float(np.mean(sizes)),
                   "max_size": int(np.max(sizes)), "games": int(res.games.sum()),
                   "best_wdl": [summary["wins"], summary["draws"], summary["losses"]],
                   "opponents": summary["opponents"]}
-        state["population"] = self.breed(pop, fit, rng)
+        if ladder:
+            record["ladder"] = ladder.top_name()
+            joined = ladder.climb(res, len(state["hall"]))
+            if joined:
+                record["joined"] = joined
+            state["ladder"] = ladder.top
+        if "champions" in state:
+            keep = int(self.config["report"]["playoff"])
+            entry = {"individual": pop[best].copy(), "generation": generation}
+            state["champions"] = (state["champions"] + [entry])[-keep:]
+        state["population"] = self.next_population(state, res)
         return state, record
+
+    def next_population(self, state: dict, res) -> object:
+        """The next generation bred from this one by what breeding selects on."""
+        return self.breed(state["population"], res.selection, state["rng"])
+
+    def champion(self, state: dict, executor=None) -> tuple[object, dict]:
+        """The individual to ship and what its choice rests on: the winner of a playoff among the best of the
+        last generations (each against the others and the top rungs, the same games for all), or else the best
+        fitness seen."""
+        entries = state.get("champions") or []
+        if len(entries) < 2:
+            best = state["best"]
+            return best["individual"], {"generation": best["generation"], "fitness": best["fitness"],
+                                        "during_run": best["summary"]}
+        spec = self.fitness_spec
+        r = self.config["report"]
+        ladder = Ladder(spec, state.get("ladder", 0)) if spec.ladder else None
+        opponents = tuple(ladder.opponents() if ladder else spec.opponents)
+        agents = [self.agent(e["individual"], f"g{e['generation']}") for e in entries]
+        playoff = FitnessSpec(opponents, int(r["playoff_games"]), round_robin=int(r["playoff_games"]) if
+                              self.game.num_players == 2 else 0, scoring=spec.scoring, crn=True,
+                              openings=spec.openings, win=spec.win, draw=spec.draw, loss=spec.loss)
+        res = evaluate_population(self.game, agents, playoff, self.seed + 104729, 0, executor)
+        winner = int(np.argmax(res.fitness))
+        table = {f"g{e['generation']}": round(float(res.fitness[i]), 4) for i, e in enumerate(entries)}
+        return entries[winner]["individual"], {"generation": entries[winner]["generation"],
+                                               "fitness": float(res.fitness[winner]),
+                                               "during_run": res.summary(winner), "playoff": table}
 
     def finish(self, state: dict, folder) -> None:
         from evoplay.evolve.plots import plot_log
 
-        best = state["best"]
-        champion = self.agent(best["individual"], "champion")
+        individual, chosen = self.champion(state, getattr(self, "executor", None))
+        champion = self.agent(individual, "champion")
         games = int(self.config["report"]["games"])
         final = strength(self.game, champion, self.report_specs, games, self.seed + 7919) if games else {}
-        doc = self.document(best["individual"])
-        doc.update(recipe=self.recipe, seed=self.seed, generation=best["generation"], fitness=best["fitness"],
-                   during_run=best["summary"], final=final)
+        doc = self.document(individual)
+        doc.update(self.view.document())
+        if self.play:
+            doc["play"] = dict(self.play)
+        doc.update(recipe=self.recipe, seed=self.seed, **chosen, final=final)
         folder.write_json("best.json", doc)
         plot_log(folder, f"{self.recipe} on {self.game.spec}")
 

@@ -28,7 +28,8 @@ class GPEvolution(generic.GenericEvolution):
         if consts and (len(consts) != 2 or consts[0] > consts[1]):
             raise ConfigError(f"program.constants = {consts!r}; give [low, high] or [] for none")
         try:
-            self.pset = game_primitive_set(self.game, tuple(p["functions"]), tuple(consts) if consts else None)
+            self.pset = game_primitive_set(self.game, tuple(p["functions"]), tuple(consts) if consts else None,
+                                           names=self.view.names())
             self.limit = SizeDepthLimit(int(p["max_size"]), int(p["max_depth"]))
             gp.population(self.pset, np.random.default_rng(0), 1, p["init_method"], p["init_min_depth"],
                           p["init_max_depth"])
@@ -58,7 +59,8 @@ class GPEvolution(generic.GenericEvolution):
         from evoplay.agents.program import program_agent
 
         pl = self.config["player"]
-        return program_agent(self.game, program, pl["policy"], pl["depth"], pl["opponents"], name)
+        return program_agent(self.game, program, pl["policy"], pl["depth"], pl["opponents"], name, view=self.view,
+                             budget=self.train_budget)
 
     def size(self, program) -> int:
         return program.size
@@ -87,7 +89,10 @@ class GPEvolution(generic.GenericEvolution):
 
     def document(self, program) -> dict:
         pl = self.config["player"]
-        return program_document(self.game, program, self.pset, pl["policy"], pl["depth"], pl["opponents"])
+        doc = program_document(self.game, program, self.pset, pl["policy"], pl["depth"], pl["opponents"])
+        if self.train_budget:
+            doc["nodes"] = self.train_budget.nodes
+        return doc
 
 
 def program_document(game, program, pset, policy: str, depth: int, opponents: str) -> dict:

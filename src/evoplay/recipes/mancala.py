@@ -7,7 +7,7 @@ score moving second against the ``depth``-ply minimax (run 1); run 2 takes ``max
 run's hall of fame (the best program of recent generations), in both seats, and scores 2 x the mean score per
 opponent group (so 96 is a clean sweep, as in the seed's sum of two games).
 
-The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.agents.gp``:
+The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.games.kalah.program_player``:
 floor(value) mod 6, and when that pit is empty the next non-empty pit counter-clockwise.
 
 Speed: a whole GP-vs-minimax game is one Numba kernel, and the minimax's decisions are memoised for the run and
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from evoplay import gp
-from evoplay.agents.gp import POLICIES, policy_features, program_document
+from evoplay.games.kalah.program_player import POLICIES, policy_features, program_document
 from evoplay.arena import derive_seed
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve import selection
@@ -340,10 +340,9 @@ def report(folder) -> str:
              f"(parsimony {cfg['fitness']['parsimony']}), population {cfg['population']}, "
              f"{len(log)}/{cfg['generations']} generations"]
     if log:
-        secs = sum(r.get("seconds", 0) for r in log)
         last = log[-1]
         lines.append(f"last generation: best fitness {last['best']:g}, mean {last['mean']:.1f}, mean size "
-                     f"{last['mean_size']:.1f}; {secs:.0f} s of evolution")
+                     f"{last['mean_size']:.1f}")
     if not folder.file("best.json").exists():
         lines.append(f"the run has not finished: evoplay resume {folder.path}")
         return "\n".join(lines)
@@ -382,7 +381,7 @@ def export(folder, lang: str) -> Path:
 
 def seed_programs() -> dict:
     """The seed's two published best programs, parsed."""
-    pset = gp.seed003_primitive_set()
+    pset = gp.kalah_primitive_set()
     return {"seed run 1": gp.parse_notation(SEED_RUN1, pset), "seed run 2": gp.parse_notation(SEED_RUN2, pset)}
 
 

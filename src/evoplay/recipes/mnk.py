@@ -35,6 +35,13 @@ from evoplay.evolve.reports import progression_markdown, score, wdl_markdown
 from evoplay.ga import crossover, flip_mutation, select_parents
 
 
+def evaluation_name(config: dict) -> str:
+    """``search.evaluation``: "alphabeta" (the genome's evaluation under alpha-beta; its old name "seed001" still
+    works) or "threats" (the genome extended by open windows and forks, under the threat search)."""
+    name = config["search"].get("evaluation", "alphabeta")
+    return "alphabeta" if name == "seed001" else name
+
+
 def _game_and_schema(config: dict):
     from evoplay.agents.weights import mnk_schema
     from evoplay.games.kalah.game import KalahGame
@@ -47,7 +54,7 @@ def _game_and_schema(config: dict):
             raise ConfigError(
                 "genome.fields is for Kalah; an m,n,k run uses seed 001's genome for its board (leave it empty)"
             )
-        if config["search"].get("evaluation", "seed001") == "threats":
+        if evaluation_name(config) == "threats":
             from evoplay.games.mnk.threat_player import threat_schema
 
             schema = threat_schema(game.m, game.n, game.k)  # the seed's genome plus open windows and forks
@@ -71,13 +78,16 @@ def _check(config: dict) -> None:
             f"breeding.selection = {b['selection']!r}; use \"roulette\" or \"tournament\"")
     require(b["tournament_size"] >= 1, f"breeding.tournament_size = {b['tournament_size']}; use 1 or more")
     require(0.0 <= b["mutation_rate"] <= 1.0, f"breeding.mutation_rate = {b['mutation_rate']}; a probability 0..1")
-    require(config["search"]["schedule"] in ("seed001", "none"),
-            f"search.schedule = {config['search']['schedule']!r}; use \"seed001\" or \"none\"")
+    from evoplay.agents.alphabeta import SCHEDULE_ALIASES, SCHEDULES
+
+    schedule = dict(SCHEDULE_ALIASES).get(config["search"]["schedule"], config["search"]["schedule"])
+    require(schedule in SCHEDULES, f"search.schedule = {config['search']['schedule']!r}; use "
+            + " or ".join(f'"{s}"' for s in SCHEDULES))
     require(config["search"]["depth"] >= 1, "search.depth: use 1 or more")
     require(config["search"].get("nodes", 0) >= 0, "search.nodes: use 0 (search to the depth) or a node budget")
-    evaluation = config["search"].get("evaluation", "seed001")
-    require(evaluation in ("seed001", "threats"),
-            f"search.evaluation = {evaluation!r}; use \"seed001\" or \"threats\"")
+    evaluation = evaluation_name(config)
+    require(evaluation in ("alphabeta", "threats"),
+            f"search.evaluation = {config['search'].get('evaluation')!r}; use \"alphabeta\" or \"threats\"")
     require(not config["search"].get("nodes", 0) or str(config["game"]).startswith("kalah") or evaluation == "threats",
             f"search.nodes = {config['search'].get('nodes')}: a node budget is for Kalah and m,n,k threat runs; an "
             "m,n,k run of the seed's evaluation uses 0")

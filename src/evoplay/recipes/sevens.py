@@ -358,10 +358,8 @@ def report(folder) -> str:
     lines = [f"sevens run {folder.path}: {len(log)} generation(s) logged"]
     if log:
         last = log[-1]
-        secs = sum(r.get("seconds", 0.0) for r in log)
         lines.append(f"  last generation {last['generation']}: best fitness {last['best']:.4f} (win ratio "
-                     f"{last['best_win_ratio']:.3f}, size {last['best_size']}), mean {last['mean']:.4f}; "
-                     f"{secs:.1f} s in all, {secs / len(log):.2f} s per generation")
+                     f"{last['best_win_ratio']:.3f}, size {last['best_size']}), mean {last['mean']:.4f}")
         if "best_vs_heuristic" in last:
             lines.append(f"  the best against two heuristic players: win ratio {last['best_vs_heuristic']:.3f} "
                          f"(1/{folder.config['game']['players']} = parity)")

@@ -18,7 +18,7 @@ GENERIC_OPPONENT = "random"
 SUGGESTIONS = {
     "kalah": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)", "alphabeta(depth=8)",
               "mcts(iterations=2000)", "random"],
-    "mnk": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=seed001)", "random"],
+    "mnk": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=empty_cells)", "random"],
     "sevens": ["easy", "medium", "hard", "expert", "sevens_heuristic", "random"],
     "tron": ["rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
              "random"],
@@ -30,7 +30,9 @@ MIN_TICK_MS, MAX_TICK_MS = 40.0, 2000.0
 
 
 def game_kind(game) -> str:
-    """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time) or generic."""
+    """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time), board (a game of perfect
+    information whose states give ``State.grid()``: a clickable board) or generic (the state's text and a button
+    per move)."""
     from evoplay.games.forward import GridDuelState
     from evoplay.games.kalah.game import KalahGame
     from evoplay.games.mnk.game import MnkGame
@@ -39,9 +41,11 @@ def game_kind(game) -> str:
     for cls, kind in ((KalahGame, "kalah"), (MnkGame, "mnk"), (SevensGame, "sevens")):
         if isinstance(game, cls):
             return kind
-    if isinstance(game.new_initial_state(0), GridDuelState):
+    state = game.new_initial_state(0)
+    if isinstance(state, GridDuelState):
         return "grid"
-    return "generic"
+    # A grid shows the whole board: a game with hidden information keeps the text of what one seat observes.
+    return "board" if game.perfect_information and state.grid() else "generic"
 
 
 class GameSession:
@@ -334,6 +338,20 @@ class GameSession:
 
     def _view_generic(self) -> dict:
         return {"text": self.observation_text()}
+
+    def _view_board(self) -> dict:
+        """``State.grid()`` as rows of symbols, and where each of your legal moves is played on it (``cells``:
+        action -> [row, column], row null for a whole column); moves without a cell stay buttons."""
+        state = self.state
+        player = state.current_player()
+        mine = player == self.you or player == SIMULTANEOUS
+        actions = (state.legal_actions(self.you) if player == SIMULTANEOUS else state.legal_actions()) if mine else []
+        cells = {}
+        for action in actions:
+            where = state.action_cell(action)
+            if where is not None:
+                cells[str(action)] = [None if where[0] is None else int(where[0]), int(where[1])]
+        return {"rows": list(state.grid()), "cells": cells, "text": self.observation_text()}
 
     def observation_text(self) -> str:
         """The state as text for the generic view: all of it in a game of perfect information, otherwise only

@@ -67,10 +67,17 @@ def opponent_of(root: Path, folder, doc: dict | None = None) -> dict | None:
         return None
     game = _game_as_named(root, game)
     if "program" in doc and "primitive_set" in doc:
-        return {"game": game, "agent": f"gp({rel})"}
-    if "schema" in doc and "genome" in doc:
-        return {"game": game, "agent": f"weights({rel})"}
-    return None
+        out = {"game": game, "agent": f"gp({rel})"}
+    elif "schema" in doc and "genome" in doc:
+        out = {"game": game, "agent": f"weights({rel})"}
+    else:
+        return None
+    path, sep, _ = game.partition(".py:")
+    if sep and Path(path + ".py").is_absolute():  # a game file outside the runs folder: the page cannot name it
+        out = {"why_not": f"its game file {Path(path).name}.py lies outside the runs folder, and the browser "
+                          f"imports game files from there only: copy it into the runs folder, or start evoplay "
+                          f"serve --runs on a folder that holds both"}
+    return out
 
 
 def _game_as_named(root: Path, game: str) -> str:

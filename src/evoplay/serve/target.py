@@ -6,7 +6,7 @@ import threading
 import time
 import uuid
 
-from evoplay.games.target.ga import LEVELS, level_config
+from evoplay.games.target.cpu_player import LEVELS, level_config
 from evoplay.arena import derive_seed
 from evoplay.errors import SpecError
 from evoplay.games.target.game import leaves, make_draw

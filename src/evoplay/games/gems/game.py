@@ -198,8 +198,9 @@ class GemsGame(Game):
     )
     num_players = 2
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.w, self.h = int(params["w"]), int(params["h"])
         self.ticks, self.gems, self.pillars = int(params["ticks"]), int(params["gems"]), int(params["pillars"])
         if not 1 <= self.gems <= self.w * self.h // 2:

@@ -3,7 +3,7 @@
 A template holds the rules (sowing), the alpha-beta search and, after its ``#@ name`` (Lua: ``--@ name``) lines,
 the parts that vary: the leaf evaluation (``program_leaf``: an evolved GP program; ``weighted_features``: seed
 001's weights) and the entry point (``choose_move`` for a board seen from the first player; ``choose_pit_by_*``
-for a board seen from the mover, one per policy of ``evoplay.agents.gp``). Each exported player picks the same
+for a board seen from the mover, one per policy of ``evoplay.games.kalah.program_player``). Each exported player picks the same
 move as the agent it was exported from (the export tests hold them equal).
 """
 from __future__ import annotations
@@ -16,13 +16,13 @@ from string import Template
 LANGUAGES = ("python", "lua")
 _EXTENSION = {"python": "py", "lua": "lua"}
 _MARK = {"python": "#@ ", "lua": "--@ "}
-# policy of evoplay.agents.gp -> the template's entry point
+# policy of evoplay.games.kalah.program_player -> the template's entry point
 _ENTRY = {"kalah_pit": "choose_pit_by_value", "kalah_move": "choose_pit_by_move",
           "kalah_search": "choose_pit_by_search"}
 
 
 def policy_rule(policy: str, search_depth: int = 1) -> str:
-    """How a program of ``policy`` (``evoplay.agents.gp``) picks its pit, in words."""
+    """How a program of ``policy`` (``evoplay.games.kalah.program_player``) picks its pit, in words."""
     return {"kalah_pit": "pit = floor(value) mod pits; if empty, the next non-empty pit counter-clockwise",
             "kalah_move": "the legal pit whose resulting position the program values most",
             "kalah_search": f"alpha-beta {search_depth} plies deep with the program at the leaves"}[policy]
@@ -71,7 +71,7 @@ def program_player(program, pset, pits: int, lang: str, policy: str = "kalah_pit
 
 def program_file_player(path, lang: str) -> str:
     """``program_player`` for the program saved in a program file (a GP run's best.json)."""
-    from evoplay.agents.gp import load_program
+    from evoplay.agents.program_file import load_program
     from evoplay.games import load_game
 
     program, pset, doc = load_program(path)

@@ -234,12 +234,13 @@ class KalahGame(Game):
     parameters = (
         Param("pits", int, 6, "pits per side", min=1, max=20, why="the kernels' boards"),
         Param("seeds", int, 4, "seeds per pit at the start", min=1, why="a pit starts with seeds"),
-        Param("empty_capture", bool, True, "capture even when the opposite pit is empty (seed 003's rule)"),
+        Param("empty_capture", bool, True, "capture even when the opposite pit is empty (the Mancala GP paper's rule)"),
     )
     num_players = 2
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.pits = int(params["pits"])
         self.seeds = int(params["seeds"])
         self.empty_capture = bool(params["empty_capture"])
@@ -279,6 +280,12 @@ class KalahGame(Game):
         pits = self.pits
         return ([f"my_pit_{i + 1}" for i in range(pits)] + ["my_store"]
                 + [f"opp_pit_{i + 1}" for i in range(pits)] + ["opp_store"])
+
+    def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
+        """Kalah's own program policies (the pit rule, move scoring, search): ``program_player``."""
+        from evoplay.games.kalah.program_player import agent_from_document
+
+        return agent_from_document(self, program, pset, doc, where, spec, depth)
 
     def state_from_board(self, board, player: int) -> "KalahState":
         """A state from 2*pits+2 numbers and the player to move (TERMINAL is derived from the board)."""

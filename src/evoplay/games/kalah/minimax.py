@@ -4,7 +4,7 @@ The minimax (``games.kalah.search.root_values``, first best pit) is deterministi
 (position, player, depth) through ``evoplay.arena.memo``: each worker process keeps its memo between calls,
 every task returns the entries it added, and the next call's tasks carry them to every worker. ``KalahArena``
 plays batches of program-vs-minimax and program-vs-program games on an executor; the programs pick pits by a
-policy of ``evoplay.agents.gp``. ``reference_vs_minimax`` and ``reference_programs`` are the same games in plain
+policy of ``evoplay.games.kalah.program_player``. ``reference_vs_minimax`` and ``reference_programs`` are the same games in plain
 Python, the reference the kernels are tested against.
 """
 from __future__ import annotations
@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.agents.gp import POLICIES, POLICY_CODES, program_choice, reference_move, reference_pit, reference_search
+from evoplay.games.kalah.program_player import (
+    POLICIES, POLICY_CODES, program_choice, reference_move, reference_pit, reference_search,
+)
 from evoplay.arena.memo import (
     SharedMemo, log_decision, merge_log, new_log, new_memo, program_tasks, task_log, worker_memo,
 )
@@ -75,7 +77,7 @@ def game_buffers(starts, ends, pits, search_depth):
 def play_vs_minimax(policy, search_depth, opcodes, args, consts, starts, ends, programs, seats, depths, board0, pits,
                     empty_capture, memo, log, log_n, stats, out):
     """Game g: program ``programs[g]`` of the pool in seat ``seats[g]`` against the ``depths[g]``-ply minimax.
-    ``out[g]`` = (program's store, minimax's store) at the end. ``policy``: a code of ``agents.gp.POLICY_CODES``."""
+    ``out[g]`` = (program's store, minimax's store) at the end. ``policy``: a code of ``program_player.POLICY_CODES``."""
     size = 2 * pits + 2
     work, scratch, tree, row, stack = game_buffers(starts, ends, pits, search_depth)
     values = np.empty(pits, np.int64)

@@ -10,7 +10,7 @@ for the evaluations it does not use:
   at the horizon the current store difference;
 - weights (``weights`` given, int64): ``search_weights``' evaluation, the weighted feature differences at the
   horizon and ``WIN`` plus the margin at a finished game;
-- program (``program`` given): an evolved program (``evoplay.agents.gp``, policy ``kalah_search``) reads the
+- program (``program`` given): an evolved program (``evoplay.games.kalah.program_player``, policy ``kalah_search``) reads the
   row [the board in the root's view (``mover_view``), 1 if the root is to move else 0, the plies from the root]
   at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernels ``program`` is the
   tuple (opcodes, args, consts, start, end, row, stack) of the program and its scratch (``row`` exactly
@@ -257,7 +257,7 @@ def root_values(board, player, depth, pits, empty_capture, exact_ties, values, b
 
 @njit(cache=True)
 def program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, depth, boards, row, stack):
-    """The pit of the search with the program ``opcodes[start:end]`` at the leaves (``evoplay.agents.gp``'s
+    """The pit of the search with the program ``opcodes[start:end]`` at the leaves (``evoplay.games.kalah.program_player``'s
     ``kalah_search``): ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch, ``row`` float64[::1]
     of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
     values = np.empty(pits, np.float64)

@@ -16,8 +16,11 @@ LANGUAGES = ("python", "lua")
 def tables(game, doc: dict) -> dict:
     """The genome's numbers as the template uses them: cells (weight x scale) per owner, streak weights
     [owner][row/column or diagonal][run length] (entry 0 unused), the genome's depth and the depth schedule."""
+    from evoplay.agents.alphabeta import schedule_name
     from evoplay.agents.weights import mnk_search_params
     from evoplay.games.mnk.search import SEED001_SCHEDULE
+
+    scheduled = schedule_name(doc.get("schedule", "empty_cells"), "weights file") == "empty_cells"
 
     m, n, k = game.m, game.n, game.k
     size = m * n
@@ -28,7 +31,7 @@ def tables(game, doc: dict) -> dict:
         "cells_x": packed[4:4 + size], "cells_o": packed[4 + size:base],
         "streak": [[packed[base + (o * 2 + d) * k: base + (o * 2 + d + 1) * k] for d in range(2)] for o in range(2)],
         "depth": int(doc["params"]["search_depth"]),
-        "schedule": [list(x) for x in SEED001_SCHEDULE] if doc.get("schedule", "seed001") == "seed001" else [],
+        "schedule": [list(x) for x in SEED001_SCHEDULE] if scheduled else [],
     }
 
 

@@ -209,7 +209,7 @@ def k_encode(state) -> np.ndarray:
 
 class MnkGame(Game):
     name = "mnk"
-    summary = "m,n,k-game: k in a row on an m x n board (5,5,4 of seed 001; mnk(m=3,n=3,k=3) is tic-tac-toe)"
+    summary = "m,n,k-game: k in a row on an m x n board (5,5,4 by default; mnk(m=3,n=3,k=3) is tic-tac-toe)"
     parameters = (
         Param("m", int, 5, "columns", min=1, max=26, why="columns are named a to z"),
         Param("n", int, 5, "rows", min=1, max=99, why="rows are numbered 1 to 99"),
@@ -217,8 +217,9 @@ class MnkGame(Game):
     )
     num_players = 2
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.m, self.n, self.k = int(params["m"]), int(params["n"]), int(params["k"])
         if not 1 <= self.k <= max(self.m, self.n):
             raise SpecError(f"mnk: k={self.k} cannot fit a {self.m}x{self.n} board; use 1..{max(self.m, self.n)}")

@@ -44,14 +44,15 @@ class SevensObservation:
 
 class SevensGame(Game):
     name = "sevens"
-    summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card (seed 000)"
+    summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card"
     parameters = (
         Param("players", int, 4, "players, 3 to 8", min=MIN_PLAYERS, max=MAX_PLAYERS, why="Sevens is for 3 to 8 players"),
     )
     perfect_information = False  # the other hands are hidden
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.players = int(params["players"])
         self.num_players = self.players
 

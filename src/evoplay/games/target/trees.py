@@ -2,7 +2,7 @@
 legal form, and the variation operators (crossover, mutation, the semantic graft).
 
 A tree is an int (a leaf: the position of a drawn number) or a tuple ``(op, left, right)``; its value uses the
-seed's lenient rules (see ``lenient``). ``evoplay.games.target.ga`` evolves populations of them.
+seed's lenient rules (see ``lenient``). ``evoplay.games.target.cpu_player`` evolves populations of them.
 """
 from __future__ import annotations
 

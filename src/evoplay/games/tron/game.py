@@ -118,7 +118,7 @@ def apply(params, buf, joint):
 
 class TronGame(Game):
     name = "tron"
-    summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose (seed 002's track)"
+    summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose"
     parameters = (
         Param("w", int, 12, "grid columns inside the walls", min=4, max=60, why="the grid"),
         Param("h", int, 12, "grid rows inside the walls", min=3, max=40, why="the grid"),
@@ -126,8 +126,9 @@ class TronGame(Game):
     )
     num_players = 2
 
-    def __init__(self, spec: str, params: dict):
-        super().__init__(spec, params)
+    def __init__(self, spec: str | None = None, params: dict | None = None, **values):
+        super().__init__(spec, params, **values)  # a plain call builds the default game
+        params = self.params
         self.w, self.h, self.obstacles = int(params["w"]), int(params["h"]), int(params["obstacles"])
         if not 0 <= self.obstacles <= self.w * self.h // 4:
             raise SpecError(f"tron: obstacles={self.obstacles} is out of range; use 0..{self.w * self.h // 4}")

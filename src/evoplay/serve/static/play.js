@@ -5,9 +5,10 @@ import * as mnk from "/static/views/mnk.js";
 import * as sevens from "/static/views/sevens.js";
 import * as grid from "/static/views/grid.js";
 import * as generic from "/static/views/generic.js";
+import * as board from "/static/views/board.js";
 
 header("/");
-const renderers = { kalah, mnk, sevens, grid, generic };
+const renderers = { kalah, mnk, sevens, grid, generic, board };
 const $ = (id) => document.getElementById(id);
 const id = query("id");
 let busy = false;

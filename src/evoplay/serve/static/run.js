@@ -48,7 +48,8 @@ function showDetail(d) {
     el("a", { href: `/api/run/export?${q}&lang=python`, id: "export-python" }, "Python export"), " · ",
     el("a", { href: `/api/run/export?${q}&lang=lua`, id: "export-lua" }, "Lua export"), " · ",
     el("a", { href: `/api/run/file?${q}&name=best.json` }, "best.json")] : []));
-  $("play").replaceChildren(d.opponent ? el("a", { id: "play-it",
+  $("play").replaceChildren(d.opponent && d.opponent.why_not ? el("p", { id: "play-why-not", class: "muted" },
+    `This run cannot be played here: ${d.opponent.why_not}.`) : d.opponent ? el("a", { id: "play-it",
     href: `/?game=${encodeURIComponent(d.opponent.game)}&opponent=${encodeURIComponent(d.opponent.agent)}` },
   el("button", { type: "button" }, "Play against it")) : "");
   const plots = $("plots");

@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 
 function playLink(opponent) {
   if (!opponent) return "";
+  if (opponent.why_not) return el("span", { class: "muted", title: opponent.why_not }, `cannot be played here: ${opponent.why_not}`);
   const url = `/?game=${encodeURIComponent(opponent.game)}&opponent=${encodeURIComponent(opponent.agent)}`;
   return el("a", { href: url }, "play against it");
 }

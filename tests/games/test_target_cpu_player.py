@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evoplay.games.target import ga as G
+from evoplay.games.target import cpu_player as G
 from evoplay.errors import ConfigError
 from evoplay.games.target import game as T
 from evoplay.games.target import solver as TS

@@ -1,13 +1,13 @@
-"""``gp(FILE)``: a player whose moves come from an evolved program stored as JSON (a run's best.json).
+"""Kalah's evolved-program player: how a program of the Mancala GP recipe picks a pit (``gp(FILE)`` on Kalah).
 
-Kalah (seed 003): the program reads the board from the mover's side -- ``features[0..pits-1]`` the mover's pits
+The program reads the board from the mover's side -- ``features[0..pits-1]`` the mover's pits
 counted from the mover's left, ``features[pits]`` the mover's store, then the opponent's pits in the same sowing
-order and the opponent's store last -- and its value picks the pit. **The pit rule:** pit = floor(value) mod pits
-(never negative: -1 is the last pit); when that pit is empty, the next non-empty pit counter-clockwise (the
-sowing direction: pit + 1, pit + 2, ... wrapping from the last pit back to the first). A legal move always
-exists while the game runs, so every program is a legal player.
+order and the opponent's store last -- and its value picks the pit. **The pit rule** (policy ``kalah_pit``, the
+published Mancala GP's): pit = floor(value) mod pits (never negative: -1 is the last pit); when that pit is empty,
+the next non-empty pit counter-clockwise (the sowing direction: pit + 1, pit + 2, ... wrapping from the last pit
+back to the first). A legal move always exists while the game runs, so every program is a legal player.
 
-Beyond the seed, policy ``kalah_move`` scores every legal move instead: the program is evaluated (in one batch)
+Policy ``kalah_move`` scores every legal move instead: the program is evaluated (in one batch)
 on the position after each legal pit, seen by the player who moved -- ``features[0..2*pits+1]`` the board after
 the sowing in the mover's view, ``features[2*pits+2]`` 1 when the move earns another turn (else 0),
 ``features[2*pits+3]`` the pit number -- and the highest value wins (the lowest pit on ties).
@@ -19,22 +19,18 @@ Ties go to the lowest pit. The search is ``evoplay.games.kalah.search``'s alpha-
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 from numba import njit
 
 from evoplay.agents.base import Agent
 from evoplay.errors import SpecError
-from evoplay.games.kalah.game import reference_sow, sow
+from evoplay.games.kalah.game import KalahGame, reference_sow, sow
 # mover_view and program_search are the search module's; this module is where the players' code imports them from.
 from evoplay.games.kalah.search import mover_view, program_search, reference_root_values, view_row
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate, reference_wrap_index, wrap_index
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
 
-FORMAT = "evoplay-gp-program/1"
 POLICIES = ("kalah_pit", "kalah_move", "kalah_search")
 PIT_VALUE, MOVE_SCORES, SEARCH = 0, 1, 2  # the policy codes the kernels take
 POLICY_CODES = {"kalah_pit": PIT_VALUE, "kalah_move": MOVE_SCORES, "kalah_search": SEARCH}
@@ -145,6 +141,7 @@ def program_choice(policy, opcodes, args, consts, start, end, board, player, pit
 def program_document(program: Program, pset: PrimitiveSet, game_spec: str, policy: str = "kalah_pit",
                      **extra) -> dict:
     """The JSON document ``gp(FILE)`` reads: the program, its primitive set, the game and how moves are chosen."""
+    from evoplay.agents.program_file import FORMAT
     from evoplay.gp.notation import to_notation
 
     if policy not in POLICIES:
@@ -153,38 +150,12 @@ def program_document(program: Program, pset: PrimitiveSet, game_spec: str, polic
             "program": program.to_dict(), "size": program.size, "notation": to_notation(program, pset), **extra}
 
 
-def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
-    """Read a program file (a run's best.json); SpecError says what is wrong with it."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / "best.json"
-    if not p.is_file():
-        raise SpecError(f"gp: program file {str(p)!r} does not exist; give a run's best.json, "
-                        "e.g. gp(runs/x/best.json)")
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise SpecError(f"gp: {p} is not JSON ({err})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise SpecError(f"gp: {p} is not an evoplay program file (format {FORMAT!r} expected)")
-    from evoplay.agents.program import POLICIES as FEATURE_POLICIES
-
-    if doc.get("policy") not in POLICIES + FEATURE_POLICIES:
-        raise SpecError(f"gp: {p} has policy {doc.get('policy')!r}; this agent plays: "
-                        f"{', '.join(POLICIES + FEATURE_POLICIES)}")
-    pset = PrimitiveSet.from_dict(doc["primitive_set"])
-    program = Program.from_dict(doc["program"])
-    return program, pset, doc
-
-
-class GPAgent(Agent):
+class KalahProgramAgent(Agent):
     """Plays the pit its program picks (see the module docstring for the pit rule). Deterministic."""
 
     def __init__(self, game, program: Program, pset: PrimitiveSet, spec: str = "gp", policy: str = "kalah_pit",
                  search_depth: int = 1):
         super().__init__(game)
-        from evoplay.games.kalah.game import KalahGame
-
         if not isinstance(game, KalahGame):
             raise SpecError(f"gp: program files hold Kalah players ({', '.join(POLICIES)}); "
                             f"game '{game.name}' is not kalah")
@@ -216,35 +187,30 @@ class GPAgent(Agent):
         return int(pit)
 
 
-def make_gp_agent(game, spec: str, file: str, depth: int = 0, ms: float = -1, nodes: int = -1):
-    """The player of a program file: a Kalah policy (the seed's kernels) or a feature program of any game
-    (``evoplay.agents.program``: policies move and search). ``depth`` > 0 searches that many plies instead of
-    the file's (search policies only)."""
-    from evoplay.agents import program as feature_program
-
-    program, pset, doc = load_program(file)
-    if doc["policy"] in feature_program.POLICIES:
-        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec, depth, ms, nodes)
-    if ms != -1 or nodes != -1:
-        raise SpecError(f"gp: {file} is a seed-003 Kalah program, which plays its own policy; ms= and nodes= are "
-                        f"for the gp recipe's feature programs")
+def agent_from_document(game, program: Program, pset: PrimitiveSet, doc: dict, where: str, spec: str,
+                        depth: int = 0):
+    """The player of a Kalah program file (``KalahGame.program_agent``): None when ``doc``'s policy is not one of
+    Kalah's. ``depth`` > 0 searches that many plies instead of the file's (``kalah_search`` only)."""
+    if doc.get("policy") not in POLICIES:
+        return None
     note = ""
     if doc.get("game"):
+        from evoplay.agents.program import warn
         from evoplay.games import load_game
-        from evoplay.games.kalah.game import KalahGame
 
         want = load_game(doc["game"])
         if want.spec != game.spec:
-            if not (isinstance(want, KalahGame) and isinstance(game, KalahGame) and want.pits == game.pits):
-                raise SpecError(f"gp: {file} was evolved for {want.spec}, not {game.spec}")
+            if not (isinstance(want, KalahGame) and want.pits == game.pits):
+                raise SpecError(f"gp: {where} was evolved for {want.spec}, not {game.spec}")
             # Same board, other rules (seeds per pit, the capture rule): the program reads the same numbers.
-            note = f"gp: {file} was evolved under {want.spec}; playing {game.spec}, whose rules differ"
-            feature_program.warn(note)
+            note = f"gp: {where} was evolved under {want.spec}; playing {game.spec}, whose rules differ"
+            warn(note)
     if depth and doc["policy"] != "kalah_search":
-        raise SpecError(f"gp: {file} plays policy {doc['policy']!r}, which does not search; leave depth out")
+        raise SpecError(f"gp: {where} plays policy {doc['policy']!r}, which does not search; leave depth out")
     if depth < 0:
         raise SpecError(f"gp: depth={depth}; give the plies to search (0: the file's own)")
-    agent = GPAgent(game, program, pset, spec=spec, policy=doc["policy"],
-                    search_depth=depth or int(doc.get("search_depth", 1)))
+    agent = KalahProgramAgent(game, program, pset, spec=spec, policy=doc["policy"],
+                              search_depth=depth or int(doc.get("search_depth", 1)))
     agent.note = note
     return agent
+

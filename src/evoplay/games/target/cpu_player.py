@@ -1,4 +1,4 @@
-"""The genetic CPU player of seed 004's target-number game, faithful to the article, and an improved configuration.
+"""The target-number game's genetic CPU player (seed 004): the article's, and an improved configuration.
 
 A chromosome is an expression tree whose leaves index the six drawn numbers (each index at most once); a node is
 an int (a leaf: the number's position) or a tuple ``(op, left, right)``. Its value uses the seed's lenient

@@ -1,4 +1,4 @@
-"""gp(FILE): the pit rule (kernel against reference), program files, and the exported player's agreement."""
+"""Kalah's program player (gp(FILE) on Kalah): the pit rule (kernel against reference), program files, and the exported player's agreement."""
 import json
 
 import numpy as np
@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from evoplay import gp
 from evoplay.agents import make_agent
-from evoplay.agents.gp import (
-    MOVE_SCORES, SEARCH, load_program, reference_search, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
+from evoplay.agents.program_file import load_program
+from evoplay.games.kalah.program_player import (
+    MOVE_SCORES, SEARCH, reference_search, mover_view, program_choice, program_document, program_pit, reference_move, reference_pit,
 )
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
@@ -43,31 +44,31 @@ MOVE_PSET = gp.PrimitiveSet("move", n_features=16).add_functions("add", "sub", "
 MOVE_PSET.add_integers(0, 15)
 
 
+def _kernel_choice(policy, seed, player, empty_capture, depth, most_seeds):
+    """(the kernel's pit, the program, the board) for a random program of MOVE_PSET on a random board."""
+    rng = np.random.default_rng(seed)
+    program = gp.grow(MOVE_PSET, rng, 5, function_probability=0.5)
+    board = rng.integers(0, most_seeds, 14).astype(np.int8)
+    board[(0 if player == 0 else 7) + int(rng.integers(6))] += 1  # the mover has a move
+    row, stack, work = np.empty(16), np.empty(program.size), np.empty(14, np.int8)
+    got = program_choice(policy, program.opcodes, program.args, program.consts, 0, program.size, board, player,
+                         6, empty_capture, row, stack, work, depth, np.empty((depth + 1, 14), np.int8))
+    return got, program, board.tolist()
+
+
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1), empty_capture=st.booleans())
 def test_move_scores_kernel_matches_reference(seed, player, empty_capture):
-    rng = np.random.default_rng(seed)
-    program = gp.grow(MOVE_PSET, rng, 5, function_probability=0.5)
-    board = rng.integers(0, 6, 14).astype(np.int8)
-    board[(0 if player == 0 else 7) + int(rng.integers(6))] += 1
-    row, stack, work = np.empty(16), np.empty(program.size), np.empty(14, np.int8)
-    got = program_choice(MOVE_SCORES, program.opcodes, program.args, program.consts, 0, program.size, board, player,
-                         6, empty_capture, row, stack, work, 1, np.empty((2, 14), np.int8))
-    assert got == reference_move(program, board.tolist(), player, 6, empty_capture)
+    got, program, board = _kernel_choice(MOVE_SCORES, seed, player, empty_capture, 1, 6)
+    assert got == reference_move(program, board, player, 6, empty_capture)
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), player=st.integers(0, 1), empty_capture=st.booleans(),
        depth=st.integers(1, 3))
 def test_search_kernel_matches_reference(seed, player, empty_capture, depth):
-    rng = np.random.default_rng(seed)
-    program = gp.grow(MOVE_PSET, rng, 5, function_probability=0.5)
-    board = rng.integers(0, 5, 14).astype(np.int8)
-    board[(0 if player == 0 else 7) + int(rng.integers(6))] += 1
-    row, stack, work = np.empty(16), np.empty(program.size), np.empty(14, np.int8)
-    got = program_choice(SEARCH, program.opcodes, program.args, program.consts, 0, program.size, board, player,
-                         6, empty_capture, row, stack, work, depth, np.empty((depth + 1, 14), np.int8))
-    assert got == reference_search(program, board.tolist(), player, 6, empty_capture, depth)
+    got, program, board = _kernel_choice(SEARCH, seed, player, empty_capture, depth, 5)
+    assert got == reference_search(program, board, player, 6, empty_capture, depth)
 
 
 def test_search_with_the_store_difference_plays_like_alphabeta():

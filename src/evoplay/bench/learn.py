@@ -1,0 +1,248 @@
+"""``evoplay bench learn``: what evolution with the defaults buys on six games, against three yardsticks.
+
+For each game of the suite (a user's file, four OpenSpiel games, Kalah) it runs ``evoplay evolve ga --game GAME
+--minutes N`` with every other setting at its default (a run folder per game under ``--out``; a finished one is
+reused, an unfinished one resumed), then plays the champion, as ``weights(best.json)`` plays it (iterative
+deepening within its play budget, 100 ms a move by default), against
+
+- ``random``;
+- ``alphabeta(depth=2)``, a 2-ply search over the game's own score (``scores()``);
+- MCTS at equal CPU time per move (the champion's budget measured on its thread's CPU clock, so a busy machine
+  takes nothing from either side): OpenSpiel's C++ MCTSBot (``openspiel_mcts``, random rollouts, the solver on)
+  on games it plays, its simulations set so that its median move takes the champion's budget (measured here on
+  positions of random games); evoplay's ``uct`` with the same time budget on the others;
+
+``games`` games in each seat. It reports win rates (draws count half) with 95 % Wilson intervals and the median
+CPU milliseconds a move of each side, and checks the issue's targets: every game at least 95 % against random,
+at least 75 % against the 2-ply search, at least 50 % against MCTS on four of the six games.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evoplay.bench import BenchResult, Figure, load_note, random_positions, register_benchmark
+
+SUITE = (  # (short name, game spec)
+    ("othello6", "examples/othello6.py:Othello"),
+    ("connect_four", "openspiel:connect_four"),
+    ("breakthrough5", "openspiel:breakthrough(rows=5,columns=5)"),
+    ("hex5", "openspiel:hex(board_size=5)"),
+    ("pig", "openspiel:pig"),
+    ("kalah", "kalah"),
+)
+TARGETS = {"random": 0.95, "alphabeta(depth=2)": 0.75, "mcts": 0.50}
+MCTS_GAMES_NEEDED = 4  # of the six
+
+
+@dataclass
+class Matchup:
+    """The champion against one opponent, both seats."""
+
+    opponent: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    own_ms: list[float] = field(default_factory=list)
+    their_ms: list[float] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def rate(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        from evoplay.arena.tournament import wilson_interval
+
+        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+
+    def to_dict(self) -> dict:
+        lo, hi = self.interval()
+        return {"opponent": self.opponent, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "games": self.games, "win_rate": round(self.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                "ms_per_move": round(statistics.median(self.own_ms), 2) if self.own_ms else None,
+                "opponent_ms_per_move": round(statistics.median(self.their_ms), 2) if self.their_ms else None}
+
+
+def suite_spec(spec: str) -> str | None:
+    """A suite game's spec as this checkout can load it (the example file lives beside the package's source);
+    None when the example is not here (an installed evoplay without its checkout)."""
+    if not spec.startswith("examples/"):
+        return spec
+    path_part, cls = spec.rsplit(":", 1)
+    for root in (Path.cwd(), Path(__file__).resolve().parents[3]):
+        candidate = root / path_part
+        if candidate.is_file():
+            return f"{candidate}:{cls}"
+    return None
+
+
+def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0) -> Path:
+    """The ga recipe's defaults on ``spec`` for ``minutes`` in ``folder`` (created, resumed, or reused when
+    finished); returns its best.json."""
+    from evoplay.arena import make_executor
+    from evoplay.evolve import RunFolder, load_config, run_evolution
+    from evoplay.recipes import load_recipe
+
+    module = load_recipe("ga")
+    if (folder / "run.json").exists():
+        run = RunFolder.open(folder)
+    else:
+        config = load_config("ga", None, {"game": spec, "minutes": float(minutes), "seed": seed})
+        run = RunFolder.create(folder, "ga", config)
+    if not run.finished:
+        with make_executor("process" if workers > 1 else "serial", workers) as ex:
+            run_evolution(module.make(run.config), run, ex)
+    return run.file("best.json")
+
+
+def mcts_spec(game, ms: float, seed: int = 0) -> str:
+    """MCTS with ``ms`` of CPU a move: OpenSpiel's C++ bot with its simulations calibrated on this machine where it
+    can play the game, else evoplay's ``uct`` with a time budget."""
+    from evoplay.agents import make_agent, refusal
+
+    if refusal("openspiel_mcts", game) is None:
+        probe = 2000
+        agent = make_agent(f"openspiel_mcts(simulations={probe})", game)
+        times = []
+        for i, state in enumerate(random_positions(game, 12, seed + 17, max_moves=10)):
+            agent.restart(i, state.current_player())
+            start = time.thread_time()
+            agent.step(state)
+            times.append(time.thread_time() - start)
+        per_simulation = statistics.median(times) / probe
+        simulations = max(10, int(round(ms / 1000.0 / max(per_simulation, 1e-9))))
+        return f"openspiel_mcts(simulations={simulations})"
+    return f"uct(ms={ms:g},clock=cpu)"
+
+
+def _timed_game(task) -> tuple[list[float], list[float], list[int]]:
+    """One seeded game of agent specs: its returns and the CPU milliseconds of each move of seat 0 and of seat 1."""
+    from evoplay.agents import make_agent
+    from evoplay.arena.match import derive_seed
+    from evoplay.games import load_game
+    from evoplay.games.base import CHANCE, TERMINAL, sample_chance
+
+    game_spec, specs, seed = task
+    game = load_game(game_spec)
+    agents = [make_agent(s, game) for s in specs]
+    state = game.new_initial_state(seed)
+    for seat, agent in enumerate(agents):
+        agent.restart(derive_seed(seed, seat + 1), seat)
+    chance = np.random.default_rng(derive_seed(seed, 0))
+    times: list[list[float]] = [[] for _ in agents]
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return list(state.returns()), times[0], times[1]
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, chance))
+            continue
+        start = time.thread_time()
+        action = agents[player].step(state)
+        times[player].append(1000.0 * (time.thread_time() - start))
+        state.apply_action(action)
+
+
+def play_matchup(game_spec: str, champion: str, opponent: str, label: str, games: int, seed: int,
+                 executor) -> Matchup:
+    """``games`` games in each seat; seeds from ``seed`` (the same for every opponent)."""
+    from evoplay.arena.match import derive_seed
+
+    tasks = []
+    for seat in (0, 1):
+        for g in range(games):
+            specs = (champion, opponent) if seat == 0 else (opponent, champion)
+            tasks.append((game_spec, specs, derive_seed(seed, seat, g)))
+    result = Matchup(label)
+    for (_, specs, _), (returns, t0, t1) in zip(tasks, executor.map(_timed_game, tasks)):
+        seat = 0 if specs[0] == champion else 1
+        mine, theirs = returns[seat], returns[1 - seat]
+        if mine > theirs:
+            result.wins += 1
+        elif mine < theirs:
+            result.losses += 1
+        else:
+            result.draws += 1
+        result.own_ms += t0 if seat == 0 else t1
+        result.their_ms += t1 if seat == 0 else t0
+    return result
+
+
+def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-learn", workers: int = 2,
+          names: tuple[str, ...] | None = None, log=print) -> dict:
+    """Evolve on every suite game (or ``names`` of it) and measure the champions; returns the results by game."""
+    from evoplay.arena import make_executor
+    from evoplay.games import load_game
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    results = {}
+    for name, raw in SUITE:
+        if names and name not in names:
+            continue
+        spec = suite_spec(raw)
+        if spec is None:
+            log(f"{name}: {raw} is not in this checkout; skipped")
+            continue
+        start = time.perf_counter()
+        log(f"{name}: evolving for {minutes:g} min ({load_note()})")
+        best = evolve(spec, minutes, out / name, workers)
+        doc = json.loads(best.read_text(encoding="utf-8"))
+        ms = float((doc.get("play") or {}).get("ms", 100.0))
+        game = load_game(spec)
+        champion = f"weights({best},ms={ms:g},clock=cpu)"
+        mcts = mcts_spec(game, ms)
+        rows = {}
+        with make_executor("process" if workers > 1 else "serial", workers) as ex:
+            for label, opponent in (("random", "random"), ("alphabeta(depth=2)", "alphabeta(depth=2)"),
+                                    ("mcts", mcts)):
+                log(f"{name}: champion against {opponent}, {games} games a seat")
+                rows[label] = play_matchup(spec, champion, opponent, label, games, 2026, ex).to_dict()
+                rows[label]["spec"] = opponent
+        log_lines = [json.loads(x) for x in (out / name / "log.jsonl").read_text().splitlines() if x.strip()]
+        results[name] = {"game": raw, "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""),
+                         "minutes": minutes, "matchups": rows, "seconds": round(time.perf_counter() - start, 1),
+                         "load": load_note()}
+        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    return results
+
+
+def figures(results: dict) -> list[Figure]:
+    """The issue's targets as figures: one row per game and yardstick, then the MCTS count."""
+    out = []
+    beat_mcts = 0
+    for name, r in results.items():
+        for label, row in r["matchups"].items():
+            target = TARGETS[label]
+            met = row["win_rate"] >= target
+            if label == "mcts":
+                beat_mcts += met
+                met = None  # judged over the suite below
+            lo, hi = row["ci95"]
+            out.append(Figure(f"{name} vs {row['spec']}", 100 * row["win_rate"], "% won",
+                              f">= {100 * target:.0f} %" + (" on 4 of 6 games" if label == "mcts" else ""), met,
+                              note=f"{row['wins']}/{row['draws']}/{row['losses']}, 95 % CI {100 * lo:.0f}-"
+                                   f"{100 * hi:.0f} %, {row['ms_per_move']} vs {row['opponent_ms_per_move']} ms a "
+                                   f"move, {r['generations']} generations"))
+    if results:
+        out.append(Figure("games won against MCTS at equal time", beat_mcts, "games", ">= 4 of 6",
+                          beat_mcts >= MCTS_GAMES_NEEDED if len(results) == len(SUITE) else None))
+    return out
+
+
+@register_benchmark("learn", "evolve with the defaults on six games, then play random, alphabeta(depth=2) and "
+                             "MCTS at equal time (--quick: 0.5 min a game, 4 games a seat; full: 10 min, 20)")
+def bench_learn(quick: bool) -> BenchResult:
+    minutes, games = (0.5, 4) if quick else (10.0, 20)
+    out = Path("runs") / ("bench-learn-quick" if quick else "bench-learn")
+    results = learn(minutes, games, out, log=lambda text: None)
+    return BenchResult("learn", figures(results), f"evoplay bench learn{' --quick' if quick else ''} ({out})")

@@ -1,0 +1,75 @@
+"""CMA-ES for real-valued genomes (evoplay.ga.cmaes, pycma): a known optimum, seeding, replay, and the ga
+recipe's real genome resumed after a stop."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cma")
+
+from evoplay.errors import ConfigError  # noqa: E402
+from evoplay.evolve import RunFolder, load_config, run_evolution  # noqa: E402
+from evoplay.ga.cmaes import CmaSearch  # noqa: E402
+from evoplay.recipes import load_recipe  # noqa: E402
+
+TAKE_AWAY = str(Path(__file__).parents[1] / "agents" / "take_away.py") + ":TakeAway"
+
+
+def test_cma_es_finds_the_minimum_of_a_shifted_ellipsoid():
+    optimum = np.array([1.5, -2.0, 0.5, 3.0, -1.0])
+    scale = np.array([1.0, 3.0, 10.0, 1.0, 30.0])
+    search = CmaSearch(5, 1.0, 10, seed=7)
+    for _ in range(200):
+        xs = search.ask()
+        loss = (((xs - optimum) * scale) ** 2).sum(axis=1)
+        search.tell(xs, -loss)  # higher is better
+    assert np.allclose(search.mean, optimum, atol=1e-3)
+
+
+def test_the_same_seed_gives_the_same_search_and_replay_rebuilds_it():
+    def run(seed, generations=6):
+        s = CmaSearch(4, 0.5, 8, seed)
+        for _ in range(generations):
+            xs = s.ask()
+            s.tell(xs, -np.abs(xs).sum(axis=1))
+        return s
+
+    a, b, c = run(3), run(3), run(4)
+    assert np.array_equal(a.ask(), b.ask()) and not np.array_equal(a.ask(), c.ask())
+    replayed = CmaSearch.replay(4, 0.5, 8, 3, a.history)
+    assert np.array_equal(replayed.ask(), a.ask()) and replayed.step_size == a.step_size
+    with pytest.raises(ValueError, match="unchanged"):
+        replayed.tell(replayed.ask() + 1.0, np.zeros(8))
+    with pytest.raises(ConfigError, match="at least 4"):
+        CmaSearch(4, 0.5, 3, 0)
+
+
+def test_a_real_genome_run_resumed_after_a_stop_ends_as_one_without(tmp_path):
+    config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 4, "population": 6, "report.games": 2,
+                                      "fitness.games": 2, "minutes": 0.0, "report.playoff": 3,
+                                      "report.playoff_games": 2})
+    module = load_recipe("ga")
+    whole = RunFolder.create(tmp_path / "whole", "ga", config)
+    run_evolution(module.make(config), whole)
+    parts = RunFolder.create(tmp_path / "parts", "ga", config)
+    run_evolution(module.make(config), parts, stop_after=2)
+    run_evolution(module.make(config), RunFolder.open(tmp_path / "parts"))  # a new process: replays the history
+
+    def strip(log):
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in log]
+    assert strip(parts.read_log()) == strip(whole.read_log())
+    best = whole.read_json("best.json")
+    assert parts.read_json("best.json") == best
+    assert len(best["weights"]) == len(best["features"]) and "playoff" in best
+
+
+def test_a_time_budget_stops_the_run_and_says_why(tmp_path):
+    config = load_config("gp", None, {"game": TAKE_AWAY, "generations": 50, "population": 6, "report.games": 2,
+                                      "fitness.games": 1, "minutes": 1e-4})
+    folder = RunFolder.create(tmp_path / "run", "gp", config)
+    run_evolution(load_recipe("gp").make(config), folder)
+    finished = folder.read_json("finished.json")
+    assert finished["generations"] == len(folder.read_log()) < 50
+    assert "time budget" in finished["stopped"]
