@@ -1,4 +1,6 @@
-"""The exceptions evoplay raises for a user's mistakes, each with a message that says what would be right."""
+"""The exceptions evoplay raises for a user's mistakes, each with a message that says what would be right, and its
+warnings."""
+import sys
 
 
 class EvoplayError(Exception):
@@ -19,3 +21,11 @@ class ConfigError(EvoplayError, ValueError):
 
 class CheckpointError(EvoplayError):
     """A run folder or checkpoint is missing, corrupt or from an incompatible version."""
+
+
+def warn(message: str) -> None:
+    """Print ``message`` as a warning on stderr (nothing for an empty one): what is allowed but may surprise, such
+    as a player evolved under other rules."""
+    if message:
+        print(f"warning: {message}", file=sys.stderr)
+

@@ -2,7 +2,8 @@
 kernels (evoplay.agents.kernel_search) with the same results as through the State.
 
 A ``FeatureAgent`` takes this path by itself when its game hands over kernels with features (``Game.kernels()``),
-moves one player at a time and hides nothing, and its scorer is a ``ProgramScorer`` or a ``LinearScorer``: the
+moves one player at a time and hides nothing, and its scorer is a ``ProgramScorer`` or a ``LinearScorer`` (a
+scorer class says which by its ``kernel_leaf``): the
 move scorer (policy ``move``), the fixed-depth search (policy ``search``) and the iterative deepening within a
 budget (with its transposition table, kept from move to move and emptied by ``restart``) then run inside Numba.
 The values are those of the State path to the last bit, so the same ties are drawn from the agent's generator
@@ -17,11 +18,10 @@ from evoplay.agents.kernel_search import LINEAR, PROGRAM, KernelSearch, make_lea
 
 
 def kernel_path(agent) -> "KernelPath | None":
-    """The kernel path of ``agent`` (a FeatureAgent), or None when it moves through the State."""
-    from evoplay.agents.program import LinearScorer, ProgramScorer
-
+    """The kernel path of ``agent`` (a FeatureAgent), or None when it moves through the State: its scorer must
+    say which leaf it is (``kernel_leaf``: "program" for a ProgramScorer, "linear" for a LinearScorer)."""
     game = agent.game
-    if not supports(game) or type(agent.scorer) not in (ProgramScorer, LinearScorer):
+    if not supports(game) or type(agent.scorer).__dict__.get("kernel_leaf") is None:
         return None
     search = KernelSearch(game)
     if search.kernels.features is None or len(agent.view) != search.kernels.n_features + 6 * agent.view.free:
@@ -33,11 +33,9 @@ class KernelPath:
     """What a FeatureAgent needs of the kernels: its leaf, its searches, and its transposition table."""
 
     def __init__(self, agent, search: KernelSearch):
-        from evoplay.agents.program import ProgramScorer
-
         self.search_kernels = search
         scorer = agent.scorer
-        if isinstance(scorer, ProgramScorer):
+        if scorer.kernel_leaf == "program":
             self.leaf = make_leaf(PROGRAM, True, view=agent.view, program=scorer.program)
         else:
             self.leaf = make_leaf(LINEAR, True, view=agent.view, weights=scorer.weights)

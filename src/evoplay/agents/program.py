@@ -19,7 +19,6 @@ The JSON documents (``best.json`` of the ``gp`` and ``ga`` recipes) record the g
 from __future__ import annotations
 
 import re
-import sys
 
 import numpy as np
 from numba import njit
@@ -28,7 +27,7 @@ from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.kernel_players import kernel_path
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
-from evoplay.errors import SpecError
+from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
 from evoplay.games.base import search_moves
 from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.gp.primitives import PrimitiveSet
@@ -115,11 +114,6 @@ def _family(spec: str) -> str:
     return spec.split("(", 1)[0].strip()
 
 
-def warn(message: str) -> None:
-    if message:
-        print(f"warning: {message}", file=sys.stderr)
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Scorers: a program or a weight vector over a matrix of feature rows.
 # --------------------------------------------------------------------------------------------------------------
@@ -164,6 +158,8 @@ def linear_rows(weights, rows, out):
 class ProgramScorer:
     """A GP program's clipped value on every row of a feature matrix, in one interpreter call."""
 
+    kernel_leaf = "program"  # what the kernel path evaluates (evoplay.agents.kernel_players)
+
     def __init__(self, program: Program):
         self.program = program
 
@@ -185,6 +181,8 @@ class ProgramScorer:
 
 class LinearScorer:
     """A weight vector's dot product with every row."""
+
+    kernel_leaf = "linear"  # what the kernel path evaluates (evoplay.agents.kernel_players)
 
     def __init__(self, weights):
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)

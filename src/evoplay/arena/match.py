@@ -8,17 +8,7 @@ import numpy as np
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
 from evoplay.games.kernels import play_state
-
-
-def derive_seed(*keys: int) -> int:
-    """A 32-bit seed from integer keys (run seed, generation, pairing, game...) via numpy's SeedSequence.
-
-    The same keys give the same seed on every machine, executor and worker count.
-    """
-    if not keys:
-        raise ValueError("derive_seed needs at least one key")
-    ss = np.random.SeedSequence(entropy=int(keys[0]) & 0xFFFFFFFFFFFFFFFF, spawn_key=tuple(int(k) for k in keys[1:]))
-    return int(ss.generate_state(1, np.uint32)[0])
+from evoplay.seeds import derive_seed  # noqa: F401 - the arena's seeds (evoplay.arena.derive_seed)
 
 
 @dataclass

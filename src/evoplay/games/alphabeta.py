@@ -1,4 +1,5 @@
-"""The alpha-beta step every game's search shares: one child's value taken into its node (Python and Numba).
+"""The alpha-beta step every game's search shares: one child's value taken into its node (Python and Numba), and
+the move a search's root values choose (``pick``).
 
 A maximizing node keeps the highest value as its best and raises ``alpha`` to it, a minimizing node the lowest,
 lowering ``beta``; only a strictly better value replaces the best, so ties go to the child searched first. The
@@ -7,7 +8,10 @@ node stops searching its children once ``alpha >= beta``. Used by ``games/kalah/
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+DEFAULT_DEPTH = 4  # plies an ``alphabeta`` agent searches when given no depth
 
 
 def reference_better(maximizing: bool, value, best) -> bool:
@@ -54,3 +58,13 @@ def reference_child_alpha(at_root: bool, exact_ties: bool, alpha, inf):
 
 
 child_alpha = njit(cache=True, inline="always")(reference_child_alpha)
+
+
+def pick(values: np.ndarray, best: int, random_ties: bool, rng) -> int:
+    """The move a search plays: ``best`` (its first best action), or with ``random_ties`` an action drawn uniformly
+    with ``rng`` from those whose value equals its."""
+    if not random_ties:
+        return best
+    top = np.flatnonzero(values == values[best])
+    return int(top[int(rng.integers(len(top)))]) if len(top) > 1 else best
+

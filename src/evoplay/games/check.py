@@ -341,7 +341,7 @@ def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int
     """Play ``games`` seeded random games of ``game`` and check the API's promises at every move: legal actions,
     illegal actions refused, clone independence, terminal states, returns, features, action strings, and the
     same seed giving the same game. Returns a report; ``report.ok`` when no promise was broken."""
-    from evoplay.arena.match import derive_seed
+    from evoplay.seeds import derive_seed
     from evoplay.games import load_game
 
     if isinstance(game, str):

@@ -187,6 +187,7 @@ def hide(params, buf, seed):
 
 class GemsGame(Game):
     name = "gems"
+    view = "grid"
     summary = "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks"
     parameters = (
         Param("w", int, 9, "grid columns inside the walls", min=3, max=60, why="the grid"),

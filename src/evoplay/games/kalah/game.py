@@ -223,6 +223,8 @@ def k_encode(state) -> np.ndarray:
     return np.append(state._board, np.int8(state._player))
 
 
+MANCALA_OFFSET = (1, 8)  # OpenSpiel mancala's action of pit 0 for each player
+
 # --------------------------------------------------------------------------------------------------------------
 # The game and its state.
 # --------------------------------------------------------------------------------------------------------------
@@ -230,6 +232,10 @@ def k_encode(state) -> np.ndarray:
 
 class KalahGame(Game):
     name = "kalah"
+    players = {"alphabeta": "evoplay.games.kalah.players:alphabeta", "genome": "evoplay.games.kalah.genome",
+               "champion": "evoplay.games.kalah.players:CHAMPION",
+               "gp": "evoplay.games.kalah.program_player:agent_from_document"}
+    view = "kalah"
     summary = "Kalah (mancala): sow counter-clockwise, extra move from the store, captures"
     parameters = (
         Param("pits", int, 6, "pits per side", min=1, max=20, why="the kernels' boards"),
@@ -281,11 +287,13 @@ class KalahGame(Game):
         return ([f"my_pit_{i + 1}" for i in range(pits)] + ["my_store"]
                 + [f"opp_pit_{i + 1}" for i in range(pits)] + ["opp_store"])
 
-    def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
-        """Kalah's own program policies (the pit rule, move scoring, search): ``program_player``."""
-        from evoplay.games.kalah.program_player import agent_from_document
-
-        return agent_from_document(self, program, pset, doc, where, spec, depth)
+    def openspiel_twin(self):
+        """OpenSpiel's ``mancala`` is standard Kalah with 6 pits of 4 seeds (``kalah(empty_capture=false)``):
+        pit p of the first player is its action p + 1, of the second p + 8."""
+        if (self.pits, self.seeds, self.empty_capture) != (6, 4, False):
+            return (f"OpenSpiel's mancala is standard Kalah, kalah(empty_capture=false) with 6 pits of 4 seeds; "
+                    f"{self.spec} has no OpenSpiel equivalent")
+        return "mancala", lambda a, p: a + MANCALA_OFFSET[p], lambda a, p: a - MANCALA_OFFSET[p]
 
     def state_from_board(self, board, player: int) -> "KalahState":
         """A state from 2*pits+2 numbers and the player to move (TERMINAL is derived from the board)."""

@@ -29,7 +29,7 @@ import math
 import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
-from evoplay.agents.interrupt import run_interruptibly
+from evoplay.interrupt import run_interruptibly
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights

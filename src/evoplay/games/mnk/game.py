@@ -209,6 +209,9 @@ def k_encode(state) -> np.ndarray:
 
 class MnkGame(Game):
     name = "mnk"
+    players = {"alphabeta": "evoplay.games.mnk.players:alphabeta", "genome": "evoplay.games.mnk.genome",
+               "champion": "evoplay.games.mnk.players:CHAMPION"}
+    view = "mnk"
     summary = "m,n,k-game: k in a row on an m x n board (5,5,4 by default; mnk(m=3,n=3,k=3) is tic-tac-toe)"
     parameters = (
         Param("m", int, 5, "columns", min=1, max=26, why="columns are named a to z"),
@@ -229,6 +232,10 @@ class MnkGame(Game):
 
     def max_utility(self) -> float:
         return 1.0  # a win
+
+    def openspiel_twin(self):
+        """OpenSpiel's ``mnk(m,n,k)``: the same cells (row * m + column), X moving first in both."""
+        return f"mnk(m={self.m},n={self.n},k={self.k})", lambda a, p: a, lambda a, p: a
 
     def kernels(self):
         """The rules as kernels over [cells, player to move, empty cells, winner]: every search runs in Numba."""

@@ -118,6 +118,7 @@ def apply(params, buf, joint):
 
 class TronGame(Game):
     name = "tron"
+    view = "grid"
     summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose"
     parameters = (
         Param("w", int, 12, "grid columns inside the walls", min=4, max=60, why="the grid"),
