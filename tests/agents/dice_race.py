@@ -9,6 +9,7 @@ is to be rolled)].
 import numpy as np
 from numba import njit
 
+from evoplay.games.agent import Agent, AgentEntry
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
 from evoplay.games.kernels import Kernels
 from evoplay.spec import Param
@@ -18,6 +19,7 @@ PROBS = (0.5, 0.25, 0.25)
 
 class DiceRace(Game):
     name = "dice_race"
+    players = {"cautious": f"{__name__}:CAUTIOUS"}  # an agent only this game has (Game.players)
     parameters = (Param("players", int, 3, "players"), Param("goal", int, 12, "the square that wins"))
 
     def __init__(self, spec, params):
@@ -178,3 +180,21 @@ def state_hash(params, state):
     for i in range(state.shape[0]):
         key = key * 64 + state[i] + 8
     return key
+
+
+class Cautious(Agent):
+    """Always advances by one square (action 1), or by ``step`` when given: the dice race's own agent."""
+
+    def __init__(self, game, step: int = 1, spec: str = "cautious"):
+        super().__init__(game)
+        self.action, self.spec = step, spec
+
+    def step(self, state):
+        legal = state.legal_actions()
+        return self.action if self.action in legal else legal[0]
+
+
+CAUTIOUS = AgentEntry(lambda game, spec, action: Cautious(game, action, spec),
+                      (Param("action", int, 1, "the action it always plays (0 the roll, 1 one square, 2 the roll + 1)"),),
+                      "the dice race's own agent: always the same action")
+

@@ -341,4 +341,4 @@ register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the ru
                "search leaves, over the game's features); of the Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)
 
-__all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent"]
+__all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent", "register_game_players"]

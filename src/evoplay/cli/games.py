@@ -60,9 +60,11 @@ def games():
               help="only what can play this game (e.g. openspiel:connect_four); the rest say why they cannot")
 def agents(game_spec):
     """List the agents and their parameters (with --game: which of them can play that game)."""
-    from evoplay.agents import AGENTS, refusal
+    from evoplay.agents import AGENTS, refusal, register_game_players
 
     game = _game(game_spec) if game_spec else None
+    if game is not None:
+        register_game_players(type(game))  # the agents its own package offers (Game.players)
     entries = AGENTS.entries()
     reasons = {e.name: refusal(e.name, game) for e in entries} if game else {}
     table = Table(title=f"agents for {escape(game.spec)}" if game else "agents", show_lines=True)

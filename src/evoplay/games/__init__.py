@@ -4,7 +4,7 @@ from __future__ import annotations
 from evoplay.errors import SpecError
 from evoplay.games import sources
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
-from evoplay.games.naming import game_parameters, record_name, registered_name
+from evoplay.games.naming import game_parameters, record_name
 from evoplay.games.sources import build_game
 from evoplay.spec import Registry, canonical_spec, parse_spec
 

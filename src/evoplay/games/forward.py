@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL, State
+from evoplay.games.base import TERMINAL, State
 
 # The header of ``buf``.
 PHASE, WINNER, SCORE, TICK, RNG = 0, 1, 2, 4, 5

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from evoplay.errors import SpecError
 from evoplay.games.base import Game
-from evoplay.games.naming import checked_spec, game_parameters
+from evoplay.games.naming import checked_spec
 from evoplay.spec import parse_spec
 
 OPENSPIEL_PREFIX = "openspiel:"

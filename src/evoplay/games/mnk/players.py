@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.errors import IllegalActionError, SpecError
+from evoplay.errors import IllegalActionError
 from evoplay.games.agent import Agent, AgentEntry
 from evoplay.games.alphabeta import DEFAULT_DEPTH, pick
 from evoplay.games.champions import shipped_champion
