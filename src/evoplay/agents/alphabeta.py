@@ -10,7 +10,7 @@ from evoplay.agents import generic_search, kernel_search
 from evoplay.agents.base import Agent
 from evoplay.agents.kernel_search import KernelSearch
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.alphabeta import DEFAULT_DEPTH
+from evoplay.games.alphabeta import DEFAULT_DEPTH, SearchPlayer
 from evoplay.games.base import SIMULTANEOUS
 from evoplay.spec import suggest
 
@@ -60,7 +60,7 @@ def make_alphabeta(game, depth: int = 0, schedule: str = "none", random_ties: bo
     return AlphaBetaAgent(game, depth, schedule, random_ties, seed, spec, eval)
 
 
-class AlphaBetaAgent(Agent):
+class AlphaBetaAgent(SearchPlayer):
     """Searches ``depth`` plies of any game through its State (or its kernels) and plays the best move.
 
     Ties go to the lowest action unless ``random_ties`` is set, then to a uniformly drawn one of the tied best
@@ -69,7 +69,7 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,
                  spec: str | None = None, eval: str = "auto"):
-        super().__init__(game)
+        super().__init__(game, random_ties, seed, spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})")
         self._evaluate = leaf_evaluation(game, eval)
         self.state_api_only = True
         # A game that hands over kernels is searched inside Numba (agents/kernel_search.py, the same values).
@@ -84,14 +84,6 @@ class AlphaBetaAgent(Agent):
             raise SpecError(f"alphabeta: schedule={schedule} is a depth schedule of a game's own search; "
                             f"{game.spec} has none (leave schedule out)")
         self.depth = depth
-        self.random_ties = random_ties
-        self.spec = spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})"
-        self._rng = np.random.default_rng(seed)
-        self.nodes = 0  # nodes searched since construction, for benchmarks
-
-    def restart(self, seed: int, seat: int = 0) -> None:
-        self.seat = seat
-        self._rng = np.random.default_rng(seed)
 
     def depth_for(self, state) -> int:
         return self.depth or DEFAULT_DEPTH

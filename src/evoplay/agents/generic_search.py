@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+from numba import njit
 
 from evoplay.errors import SpecError
 from evoplay.games.base import State, search_moves
@@ -111,6 +112,19 @@ def _clip(value: float) -> float:
     if value != value:  # NaN: a program's value that means nothing scores as neutral
         return 0.0
     return min(EVAL_LIMIT, max(-EVAL_LIMIT, float(value)))
+
+
+@njit(cache=True, inline="always")
+def clip_value(v):
+    """Kernel of ``_clip`` (the scorers' and the kernel search's clipping): NaN to 0, the rest within
+    +-EVAL_LIMIT."""
+    if v != v:
+        return 0.0
+    if v > EVAL_LIMIT:
+        return EVAL_LIMIT
+    if v < -EVAL_LIMIT:
+        return -EVAL_LIMIT
+    return v
 
 
 class _Search:

@@ -28,7 +28,7 @@ from numba import njit, objmode, types
 from numba.np import numpy_support
 from numba.typed import Dict
 
-from evoplay.agents.generic_search import EVAL_LIMIT, EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
+from evoplay.agents.generic_search import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget, clip_value
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise
 from evoplay.gp.interpreter import evaluate_with_stack
@@ -86,18 +86,6 @@ def clock(cpu):
     with objmode(t="float64"):
         t = time.thread_time() if cpu else time.perf_counter()
     return t
-
-
-@njit(cache=True, inline="always")
-def clip(v):
-    """generic_search's clipping of a leaf value: NaN scores 0, the rest is held within +-EVAL_LIMIT."""
-    if v != v:
-        return 0.0
-    if v > EVAL_LIMIT:
-        return EVAL_LIMIT
-    if v < -EVAL_LIMIT:
-        return -EVAL_LIMIT
-    return v
 
 
 @njit(cache=True)
@@ -171,18 +159,18 @@ def evaluate(params, pos, player, leaf, mask, scores, row, stack):
     """The leaf's value of ``pos`` from ``player``'s side, clipped."""
     kind = leaf.kind
     if kind == SCORE:
-        return clip(score_difference(params, pos, player, scores))
+        return clip_value(score_difference(params, pos, player, scores))
     if kind == FEATURE:
         game_features(params, pos, player, row)
-        return clip(row[leaf.index])
+        return clip_value(row[leaf.index])
     view_row(params, pos, player, leaf.free, leaf.scales, mask, scores, row)
     if kind == LINEAR:
         weights = leaf.weights
         v = 0.0
         for j in range(weights.shape[0]):
             v += weights[j] * row[j]
-        return clip(v)
-    return clip(evaluate_with_stack(leaf.opcodes, leaf.args, leaf.consts, 0, leaf.size, row, stack))
+        return clip_value(v)
+    return clip_value(evaluate_with_stack(leaf.opcodes, leaf.args, leaf.consts, 0, leaf.size, row, stack))
 
 
 @njit(cache=True)
@@ -193,17 +181,23 @@ def terminal_value(params, pos, player, depth, scores):
 
 
 @njit(cache=True)
+def sort_descending(items, n, keys):
+    """Sort ``items[:n]`` by ``keys[item]``, highest first, keeping the order of equals (Python's stable sort)."""
+    for i in range(1, n):
+        item = items[i]
+        key = keys[item]
+        j = i - 1
+        while j >= 0 and keys[items[j]] < key:
+            items[j + 1] = items[j]
+            j -= 1
+        items[j + 1] = item
+
+
+@njit(cache=True)
 def order_actions(actions, n, history, first):
     """generic_search's move ordering: by history score, highest first (stable), then ``first`` (the table's
     best action, -1 for none) at the front."""
-    for i in range(1, n):
-        a = actions[i]
-        h = history[a]
-        j = i - 1
-        while j >= 0 and history[actions[j]] < h:
-            actions[j + 1] = actions[j]
-            j -= 1
-        actions[j + 1] = a
+    sort_descending(actions, n, history)
     if first >= 0 and actions[0] != first:
         at = -1
         for i in range(n):
@@ -214,19 +208,6 @@ def order_actions(actions, n, history, first):
             for i in range(at, 0, -1):
                 actions[i] = actions[i - 1]
             actions[0] = first
-
-
-@njit(cache=True)
-def sort_by_value(order, values, n):
-    """Sort ``order`` by ``values[order[i]]``, highest first, keeping the order of equals (Python's ``sorted``)."""
-    for i in range(1, n):
-        o = order[i]
-        v = values[o]
-        j = i - 1
-        while j >= 0 and values[order[j]] < v:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = o
 
 
 # --- the search ---------------------------------------------------------------------------------------------------
@@ -423,7 +404,7 @@ def search(params, root, player, depth, deepen, leaf, counters, deadline, table,
         for i in range(n):
             values[order[i]] = found[i]
         counters[COMPLETED] = d
-        sort_by_value(order, values, n)
+        sort_descending(order, n, values)
         known = True
         for i in range(n):
             if abs(values[i]) < TERMINAL_SCALE:

@@ -27,6 +27,7 @@ from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.kernel_players import kernel_path
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
+from evoplay.agents.generic_search import clip_value
 from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
 from evoplay.games.base import search_moves
 from evoplay.gp.interpreter import evaluate_with_stack
@@ -122,18 +123,6 @@ def _family(spec: str) -> str:
 def clip_values(values: np.ndarray) -> np.ndarray:
     """Reference of the scorers' clipping: NaN scores 0 (neutral), the rest is held within +-EVAL_LIMIT."""
     return np.clip(np.nan_to_num(values, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
-
-
-@njit(cache=True, inline="always")
-def clip_value(v):
-    """One value clipped as ``clip_values``: NaN to 0, the rest within +-EVAL_LIMIT."""
-    if v != v:
-        return 0.0
-    if v > EVAL_LIMIT:
-        return EVAL_LIMIT
-    if v < -EVAL_LIMIT:
-        return -EVAL_LIMIT
-    return v
 
 
 @njit(cache=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evoplay.games.agent import Agent
+
 DEFAULT_DEPTH = 4  # plies an ``alphabeta`` agent searches when given no depth
 
 
@@ -67,4 +69,29 @@ def pick(values: np.ndarray, best: int, random_ties: bool, rng) -> int:
         return best
     top = np.flatnonzero(values == values[best])
     return int(top[int(rng.integers(len(top)))]) if len(top) > 1 else best
+
+
+class SearchPlayer(Agent):
+    """A player that plays the first best of the values its search gives each action at the root
+    (``root_values(state)`` -> (values, first best action)), or with ``random_ties`` one of the tied best drawn
+    from its seed (``pick``); ``nodes`` counts the nodes its searches visited (the games' own alpha-beta agents
+    and genome players share this)."""
+
+    def __init__(self, game, random_ties: bool = False, seed: int = 0, spec: str = "agent"):
+        super().__init__(game)
+        self.random_ties = random_ties
+        self.spec = spec
+        self._rng = np.random.default_rng(seed)
+        self.nodes = 0  # nodes searched since construction, for benchmarks
+
+    def restart(self, seed: int, seat: int = 0) -> None:
+        self.seat = seat
+        self._rng = np.random.default_rng(seed)
+
+    def root_values(self, state) -> tuple[np.ndarray, int]:
+        raise NotImplementedError
+
+    def step(self, state) -> int:
+        values, best = self.root_values(state)
+        return pick(values, best, self.random_ties, self._rng)
 

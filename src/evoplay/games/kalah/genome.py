@@ -11,8 +11,7 @@ import numpy as np
 
 from evoplay.errors import SpecError
 from evoplay.ga import DEPTH_FIELD
-from evoplay.games.agent import Agent
-from evoplay.games.alphabeta import pick
+from evoplay.games.alphabeta import SearchPlayer
 from evoplay.games.kalah import deepening, search_weights
 from evoplay.games.kalah import search as search_kalah
 
@@ -23,18 +22,14 @@ def schema(game, fields, evaluation: str = "alphabeta"):
     return search_weights.genome_schema(fields)
 
 
-class GenomeAgent(Agent):
+class GenomeAgent(SearchPlayer):
     """Alpha-beta with a decoded genome's feature weights (``record``: {field: value}); see the module docstring.
     Ties go to the lowest pit unless ``random_ties``."""
 
     def __init__(self, game, record: dict, schedule: str = "empty_cells", random_ties: bool = False, seed: int = 0,
                  depth: int = 4, streaks: str = "all", spec: str | None = None, nodes: int = 0):
-        super().__init__(game)
+        super().__init__(game, random_ties, seed, spec or "weights")
         self.record = {k: int(v) for k, v in record.items()}
-        self.random_ties = random_ties
-        self.spec = spec or "weights"
-        self._rng = np.random.default_rng(seed)
-        self.nodes = 0
         self._params = search_weights.feature_weights(self.record)
         self.genome_depth = int(self.record.get(DEPTH_FIELD, depth))
         if self.genome_depth < 0:
@@ -42,10 +37,6 @@ class GenomeAgent(Agent):
         self.nodes_budget = int(nodes)
         if self.nodes_budget < 0:
             raise SpecError(f"weights: nodes={nodes}; use 0 (the depth) or a node budget > 0")
-
-    def restart(self, seed: int, seat: int = 0) -> None:
-        self.seat = seat
-        self._rng = np.random.default_rng(seed)
 
     def depth_for(self, state) -> int:
         return max(1, self.genome_depth)
@@ -63,10 +54,6 @@ class GenomeAgent(Agent):
                                                   g.pits, g.empty_capture, self.random_ties, self._params)
         self.nodes += nodes
         return values, best
-
-    def step(self, state) -> int:
-        values, best = self.root_values(state)
-        return pick(values, best, self.random_ties, self._rng)
 
 
 def agent(game, record: dict, **options) -> GenomeAgent:

@@ -11,27 +11,19 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.agent import Agent, AgentEntry
-from evoplay.games.alphabeta import DEFAULT_DEPTH, pick
+from evoplay.games.agent import AgentEntry
+from evoplay.games.alphabeta import DEFAULT_DEPTH, SearchPlayer
 from evoplay.games.champions import shipped_champion
 from evoplay.games.kalah import search as search_kalah
 
 
-class KalahAlphaBeta(Agent):
+class KalahAlphaBeta(SearchPlayer):
     """Alpha-beta over the store difference (see the module docstring); ties go to the lowest pit unless
     ``random_ties`` (then to one of the tied pits drawn from the agent's seed: the root searches ties exactly)."""
 
     def __init__(self, game, depth: int = 0, random_ties: bool = False, seed: int = 0, spec: str | None = None):
-        super().__init__(game)
         self.depth = int(depth) or DEFAULT_DEPTH
-        self.random_ties = random_ties
-        self.spec = spec or f"alphabeta(depth={self.depth})"
-        self._rng = np.random.default_rng(seed)
-        self.nodes = 0  # nodes searched since construction, for benchmarks
-
-    def restart(self, seed: int, seat: int = 0) -> None:
-        self.seat = seat
-        self._rng = np.random.default_rng(seed)
+        super().__init__(game, random_ties, seed, spec or f"alphabeta(depth={self.depth})")
 
     def depth_for(self, state) -> int:
         return self.depth
@@ -46,10 +38,6 @@ class KalahAlphaBeta(Agent):
                                                   self.random_ties, None)
         self.nodes += nodes
         return values, best
-
-    def step(self, state) -> int:
-        values, best = self.root_values(state)
-        return pick(values, best, self.random_ties, self._rng)
 
 
 def alphabeta(game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,

@@ -14,8 +14,7 @@ import numpy as np
 
 from evoplay.errors import ConfigError, SpecError
 from evoplay.ga import DEPTH_FIELD
-from evoplay.games.agent import Agent
-from evoplay.games.alphabeta import pick
+from evoplay.games.alphabeta import SearchPlayer
 from evoplay.games.mnk import search as search_mnk
 from evoplay.games.mnk import threat_player, threats
 
@@ -31,7 +30,7 @@ def schema(game, fields, evaluation: str = "alphabeta"):
     return search_mnk.mnk_schema(game.m, game.n, game.k)
 
 
-class GenomeAgent(Agent):
+class GenomeAgent(SearchPlayer):
     """Alpha-beta with a decoded genome's evaluation (``record``: {field: value}), or the threat search for a threat
     genome: the depth is the genome's ``search_depth`` capped by ``schedule`` ("empty_cells": seed 001's depth by
     empty cells; "none": the genome's depth alone), a depth of 0 playing as 1; ``streaks`` picks which runs the
@@ -40,13 +39,9 @@ class GenomeAgent(Agent):
 
     def __init__(self, game, record: dict, schedule: str = "empty_cells", random_ties: bool = False, seed: int = 0,
                  depth: int = 4, streaks: str = "all", spec: str | None = None, nodes: int = 0):
-        super().__init__(game)
+        super().__init__(game, random_ties, seed, spec or "weights")
         self.record = {k: int(v) for k, v in record.items()}
         self.streaks = streaks
-        self.random_ties = random_ties
-        self.spec = spec or "weights"
-        self._rng = np.random.default_rng(seed)
-        self.nodes = 0
         self.nodes_budget = int(nodes)
         if self.nodes_budget < 0:
             raise SpecError(f"weights: nodes={nodes}; use 0 (the genome's own) or a node budget > 0")
@@ -68,10 +63,6 @@ class GenomeAgent(Agent):
         if self.genome_depth < 0:
             raise SpecError(f"weights: search_depth {self.genome_depth} is negative")
 
-    def restart(self, seed: int, seat: int = 0) -> None:
-        self.seat = seat
-        self._rng = np.random.default_rng(seed)
-
     def depth_for(self, state) -> int:
         depth = self.genome_depth
         if self.schedule == "empty_cells":
@@ -91,10 +82,6 @@ class GenomeAgent(Agent):
                                                 self.random_ties)
         self.nodes += nodes
         return values, best
-
-    def step(self, state) -> int:
-        values, best = self.root_values(state)
-        return pick(values, best, self.random_ties, self._rng)
 
 
 def agent(game, record: dict, **options) -> GenomeAgent:

@@ -11,31 +11,23 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import IllegalActionError
-from evoplay.games.agent import Agent, AgentEntry
-from evoplay.games.alphabeta import DEFAULT_DEPTH, pick
+from evoplay.games.agent import AgentEntry
+from evoplay.games.alphabeta import DEFAULT_DEPTH, SearchPlayer
 from evoplay.games.champions import shipped_champion
 from evoplay.games.mnk import search as search_mnk
 
 
-class MnkAlphaBeta(Agent):
+class MnkAlphaBeta(SearchPlayer):
     """Alpha-beta over the line counts (see the module docstring); ties go to the lowest cell unless
     ``random_ties`` (then to one of the tied cells drawn from the agent's seed: the root searches ties exactly)."""
 
     def __init__(self, game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,
                  spec: str | None = None):
-        super().__init__(game)
+        super().__init__(game, random_ties, seed, spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})")
         self.depth = int(depth)
         self.schedule = search_mnk.schedule_name(schedule, "alphabeta")
-        self.random_ties = random_ties
-        self.spec = spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})"
-        self._rng = np.random.default_rng(seed)
-        self.nodes = 0  # nodes searched since construction, for benchmarks
         self._windows = search_mnk.line_windows(game.m, game.n, game.k)
         self._params = search_mnk.default_line_weights(game.k)
-
-    def restart(self, seed: int, seat: int = 0) -> None:
-        self.seat = seat
-        self._rng = np.random.default_rng(seed)
 
     def depth_for(self, state) -> int:
         if self.schedule == "empty_cells":
@@ -53,10 +45,6 @@ class MnkAlphaBeta(Agent):
                                                 search_mnk.EVAL_LINES, self._params, self._windows, self.random_ties)
         self.nodes += nodes
         return values, best
-
-    def step(self, state) -> int:
-        values, best = self.root_values(state)
-        return pick(values, best, self.random_ties, self._rng)
 
 
 def alphabeta(game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,
