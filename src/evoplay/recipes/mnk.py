@@ -48,8 +48,8 @@ def _game_and_schema(config: dict):
     game = config_game(config)
     genome = game.player("genome")
     if genome is None:
-        raise ConfigError(f"game = {config['game']!r}: the GA evolves a genome of a game's own evaluation; "
-                          f"the games with one: mnk(...), kalah(...)")
+        raise ConfigError(f"game = {config['game']!r}: the GA evolves a genome of a game's own evaluation, so it "
+                          f"plays mnk(...) or kalah(...)")
     return game, genome, genome.schema(game, config["genome"]["fields"], evaluation_name(config))
 
 
