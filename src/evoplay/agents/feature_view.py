@@ -30,6 +30,7 @@ import numpy as np
 
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+from evoplay.games.kernels import play_state
 
 FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
 
@@ -123,7 +124,7 @@ def random_positions(game, count: int, seed: int, max_moves: int = 2000) -> list
     games = 0
     while len(out) < count and games < max(8, count):
         games += 1
-        state = game.new_initial_state(int(rng.integers(1 << 31)))
+        state = play_state(game.new_initial_state(int(rng.integers(1 << 31))), ())  # on its kernels, if any
         for _ in range(max_moves):
             mover = state.current_player()
             if mover == TERMINAL:

@@ -8,8 +8,8 @@ examples/othello6_kernel.py is examples/othello6.py (the same Python State) plus
 - **one move of a 2-ply evolved evaluation**: a weight vector over the 42 features and the free features, scaled
   as a GA run scales them, searched 2 plies deep (a ``weights`` player) at positions of random games; the moves
   chosen are the same on both;
-- **a generation of ``evolve ga``**: the ga recipe's defaults (24 genomes, 4 games a seat against ``random``,
-  2-ply players), one generation on one core; the fitness records are the same on both.
+- **a generation of ``evolve ga``**: the ga recipe's default config (its 2-ply players against the first rung
+  of its ladder), one generation on one core; the fitness records are the same on both.
 """
 from __future__ import annotations
 
@@ -75,7 +75,8 @@ def move_seconds(game, positions, moves: list) -> float:
 
 
 def generation_seconds(spec: str, records: list) -> float:
-    """Seconds of one generation of ``evolve ga`` with its defaults on one core (its log record to ``records``)."""
+    """Seconds of one generation of ``evolve ga`` with its default config on one core (its log record to
+    ``records``)."""
     from evoplay.arena import make_executor
     from evoplay.recipes import ga
 
@@ -119,7 +120,7 @@ def bench_kernel(quick: bool = False) -> BenchResult:
     fast_records, plain_records = [], []
     k_gen, p_gen = alternate(lambda: generation_seconds(FAST, fast_records),
                              lambda: generation_seconds(PLAIN, plain_records), 1 if quick else 2)
-    res.figures.append(Figure("one generation of evolve ga (defaults: 24 genomes, 4 games a seat vs random, 2 plies)",
+    res.figures.append(Figure("one generation of evolve ga (its default config)",
                               k_gen, "s", ">= 10x the plain game", p_gen >= 10 * k_gen, p_gen, "s plain Python",
                               higher_is_better=False,
                               note=f"one core; same fitness records: {fast_records == plain_records}"))
