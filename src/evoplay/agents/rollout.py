@@ -254,8 +254,7 @@ class ForwardModelAgent(Agent):
         self.discount = float(discount)
         self.spec = spec or self.kind
         self._rng = np.random.default_rng(seed)
-        self.kernels = fast_kernels(game) if model == "auto" else None
-        self.fast = self.kernels is not None  # False: the game API alone (evoplay.agents.generic_rollout)
+        self.fast = model == "auto" and fast_kernels(game) is not None  # False: the game API alone (generic_rollout)
         self.model = "numba" if self.fast else "api"
         self.decisions = 0
         self.evaluations = 0  # rollouts in all decisions since construction
@@ -273,6 +272,11 @@ class ForwardModelAgent(Agent):
         if made is None:
             made = self.__dict__["_compiled"] = specialise(type(self).__module__, self.kernels)
         return made
+
+    @property
+    def kernels(self):
+        """The game's kernels (on the kernel path)."""
+        return kernels_of(self.game)
 
     @property
     def params(self) -> np.ndarray:
