@@ -298,6 +298,37 @@ register_agent(
 )
 
 
+def _referee(game, spec, simulations, seed):
+    """MCTS with random rollouts, the fastest this game allows: OpenSpiel's C++ bot where it plays the game,
+    else evoplay's uct (the same search: UCT constant 2, one rollout a leaf, the solver on)."""
+    if refusal("openspiel_mcts", game) is None:
+        agent = make_agent(f"openspiel_mcts(simulations={simulations},seed={seed})", game)
+    else:
+        agent = make_agent(f"uct(simulations={simulations},seed={seed})", game)
+    agent.spec = spec
+    return agent
+
+
+def _referee_supports(game: Game) -> str | None:
+    if _openspiel_supports(game) is None:
+        return None
+    return _uct_supports(game)
+
+
+register_agent(
+    "referee",
+    _referee,
+    (
+        Param("simulations", int, 1000, "MCTS simulations per move", min=1, max=10_000_000,
+              why="the tree keeps a node per legal move of every position it expands"),
+        Param("seed", int, 0, "seed before the arena reseeds it"),
+    ),
+    "MCTS with random rollouts at a simulation budget, as fast as the game allows: OpenSpiel's C++ MCTSBot where "
+    "it plays the game, else uct (the evolved players' ladder climbs it)",
+    supports=_referee_supports,
+)
+
+
 def _champion(game, spec, nodes):
     from evoplay.agents.champion import make_champion
 

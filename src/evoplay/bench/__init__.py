@@ -56,17 +56,23 @@ class Benchmark:
     run: Callable[..., BenchResult]  # run(quick) -> result; run(quick, games) when it takes games
     help: str
     takes_games: bool = False
+    #: runs for a long time (an hour and more): only when named (``evoplay bench learn``), never in the default set
+    long: bool = False
+    #: options of ``evoplay bench`` it reads (``minutes``, ``out``...), passed as keyword arguments when given
+    options: tuple[str, ...] = ()
 
 
 BENCHMARKS: dict[str, Benchmark] = {}
 
 
-def register_benchmark(name: str, help: str, takes_games: bool = False):
+def register_benchmark(name: str, help: str, takes_games: bool = False, long: bool = False,
+                       options: tuple[str, ...] = ()):
     """Decorator: add ``fn(quick: bool) -> BenchResult`` to ``evoplay bench``; with ``takes_games``,
-    ``fn(quick, games=None)`` measures the game specs given after its name (``evoplay bench anygame FILE:Class``)."""
+    ``fn(quick, games=None)`` measures the game specs given after its name (``evoplay bench anygame FILE:Class``);
+    a ``long`` one runs only when named; ``options`` it takes as keyword arguments from the command line."""
 
     def wrap(fn):
-        BENCHMARKS[name] = Benchmark(name, fn, help, takes_games)
+        BENCHMARKS[name] = Benchmark(name, fn, help, takes_games, long, tuple(options))
         return fn
 
     return wrap

@@ -113,7 +113,9 @@ def mcts_spec(game, ms: float, seed: int = 0) -> str:
         probe = 2000
         agent = make_agent(f"openspiel_mcts(simulations={probe})", game)
         times = []
-        for i, state in enumerate(random_positions(game, 12, seed + 17, max_moves=10)):
+        # positions from every stage of a game: a search costs less as the game nears its end
+        positions = [s for s in random_positions(game, 48, seed + 17, max_moves=40) if s.current_player() >= 0]
+        for i, state in enumerate(positions[:24]):
             agent.restart(i, state.current_player())
             start = time.thread_time()
             agent.step(state)
@@ -122,6 +124,22 @@ def mcts_spec(game, ms: float, seed: int = 0) -> str:
         simulations = max(10, int(round(ms / 1000.0 / max(per_simulation, 1e-9))))
         return f"openspiel_mcts(simulations={simulations})"
     return f"uct(ms={ms:g},clock=cpu)"
+
+
+def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: int = 0) -> str:
+    """``mcts_spec``, then checked in two games against the champion (one a seat): OpenSpiel's simulations scaled
+    so that its median move takes ``ms`` of CPU in real games too (a search costs less near a game's end)."""
+    from evoplay.games import load_game
+
+    spec = mcts_spec(load_game(game_spec), ms, seed)
+    if not spec.startswith("openspiel_mcts"):
+        return spec
+    simulations = int(spec.split("=")[1].rstrip(")"))
+    pilot = play_matchup(game_spec, champion, spec, "pilot", 1, seed + 99, executor)
+    if pilot.their_ms:
+        measured = statistics.median(pilot.their_ms)
+        simulations = int(round(simulations * min(4.0, max(0.25, ms / max(measured, 1e-3)))))
+    return f"openspiel_mcts(simulations={max(10, simulations)})"
 
 
 def _timed_game(task) -> tuple[list[float], list[float], list[int]]:
@@ -198,11 +216,10 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
         best = evolve(spec, minutes, out / name, workers)
         doc = json.loads(best.read_text(encoding="utf-8"))
         ms = float((doc.get("play") or {}).get("ms", 100.0))
-        game = load_game(spec)
         champion = f"weights({best},ms={ms:g},clock=cpu)"
-        mcts = mcts_spec(game, ms)
         rows = {}
         with make_executor("process" if workers > 1 else "serial", workers) as ex:
+            mcts = calibrated_mcts(spec, champion, ms, ex)
             for label, opponent in (("random", "random"), ("alphabeta(depth=2)", "alphabeta(depth=2)"),
                                     ("mcts", mcts)):
                 log(f"{name}: champion against {opponent}, {games} games a seat")
@@ -240,9 +257,24 @@ def figures(results: dict) -> list[Figure]:
 
 
 @register_benchmark("learn", "evolve with the defaults on six games, then play random, alphabeta(depth=2) and "
-                             "MCTS at equal time (--quick: 0.5 min a game, 4 games a seat; full: 10 min, 20)")
-def bench_learn(quick: bool) -> BenchResult:
-    minutes, games = (0.5, 4) if quick else (10.0, 20)
-    out = Path("runs") / ("bench-learn-quick" if quick else "bench-learn")
-    results = learn(minutes, games, out, log=lambda text: None)
-    return BenchResult("learn", figures(results), f"evoplay bench learn{' --quick' if quick else ''} ({out})")
+                             "MCTS at equal time (--quick: 0.5 min a game, 4 games a seat; full: 10 min, 20)",
+                    long=True, options=("minutes", "games", "out", "only"))
+def bench_learn(quick: bool, minutes: float | None = None, games: int | None = None, out: str | None = None,
+                only: str | None = None) -> BenchResult:
+    import sys
+
+    minutes = minutes if minutes is not None else (0.5 if quick else 10.0)
+    games = games if games is not None else (4 if quick else 20)
+    out_path = Path(out) if out else Path("runs") / ("bench-learn-quick" if quick else "bench-learn")
+    names = tuple(n.strip() for n in only.split(",")) if only else None
+    known = [n for n, _ in SUITE]
+    for n in names or ():
+        if n not in known:
+            from evoplay.errors import SpecError
+            from evoplay.spec import suggest
+
+            raise SpecError(f"--only: no suite game '{n}'{suggest(n, known)}; the suite: {', '.join(known)}")
+    results = learn(minutes, games, out_path, names=names, log=lambda text: print(text, file=sys.stderr))
+    command = (f"evoplay bench learn{' --quick' if quick else ''} --minutes {minutes:g} --games {games}"
+               + (f" --only {only}" if only else ""))
+    return BenchResult("learn", figures(results), command)

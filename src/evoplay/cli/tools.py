@@ -16,9 +16,18 @@ from evoplay.errors import SpecError
 @click.argument("names", nargs=-1)
 @click.option("--quick", is_flag=True, help="smaller samples: every benchmark in under a minute in all, a first look")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
-def bench(names, quick, as_json):
+@click.option("--minutes", type=float, default=None, help="(learn) minutes of evolution per game (default 10)")
+@click.option("--games", "games_per_seat", type=int, default=None,
+              help="(learn) games per seat against each yardstick (default 20)")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="(learn) the folder of its run folders and results.json (default runs/bench-learn); a finished "
+                   "run there is reused, an unfinished one resumed")
+@click.option("--only", "only", default=None, metavar="NAMES",
+              help="(learn) some of its games, comma-separated (othello6,connect_four,breakthrough5,hex5,pig,kalah)")
+def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only):
     """Measure evoplay against its references and targets (all benchmarks, or the NAMES given). A benchmark that
     takes games (anygame) measures the game specs that follow its name: evoplay bench anygame my.py:MyGame.
+    `learn` (an hour and more) runs only when named: evoplay bench learn --minutes 10.
 
     Each benchmark's table is printed as it finishes; Ctrl-C keeps the finished ones (exit code 130)."""
     import time
@@ -27,6 +36,15 @@ def bench(names, quick, as_json):
 
     registry = load_all()
     chosen, games = _bench_names(list(names), registry)
+    given = {"minutes": minutes, "games": games_per_seat, "out": out_dir, "only": only}
+    for key, value in given.items():
+        if value is not None and not any(key in registry[n].options for n in chosen):
+            takers = ", ".join(n for n in registry if key in registry[n].options) or "none"
+            raise SpecError(f"--{key} is for the benchmarks that take it ({takers}), not {', '.join(chosen)}")
+    if minutes is not None and minutes <= 0:
+        raise SpecError(f"--minutes {minutes:g}: give the minutes of evolution per game (> 0)")
+    if games_per_seat is not None and games_per_seat < 1:
+        raise SpecError(f"--games {games_per_seat}: give at least 1 game per seat")
     results = []
     start = time.perf_counter()
     try:
@@ -35,7 +53,8 @@ def bench(names, quick, as_json):
                 console.print(f"running {n} ({i + 1} of {len(chosen)}{', quick' if quick else ''}): "
                               f"{registry[n].help}", style="dim", markup=False, highlight=False)
             t0 = time.perf_counter()
-            r = registry[n].run(quick, games[n]) if games.get(n) else registry[n].run(quick)
+            extra = {k: v for k, v in given.items() if v is not None and k in registry[n].options}
+            r = registry[n].run(quick, games[n], **extra) if games.get(n) else registry[n].run(quick, **extra)
             results.append(r)
             if not as_json:
                 out.print(_bench_table(r, time.perf_counter() - t0))
@@ -67,7 +86,7 @@ def _bench_names(names: list[str], registry) -> tuple[list[str], dict[str, list[
             takers = ", ".join(b for b in registry if registry[b].takes_games)
             raise SpecError(f"unknown benchmark '{n}'{suggest(n, registry)}; known: {', '.join(registry)} "
                             f"(a game spec goes after a benchmark that measures games: {takers})")
-    return chosen or list(registry), games
+    return chosen or [n for n in registry if not registry[n].long], games
 
 
 #: below this many columns a benchmark's figures print as short paragraphs, not as a table of wrapped rows

@@ -7,6 +7,7 @@ The config table (``[fitness]`` of the ``gp`` and ``ga`` recipes)::
     opponents = ["random"]   # agent specs; every candidate plays each in every seat, ``games`` games per seat
     ladder = []              # when opponents = []: rungs that join one by one ("hall": the hall of fame)
     promote = 0.75           # the next rung joins when the best quarter scores this much against the top one
+    promote_hall = 0.6       # the bar of the hall rung (its members are the last champions)
     rungs = 2                # how many of the top rungs joined are played
     games = 4
     crn = false              # common random numbers: every candidate of a generation meets the same games
@@ -39,7 +40,8 @@ same run seed gives the same fitness on every executor and worker count.
 
 **The ladder** (:class:`Ladder`) starts at its first rung (say ``random``); after each generation, when the best
 quarter of the candidates score ``promote`` or more (wins plus half the draws, per game) against the top rung
-joined, the next rung joins, so the opponents rise with the population and the score never saturates. Of the
+joined (``promote_hall`` against the hall of fame, whose members are the last champions), the next rung joins,
+so the opponents rise with the population and the score never saturates. Of the
 rungs joined, the top ``rungs`` are played. The rung ``hall`` is the hall of fame (its members count as one rung).
 """
 from __future__ import annotations
@@ -62,7 +64,7 @@ COMMON = 1 << 16  # marks the keys of common random numbers (they name no candid
 WIN, DRAW, LOSS = 0, 1, 2
 
 DEFAULTS = {
-    "opponents": ["random"], "ladder": [], "promote": 0.75, "rungs": 2, "games": 4, "crn": False, "openings": 0,
+    "opponents": ["random"], "ladder": [], "promote": 0.75, "promote_hall": 0.6, "rungs": 2, "games": 4, "crn": False, "openings": 0,
     "racing": "none", "rounds": 3, "hall_of_fame": 0, "hall_games": 2, "round_robin": 0, "scoring": "wdl",
     "win": 1.0, "draw": 0.5, "loss": 0.0, "parsimony": "none", "free": 20, "coefficient": 0.0004, "factor": 100.0,
     "floor": 1.0,
@@ -90,6 +92,7 @@ class FitnessSpec:
     ladder: tuple[str, ...] = ()
     promote: float = 0.75
     rungs: int = 2
+    promote_hall: float = 0.6
     crn: bool = False
     openings: int = 0
     racing: str = "none"
@@ -108,8 +111,8 @@ class FitnessSpec:
         spec = cls(tuple(v["opponents"]), int(v["games"]), int(v["hall_of_fame"]), int(v["hall_games"]),
                    int(v["round_robin"]), str(v["scoring"]), float(v["win"]), float(v["draw"]), float(v["loss"]),
                    str(v["parsimony"]), int(v["free"]), float(v["coefficient"]), float(v["factor"]),
-                   float(v["floor"]), tuple(v["ladder"]), float(v["promote"]), int(v["rungs"]), bool(v["crn"]),
-                   int(v["openings"]), str(v["racing"]), int(v["rounds"]))
+                   float(v["floor"]), tuple(v["ladder"]), float(v["promote"]), int(v["rungs"]),
+                   float(v["promote_hall"]), bool(v["crn"]), int(v["openings"]), str(v["racing"]), int(v["rounds"]))
         spec.check(game)
         return spec
 
@@ -130,6 +133,9 @@ class FitnessSpec:
         if not 0.5 < self.promote <= 1.0:
             raise ConfigError(f"fitness.promote = {self.promote}; give a score per game above 0.5 and at most 1 "
                               f"(0.75: the best quarter win three games in four against the top rung)")
+        if not 0.5 < self.promote_hall <= 1.0:
+            raise ConfigError(f"fitness.promote_hall = {self.promote_hall}; give a score per game above 0.5 and at "
+                              f"most 1 (the hall holds the last champions, so a lower bar than promote: 0.6)")
         if self.ladder and not self.games:
             raise ConfigError("fitness.ladder is given but fitness.games = 0; give games >= 1 per seat")
         if HALL_RUNG in self.ladder and not self.hall_of_fame:
@@ -493,7 +499,8 @@ class Ladder:
         n = len(result.selection)
         best = np.argsort(-np.asarray(result.selection), kind="stable")[:max(1, n // 4)]
         rate, games = result.win_rate(best, self.top_name())
-        if games < 8 or rate < self.spec.promote:
+        bar = self.spec.promote_hall if self.rungs[self.top] == HALL_RUNG else self.spec.promote
+        if games < 8 or rate < bar:
             return ""
         self.top += 1
         if self.rungs[self.top] == HALL_RUNG and not hall_size and self.top + 1 < len(self.rungs):

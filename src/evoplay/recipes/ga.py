@@ -22,6 +22,7 @@ from evoplay.recipes import generic
 
 FORMAT = GENOME_FORMAT
 KINDS = ("bits", "real")
+STARTS = ("zero", "outcomes")
 CMA_KEY = 0xC3A  # the CMA-ES generator's key in the run seed's derivation
 
 
@@ -64,6 +65,12 @@ class GAEvolution(generic.GenericEvolution):
             self.cma_args = (len(names), float(g.get("sigma", 0.5)), self.population,
                              derive_seed(self.seed, CMA_KEY))
             CmaSearch(*self.cma_args)  # checks the population and the step size now
+            self.warm = (str(g.get("start", "zero")), int(g.get("start_games", 1000)), int(g.get("start_rounds", 2)))
+            if self.warm[0] not in STARTS:
+                raise ConfigError(f"genome.start = {self.warm[0]!r}; use zero (CMA-ES from zero weights) or "
+                                  f"outcomes (from weights fitted to the outcomes of seeded games)")
+            if self.warm[1] < 1 or not 1 <= self.warm[2] <= 10:
+                raise ConfigError("genome.start_games must be >= 1 and genome.start_rounds 1..10")
         b = config["breeding"]
         crossover(b["crossover"])
         if b["selection"] not in ("tournament", "roulette"):
@@ -79,7 +86,7 @@ class GAEvolution(generic.GenericEvolution):
 
         history = state["cma_history"]
         if self._cma is None or len(self._cma.history) != len(history):
-            self._cma = CmaSearch.replay(*self.cma_args, history)
+            self._cma = CmaSearch.replay(*self.cma_args, history, x0=state.get("cma_x0"))
             if not np.array_equal(self._cma.ask(), state["population"]):
                 raise ConfigError("the checkpoint's population is not the one its CMA-ES history gives; the run's "
                                   "config or evoplay changed since it was written: start a new run")
@@ -93,7 +100,20 @@ class GAEvolution(generic.GenericEvolution):
         self._cma = CmaSearch(*self.cma_args)
         state = super().start(rng)
         state["cma_history"] = []
+        if self.warm[0] == "outcomes":
+            state["cma_x0"] = None  # fitted in the first generation, whose time it counts in
         return state
+
+    def step(self, state: dict, generation: int, executor):
+        if self.kind == "real" and "cma_x0" in state and state["cma_x0"] is None:
+            from evoplay.ga.cmaes import CmaSearch
+            from evoplay.evolve.warm_start import fit_outcomes
+
+            _, games, rounds = self.warm
+            state["cma_x0"] = fit_outcomes(self.game, self.view, self.cma_args[3] + 1, games, rounds)
+            self._cma = CmaSearch(*self.cma_args, x0=state["cma_x0"])
+            state["population"] = self._cma.ask()
+        return super().step(state, generation, executor)
 
     def new_population(self, rng):
         if self.kind == "real":

@@ -1,0 +1,35 @@
+"""The warm start of real genomes: a linear evaluation fitted to the outcomes of seeded games."""
+from __future__ import annotations
+
+import numpy as np
+
+from evoplay.agents.feature_view import FeatureView, measure_scales
+from evoplay.evolve.warm_start import fit_outcomes, play_round, ridge
+from evoplay.games import load_game
+
+
+def test_ridge_recovers_a_linear_rule():
+    rng = np.random.default_rng(0)
+    rows = rng.normal(size=(500, 4))
+    truth = np.array([1.0, -2.0, 0.0, 0.5])
+    assert np.allclose(ridge(rows, rows @ truth, strength=1e-6), truth, atol=1e-4)
+
+
+def test_the_fit_learns_that_seeds_in_the_own_store_win_kalah():
+    game = load_game("kalah(pits=4,seeds=3)")
+    view = FeatureView(game, True, measure_scales(game, True, 0))
+    weights = fit_outcomes(game, view, seed=5, games=300, rounds=2)
+    names = view.names()
+    assert weights[names.index("my_score")] > 0 > weights[names.index("their_score")]
+    assert np.isclose(np.sqrt(np.mean(weights ** 2)), 1.0)  # scaled to a root mean square of 1
+    again = fit_outcomes(game, view, seed=5, games=300, rounds=2)
+    assert np.array_equal(weights, again)  # drawn from the seed alone
+
+
+def test_a_round_gives_a_row_per_player_per_position_and_each_players_return():
+    game = load_game("openspiel:pig(winscore=15)")  # chance nodes: sampled, never a row
+    view = FeatureView(game, True)
+    rows, targets = play_round(game, view, None, games=5, explore=0.0, rng=np.random.default_rng(1))
+    assert rows.shape == (len(targets), len(view)) and len(targets) % 2 == 0
+    assert set(np.unique(targets)) <= {-1.0, 1.0}
+    assert np.all(targets[0::2] == -targets[1::2])  # the two players' returns of each position
