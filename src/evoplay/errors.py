@@ -1,4 +1,6 @@
-"""The exceptions evoplay raises for a user's mistakes, each with a message that says what would be right."""
+"""The exceptions evoplay raises for a user's mistakes, each with a message that says what would be right, and its
+warnings."""
+import sys
 
 
 class EvoplayError(Exception):
@@ -29,3 +31,11 @@ class OutsideRunsError(SpecError):
 class GameError(EvoplayError):
     """A game broke a promise of the game API while it was played: a hook raised, ran past its time limit, or
     returned something no game may (no legal action where a player moves, a player out of range, NaN)."""
+
+
+def warn(message: str) -> None:
+    """Print ``message`` as a warning on stderr (nothing for an empty one): what is allowed but may surprise, such
+    as a player evolved under other rules."""
+    if message:
+        print(f"warning: {message}", file=sys.stderr)
+

@@ -1,4 +1,4 @@
-"""The forward-model controllers: seed 002's rs, rhea, mcts and one-step lookahead on all four games."""
+"""The controllers: seed 002's rs, rhea, mcts and one-step lookahead on all four built-in games."""
 import pickle
 
 import pytest
@@ -7,7 +7,8 @@ from evoplay import load_game
 from evoplay.agents import make_agent
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
-from evoplay.games.forward import BODY, HUGE_POSITIVE
+from evoplay.agents.generic_rollout import HUGE_POSITIVE
+from evoplay.games.forward import BODY
 from evoplay.games.tron.game import DOWN, WALL
 
 CONTROLLERS = ("rs", "rhea", "mcts", "lookahead")
@@ -39,7 +40,7 @@ def test_bad_parameters_say_what_would_be_right(spec, message):
         make_agent(spec, load_game("tron"))
 
 
-def test_a_game_without_a_forward_model_is_searched_through_the_game_api():
+def test_a_game_without_kernels_is_searched_through_the_game_api():
     assert make_agent("rs", load_game("sevens")).model == "api"
     assert make_agent("rs", load_game("kalah")).model == "numba"
 

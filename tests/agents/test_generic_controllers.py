@@ -4,6 +4,7 @@ from click.testing import CliRunner
 
 from evoplay import load_game
 from evoplay.agents import make_agent
+from evoplay.agents.alphabeta import AlphaBetaAgent
 from evoplay.arena import match, play_game
 from evoplay.cli import main
 from evoplay.errors import IllegalActionError, SpecError
@@ -218,7 +219,7 @@ def test_alphabeta_evaluates_a_named_feature_and_refuses_an_unknown_one():
     state = game.state_from_board([1, 0, 0, 0, 0, 1, 0] + [1, 1, 1, 1, 0, 1] + [0], 0)
     by_score = make_agent("alphabeta(depth=1,eval=score)", game)
     by_pit = make_agent("alphabeta(depth=1,eval=feature:my_pit_2)", game)
-    assert not by_score.fast and not by_pit.fast
+    assert isinstance(by_score, AlphaBetaAgent) and isinstance(by_pit, AlphaBetaAgent)  # not the game's own
     assert by_score.step(state) == 5 and by_pit.step(state) == 0
     with pytest.raises(SpecError, match="no feature 'my_stor'.*did you mean 'my_store'"):
         make_agent("alphabeta(eval=feature:my_stor)", game)
@@ -226,10 +227,10 @@ def test_alphabeta_evaluates_a_named_feature_and_refuses_an_unknown_one():
         make_agent("alphabeta(eval=lines)", game)
 
 
-def test_alphabeta_keeps_the_numba_search_on_kalah_and_mnk():
-    assert make_agent("alphabeta", load_game("kalah")).fast
-    assert make_agent("alphabeta", load_game("mnk")).fast
-    assert not make_agent("alphabeta", load_game("openspiel:tic_tac_toe")).fast
+def test_alphabeta_plays_the_games_own_search_where_it_has_one():
+    assert type(make_agent("alphabeta", load_game("kalah"))).__name__ == "KalahAlphaBeta"
+    assert type(make_agent("alphabeta", load_game("mnk"))).__name__ == "MnkAlphaBeta"
+    assert isinstance(make_agent("alphabeta", load_game("openspiel:tic_tac_toe")), AlphaBetaAgent)
 
 
 # --- evoplay agents --game ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import pytest
 from evoplay.games.kalah import deepening as kd
 from evoplay.agents import make_agent
 from evoplay.games.kalah.search_weights import evaluate, reference_evaluate
-from evoplay.agents.weights import WeightsAgent
+from evoplay.agents.weights import genome_agent
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 
@@ -85,7 +85,7 @@ def test_a_proven_win_stops_the_deepening_and_is_played():
 def test_weights_agent_with_a_node_budget_plays_the_deepening_move():
     game, states = _positions("kalah(empty_capture=false)", 8, 9)
     record = {"store": 4, "seeds": 1, "empty": 0, "extra": 1, "capture": 1}
-    agent = WeightsAgent(game, record, nodes=5000)
+    agent = genome_agent(game, record, nodes=5000)
     for state in states:
         want = kd.search(state._board, state.current_player(), 6, False, [4, 1, 0, 1, 1], 5000)[0]
         assert agent.step(state) == want
@@ -93,11 +93,11 @@ def test_weights_agent_with_a_node_budget_plays_the_deepening_move():
 
 def test_a_node_budget_on_mnk_is_refused():
     game = load_game("mnk(m=3,n=3,k=3)")
-    from evoplay.agents.weights import mnk_schema
+    from evoplay.games.mnk.search import mnk_schema
 
     record = mnk_schema(3, 3, 3).decode(np.zeros(len(mnk_schema(3, 3, 3)), np.uint8))
     with pytest.raises(SpecError, match="node budget"):
-        WeightsAgent(game, record, nodes=100)
+        genome_agent(game, record, nodes=100)
 
 
 def test_champion_plays_kalah_and_refuses_other_games():

@@ -11,7 +11,7 @@ from evoplay import load_game
 from evoplay.agents import make_agent
 from evoplay.games.sevens.agents import (
     Narrator, SevensHeuristicAgent, SevensSpecimenAgent, Specimen, level_specimen, sevens_primitive_set,
-    sevens_table, sevens_verdict,
+    sevens_verdict,
 )
 from evoplay.arena import play_game
 from evoplay.errors import SpecError
@@ -131,6 +131,8 @@ def test_the_shipped_expert_comes_from_the_expert_config_and_its_heuristic_check
 
 
 def test_narrated_table_explains_sends_to_the_person():
+    from evoplay.cli.games import sevens_table
+
     game = load_game("sevens(players=3)")
     lines = []
     seats, name = sevens_table(game, "sevens_heuristic", 0, lines.append)

@@ -12,7 +12,9 @@ from evoplay import load_game, make_agent
 from evoplay.games.kalah import search as search_kalah
 from evoplay.games.kalah import search_weights as search_kalah_weights
 from evoplay.games.mnk import search as search_mnk
-from evoplay.agents.weights import WeightsAgent, mnk_schema, mnk_search_params, weights_document
+from evoplay.agents.weights import genome_agent, weights_document
+from evoplay.games.mnk.genome import GenomeAgent
+from evoplay.games.mnk.search import mnk_schema, mnk_search_params
 from evoplay.arena import match
 from evoplay.cli import main
 from evoplay.errors import SpecError
@@ -136,9 +138,9 @@ def test_seed001_search_kernel_matches_reference(choices, depth, ties, seed, str
 def test_depth_is_the_smaller_of_genome_and_schedule():
     game = load_game("mnk")
     state = game.new_initial_state()
-    deep = WeightsAgent(game, _seed_record(search_depth=7))
-    shallow = WeightsAgent(game, _seed_record(search_depth=0))
-    free = WeightsAgent(game, _seed_record(search_depth=6), schedule="none")
+    deep = genome_agent(game, _seed_record(search_depth=7))
+    shallow = genome_agent(game, _seed_record(search_depth=0))
+    free = genome_agent(game, _seed_record(search_depth=6), schedule="none")
     for cells, expected in ((0, 2), (6, 3), (14, 4), (16, 5), (17, 7)):  # 25, 19, 11, 9, 8 empty cells
         s = state.clone()
         for a in range(cells):
@@ -151,7 +153,7 @@ def test_depth_is_the_smaller_of_genome_and_schedule():
 
 def test_the_player_takes_a_win_and_blocks_a_loss():
     game = load_game("mnk")
-    agent = WeightsAgent(game, _seed_record(search_depth=2))
+    agent = genome_agent(game, _seed_record(search_depth=2))
     s = game.state_from_board([1, 1, 1, 0, 0, 2, 2, 2, 0, 0] + [0] * 15, player=0)
     assert agent.step(s) == 3  # d1 completes a1-d1
     s = game.state_from_board([1, 0, 0, 0, 0, 2, 2, 2, 0, 0] + [1, 0, 0, 0, 0] + [0] * 10, player=0)
@@ -162,7 +164,7 @@ def test_genome_player_beats_random():
     game = load_game("mnk")
     record = _seed_record(sq22x=40, sq23x=40, sq33x=60, sq22o=40, sq23o=40, sq33o=60, h2x=20, h3x=90, d2x=20,
                           d3x=90, h2o=20, h3o=90, d2o=20, d3o=90, scale_sq=1, scale_cons=5, search_depth=7)
-    result = match(game, WeightsAgent(game, record, spec="genome"), make_agent("random", game), games=10, seed=3)
+    result = match(game, genome_agent(game, record, spec="genome"), make_agent("random", game), games=10, seed=3)
     stats = result.stats()[0]
     assert stats.wins >= 9 and stats.losses == 0
 
@@ -180,7 +182,7 @@ def best_file(tmp_path):
 def test_weights_file_agent(best_file, tmp_path):
     game = load_game("mnk")
     agent = make_agent(f"weights({best_file})", game)
-    assert isinstance(agent, WeightsAgent) and agent.streaks == "live"
+    assert isinstance(agent, GenomeAgent) and agent.streaks == "live"
     assert agent.record == json.loads(best_file.read_text())["params"]
     assert make_agent(f"weights({tmp_path})", game).record == agent.record  # the run folder works too
     with pytest.raises(SpecError, match="evolved for mnk, not mnk\\(m=6"):
@@ -251,7 +253,7 @@ def test_kalah_weights_kernel_matches_reference(choices, depth, ties, weights):
 
 def test_kalah_weights_agent_plays_with_its_genome_depth():
     game = load_game("kalah")
-    agent = WeightsAgent(game, {"store": 10, "seeds": 1, "search_depth": 6})
+    agent = genome_agent(game, {"store": 10, "seeds": 1, "search_depth": 6})
     assert agent.depth_for(game.new_initial_state()) == 6
     result = match(game, agent, make_agent("random", game), games=6, seed=1)
     assert result.stats()[0].wins >= 5

@@ -1,15 +1,15 @@
-"""The GA engine's operators: crossovers, per-bit mutation and parent selection."""
+"""The GA engine's operators: crossovers and per-bit mutation (parent selection: evoplay.evolve.selection)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evoplay.errors import ConfigError
+from evoplay.evolve.selection import select_parents
 from evoplay.ga import (
     crossover,
     flip_mutation,
     one_point_crossover,
-    select_parents,
     two_point_crossover,
     uniform_crossover,
 )

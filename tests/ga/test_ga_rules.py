@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from evoplay.errors import ConfigError
-from evoplay.evolve.selection import roulette
+from evoplay.evolve.selection import roulette, select_parents
 from evoplay.ga import operators as ops
 from evoplay.ga.schema import Field, Schema
 
@@ -129,7 +129,7 @@ def test_flip_mutation_returns_uint8_and_counts_flips():
 
 def test_select_parents_draws_one_roulette_number_per_parent():
     fitness = np.array([1.0, 2.0, 3.0, 4.0])
-    pairs = ops.select_parents(fitness, 5, np.random.default_rng(3))
+    pairs = select_parents(fitness, 5, np.random.default_rng(3))
     rng = np.random.default_rng(3)
     want = []
     for _ in range(5):  # the definition: a roulette draw, then one among the others
@@ -139,25 +139,25 @@ def test_select_parents_draws_one_roulette_number_per_parent():
     assert pairs.tolist() == want
     rng = np.random.default_rng(4)
     same = [[int(roulette(fitness, 1, rng)[0]), int(roulette(fitness, 1, rng)[0])] for _ in range(5)]
-    assert ops.select_parents(fitness, 5, np.random.default_rng(4), distinct=False).tolist() == same
+    assert select_parents(fitness, 5, np.random.default_rng(4), distinct=False).tolist() == same
 
 
 def test_two_candidates_always_pair_with_each_other_and_one_pairs_with_itself():
-    pairs = ops.select_parents([1.0, 1.0], 50, np.random.default_rng(5))
+    pairs = select_parents([1.0, 1.0], 50, np.random.default_rng(5))
     assert {tuple(p) for p in pairs.tolist()} == {(0, 1), (1, 0)}
-    assert ops.select_parents([2.0], 3, np.random.default_rng(5)).tolist() == [[0, 0]] * 3
+    assert select_parents([2.0], 3, np.random.default_rng(5)).tolist() == [[0, 0]] * 3
 
 
 def test_tournament_selection_defaults_to_pairs():
     fitness = np.arange(4.0)
-    pairs = ops.select_parents(fitness, 3000, np.random.default_rng(6), method="tournament", distinct=False)
+    pairs = select_parents(fitness, 3000, np.random.default_rng(6), method="tournament", distinct=False)
     # the worst wins a 2-entrant tournament only when drawn twice: 1/16 (a 3-entrant one: 1/64)
     assert np.mean(pairs == 0) == pytest.approx(1 / 16, abs=0.015)
 
 
 def test_select_parents_refuses_empty_or_non_vector_fitness_and_unknown_methods():
     rng = np.random.default_rng(0)
-    assert message(lambda: ops.select_parents([], 1, rng)) == "parent selection needs at least one candidate"
-    assert message(lambda: ops.select_parents([[1.0, 2.0]], 1, rng)) == "parent selection needs at least one candidate"
-    assert message(lambda: ops.select_parents([1.0], 1, rng, method="roulete")) == \
+    assert message(lambda: select_parents([], 1, rng)) == "parent selection needs at least one candidate"
+    assert message(lambda: select_parents([[1.0, 2.0]], 1, rng)) == "parent selection needs at least one candidate"
+    assert message(lambda: select_parents([1.0], 1, rng, method="roulete")) == \
         "unknown selection 'roulete' (did you mean 'roulette'?); known: roulette, tournament"

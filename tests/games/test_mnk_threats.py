@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
-from evoplay.agents.weights import WeightsAgent, weights_document
+from evoplay.agents.weights import genome_agent, weights_document
+from evoplay.games.mnk.genome import GenomeAgent
 from evoplay.errors import SpecError
 from evoplay.games.mnk import search as search_mnk
 from evoplay.games.mnk import threat_player as P
@@ -134,11 +135,11 @@ def test_weights_agent_plays_a_threat_genome_and_finds_the_win(tmp_path):
     path = tmp_path / "best.json"
     path.write_text(json.dumps(weights_document(game, schema, bits, nodes=2000, streaks="live")))
     agent = make_agent(f"weights({path})", game)
-    assert isinstance(agent, WeightsAgent) and agent.threat is not None and agent.threat.nodes == 2000
+    assert isinstance(agent, GenomeAgent) and agent.threat is not None and agent.threat.nodes == 2000
     state = game.state_from_board(_board([".....", ".....", ".....", "OO...", "XXX.."]), 0)
     assert agent.step(state) == 3
     with pytest.raises(SpecError, match="node budget"):
-        WeightsAgent(game, schema.decode(bits), nodes=-1)
+        genome_agent(game, schema.decode(bits), nodes=-1)
 
 
 

@@ -12,7 +12,7 @@ from evoplay.arena.executors import ProcessExecutor, SerialExecutor
 from evoplay.errors import ConfigError
 from evoplay.evolve import RunFolder, load_config, run_evolution
 from evoplay.recipes import load_recipe
-from evoplay.arena.memo import clear_memos
+from evoplay.memo import clear_memos
 from evoplay.games.kalah import minimax as K
 from evoplay.recipes import mancala as M
 

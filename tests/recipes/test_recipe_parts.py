@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from evoplay import gp
-from evoplay.arena import memo as memo_module
+from evoplay import memo as memo_module
 from evoplay.arena.executors import SerialExecutor
 from evoplay.evolve.reports import fitness_stats, seat_summary, wdl
 from evoplay.evolve.score_cache import ScoreCache

@@ -31,6 +31,29 @@ def refusal(name: str, game: Game) -> str | None:
     return SUPPORTS.get(name, any_game)(game)
 
 
+#: the agent names whose meaning a game gives itself through ``Game.players`` (the rest are agents of their own)
+GAME_MEANINGS = ("alphabeta", "genome", "champion", "gp")
+_REGISTERED_CLASSES: set = set()
+
+
+def register_game_players(cls) -> None:
+    """Register the agents only games of class ``cls`` have (``Game.players`` names other than GAME_MEANINGS), as
+    an installed package's entry points are registered: each is built by its ``AgentEntry``, and plays games of
+    that class only unless its entry says otherwise. Done once per class."""
+    if cls in _REGISTERED_CLASSES:
+        return
+    _REGISTERED_CLASSES.add(cls)
+    for name in cls.players:
+        if name in GAME_MEANINGS:
+            continue
+        entry = cls.player(name)
+
+        def only_this(game, cls=cls):
+            return None if isinstance(game, cls) else f"it plays {cls.name} only"
+
+        register_agent(name, entry.factory, entry.params, entry.help, entry.supports or only_this)
+
+
 def make_agent(spec: str | Agent, game: Game | str) -> Agent:
     """Build an agent for ``game`` from a spec: ``random``, ``alphabeta(depth=8)``, ``human``...
 
@@ -42,6 +65,7 @@ def make_agent(spec: str | Agent, game: Game | str) -> Agent:
         game = load_game(game)
     if isinstance(spec, Agent):
         return spec
+    register_game_players(type(game))
     entry, values = AGENTS.resolve(spec)
     why = refusal(entry.name, game)
     if why:
@@ -78,19 +102,6 @@ def reads_features(game: Game) -> str | None:
     return None
 
 
-def sevens_only(game: Game) -> str | None:
-    from evoplay.games.sevens.game import SevensGame
-
-    return None if isinstance(game, SevensGame) else "it plays Sevens only"
-
-
-def alphabeta_supports(game: Game) -> str | None:
-    from evoplay.games.kalah.game import KalahGame
-    from evoplay.games.mnk.game import MnkGame
-
-    return None if isinstance(game, (KalahGame, MnkGame)) else searchable(game)
-
-
 def _random(game, spec, seed):
     from evoplay.agents.random_agent import RandomAgent
 
@@ -100,9 +111,9 @@ def _random(game, spec, seed):
 
 
 def _alphabeta(game, spec, **values):
-    from evoplay.agents.alphabeta import AlphaBetaAgent
+    from evoplay.agents.alphabeta import make_alphabeta
 
-    return AlphaBetaAgent(game, spec=spec, **values)
+    return make_alphabeta(game, spec=spec, **values)
 
 
 def _human(game, spec):
@@ -118,15 +129,16 @@ register_agent(
     _alphabeta,
     (
         Param("depth", int, 0, "plies to search (0: 4, or the schedule's depth)"),
-        Param("schedule", str, "none", "m,n,k: the depth by empty cells (the 5,5,4 GA's schedule)",
-              ("none", "empty_cells"), aliases=(("seed001", "empty_cells"),)),
+        Param("schedule", str, "none", "a game's own search: its depth schedule (m,n,k: by empty cells, the "
+              "5,5,4 GA's)", ("none", "empty_cells"), aliases=(("seed001", "empty_cells"),)),
         Param("random_ties", bool, False, "break ties between equally good moves at random"),
         Param("seed", int, 0, "seed for random ties (and sampled moves, hidden cards) before the arena reseeds it"),
-        Param("eval", str, "auto", "leaf value: auto (Kalah: store difference, m,n,k: line counts, in Numba; any "
-              "other game: score), score (own score minus the best other's), feature:NAME (a feature's value)"),
+        Param("eval", str, "auto", "leaf value: auto (the game's own search where it has one, else score), "
+              "score (own score minus the best other's), feature:NAME (a feature's value)"),
     ),
-    "minimax with alpha-beta pruning: Numba on Kalah and m,n,k, the game API on any other game",
-    supports=alphabeta_supports,
+    "minimax with alpha-beta pruning: the game's own search where it has one, else in Numba over the game's "
+    "kernels, else through the game API",
+    supports=searchable,
 )
 register_agent("human", _human, (), "you, at the terminal")
 
@@ -162,39 +174,13 @@ register_agent(
         Param("depth", int, 0, "plies to search (0: the genome's or the file's own)", max=1000),
         *_budget_of_file_params(),
     ),
-    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; the 5,5,4 GA's "
-    "genome; Kalah feature weights)",
+    "alpha-beta with evolved evaluation weights (the ga recipe's feature weights on any game; a genome of a "
+    "game's own evaluation: the 5,5,4 GA's, Kalah's feature weights)",
     supports=reads_features,
 )
 
 
-def _sevens_heuristic(game, spec):
-    from evoplay.games.sevens.agents import SevensHeuristicAgent
-
-    return SevensHeuristicAgent(game)
-
-
-def _specimen(game, spec, path, level, computer):
-    from evoplay.games.sevens.agents import make_specimen_agent
-
-    return make_specimen_agent(game, spec, path, level, computer)
-
-
-register_agent("sevens_heuristic", _sevens_heuristic, (), "Sevens: the hand-written baseline", supports=sevens_only)
-register_agent(
-    "specimen",
-    _specimen,
-    (
-        Param("path", str, "", "best.json of a sevens run"),
-        Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
-        Param("computer", str, "", "a run's levels.json or run folder (default: the levels shipped with evoplay)"),
-    ),
-    "Sevens: an evolved two-tree player (play and send trees), from a run or a difficulty level",
-    supports=sevens_only,
-)
-
-
-# Forward-model controllers (seed 002 and its peers): Numba on tron, gems, kalah, mnk; the game API elsewhere.
+# The controllers (seed 002 and its peers): Numba over a game's kernels where it gives them; the game API elsewhere.
 def _budget_params(depth: bool = True):
     params = [Param("budget_ms", float, 40.0, "time per decision in ms (the competition's 40)")]
     if depth:
@@ -206,8 +192,8 @@ def _budget_params(depth: bool = True):
         Param("clock", str, "wall", "what budget_ms measures: elapsed time, or this thread's CPU time",
               ("wall", "cpu")),
         Param("seed", int, 0, "seed before the arena reseeds it"),
-        Param("model", str, "auto", "auto: the Numba forward model where the game has one (tron, gems, kalah, "
-              "mnk), else the game API; api: always the game API", ("auto", "api")),
+        Param("model", str, "auto", "auto: the game's Numba kernels where it gives them (tron, gems, kalah, "
+              "mnk, any game with kernels), else the game API; api: always the game API", ("auto", "api")),
     ]
     return params
 
@@ -361,6 +347,17 @@ register_agent("champion", _champion, (Param("nodes", int, 0, "node budget per m
                "searched by the threat search within a node budget; docs/strength.md)", supports=_champion_supports)
 
 
+def _register_builtin_players() -> None:
+    """The agents the built-in games offer (``evoplay agents`` lists them with the rest)."""
+    from evoplay.games import CLASSES
+
+    for cls in list(CLASSES.values()):
+        register_game_players(cls)
+
+
+_register_builtin_players()
+
+
 def _gp(game, spec, file, depth, ms, nodes, clock):
     from evoplay.agents.program_file import make_gp_agent
 
@@ -375,4 +372,4 @@ register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the ru
                "search leaves, over the game's features); of the Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)
 
-__all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent"]
+__all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent", "register_game_players"]

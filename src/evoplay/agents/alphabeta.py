@@ -1,37 +1,19 @@
-"""``alphabeta(depth=D)``: minimax with alpha-beta pruning, in Numba for Kalah and m,n,k, through the game API for
-any other game (evoplay.agents.generic_search: the true result at terminal positions, below the horizon the
-score difference or a named feature)."""
+"""``alphabeta(depth=D)``: minimax with alpha-beta pruning for any game: the game's own search where it has one
+(``Game.players["alphabeta"]``, with the evaluation ``auto``), else evoplay.agents.generic_search -- inside Numba
+when the game hands over kernels (evoplay.agents.kernel_search, the same values) -- with the true result at
+terminal positions and, below the horizon, the score difference or a named feature."""
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
-from evoplay.agents import generic_search
-
-from evoplay.games.kalah import search as search_kalah
-
-from evoplay.games.mnk import search as search_mnk
+from evoplay.agents import generic_search, kernel_search
 from evoplay.agents.base import Agent
-from evoplay.agents.interrupt import NO_BUDGET
+from evoplay.agents.kernel_search import KernelSearch
 from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.alphabeta import DEFAULT_DEPTH, SearchPlayer
 from evoplay.games.base import SIMULTANEOUS
-from evoplay.games.kalah.game import KalahGame
-from evoplay.games.mnk.game import MnkGame
 from evoplay.spec import suggest
 
-SCHEDULES = ("none", "empty_cells")
-#: the old names of the schedules, still read: "seed001" was the empty-cells schedule's name
-SCHEDULE_ALIASES = (("seed001", "empty_cells"),)
-
-
-def schedule_name(name: str, who: str) -> str:
-    """The schedule ``name`` stands for (an old name gives the new one); SpecError naming ``who`` if unknown."""
-    name = dict(SCHEDULE_ALIASES).get(name, name)
-    if name not in SCHEDULES:
-        raise SpecError(f"{who}: unknown schedule '{name}'; known: {', '.join(SCHEDULES)}")
-    return name
-DEFAULT_DEPTH = 4
 FEATURE_PREFIX = "feature:"
 
 
@@ -57,63 +39,6 @@ class FeatureValue:
         return float(state.features(player)[self.index])
 
 
-#: an iteration after one shorter than this runs directly, cut off by a node budget from the time left at the
-#: speed measured so far; a longer one runs in a helper thread that watches the deadline (a thread costs about
-#: 0.1 ms, which the quick iterations of a shallow search would feel)
-QUICK_ITERATION_SECONDS = 0.005
-
-
-def numba_search(game, state, depth: int, exact_ties: bool, weights=None, mnk_eval=None, agent=None):
-    """The Numba alpha-beta of Kalah (the weights leaf with ``weights``, else material) or m,n,k (``mnk_eval``:
-    eval_kind, params, windows) from ``state``: (values per action, first best action, nodes).
-
-    With a deadline (``agent.deadline``, see ``Agent``) the search deepens iteratively, 1, 2, ... up to ``depth``
-    plies: each iteration after the first is cut off at the deadline (a long one by a helper thread that reads the
-    deadline while it runs, so a deadline moved earlier from another thread stops it at once; a quick one by a
-    node budget, see QUICK_ITERATION_SECONDS), an iteration cut off is dropped, and the deepest complete one
-    decides (depth 1 always completes). Without a deadline it is one search of ``depth`` plies."""
-    if agent is None or agent.deadline is None:
-        return _numba_search(game, state, depth, exact_ties, weights, mnk_eval, None, None)
-    spent = 0
-    done = None
-    took, rate = 0.0, 0.0  # the last iteration's seconds and nodes per second
-    for d in range(1, depth + 1):
-        if done is not None and agent.out_of_time():
-            break
-        nodes = np.array([0, NO_BUDGET], np.int64)
-        deadline = None
-        if done is not None and took < QUICK_ITERATION_SECONDS:
-            nodes[1] = max(1, int((agent.time_left() or 0.0) * rate))
-        elif done is not None:
-            deadline = lambda: agent.deadline  # noqa: E731
-        start = time.perf_counter()
-        values, best, count = _numba_search(game, state, d, exact_ties, weights, mnk_eval, nodes, deadline)
-        took = time.perf_counter() - start
-        spent += count
-        if nodes[0] > nodes[1]:
-            break  # cut off at the deadline: the previous iteration decides
-        done = (values, best)
-        rate = count / max(took, 1e-7)
-    return done[0], done[1], spent
-
-
-def _numba_search(game, state, depth, exact_ties, weights, mnk_eval, nodes, deadline):
-    player = state.current_player()
-    if isinstance(game, KalahGame):
-        return search_kalah.search(state._board, player, depth, game.pits, game.empty_capture, exact_ties, weights,
-                                   nodes, deadline)
-    return search_mnk.search(state._board, player, depth, game.m, game.n, game.k, *mnk_eval, exact_ties, nodes,
-                             deadline)
-
-
-def pick(values: np.ndarray, best: int, random_ties: bool, rng) -> int:
-    """``best``, or with ``random_ties`` an action drawn uniformly from those whose value equals its."""
-    if not random_ties:
-        return best
-    top = np.flatnonzero(values == values[best])
-    return int(top[int(rng.integers(len(top)))]) if len(top) > 1 else best
-
-
 def leaf_evaluation(game, eval: str):
     """The generic search's leaf value named by ``eval`` (``auto``/``score`` or ``feature:NAME``)."""
     if eval in ("auto", "score"):
@@ -123,62 +48,47 @@ def leaf_evaluation(game, eval: str):
     raise SpecError(f"alphabeta: eval={eval!r} is not a leaf value; use auto, score or feature:NAME")
 
 
-class AlphaBetaAgent(Agent):
-    """Searches ``depth`` plies (a Kalah extra move is a ply of its own) and plays the best move.
+def make_alphabeta(game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,
+                   spec: str | None = None, eval: str = "auto") -> Agent:
+    """The ``alphabeta`` agent of ``game``: its own search (evaluation ``auto``) where it has one, else the search of
+    any game (``AlphaBetaAgent``)."""
+    if depth < 0 or depth > 40:
+        raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")
+    own = game.player("alphabeta") if eval == "auto" else None
+    if own is not None:
+        return own(game, depth=depth, schedule=schedule, random_ties=random_ties, seed=seed, spec=spec)
+    return AlphaBetaAgent(game, depth, schedule, random_ties, seed, spec, eval)
+
+
+class AlphaBetaAgent(SearchPlayer):
+    """Searches ``depth`` plies of any game through its State (or its kernels) and plays the best move.
 
     Ties go to the lowest action unless ``random_ties`` is set, then to a uniformly drawn one of the tied best
-    moves (the root searches tied moves exactly for that). For m,n,k ``schedule=empty_cells`` takes the depth from
-    the number of empty cells as seed 001 did; an explicit depth then caps it.
+    moves (the root searches tied moves exactly for that). A depth schedule belongs to a game's own search.
     """
 
     def __init__(self, game, depth: int = 0, schedule: str = "none", random_ties: bool = False, seed: int = 0,
                  spec: str | None = None, eval: str = "auto"):
-        super().__init__(game)
-        # Kalah and m,n,k with their own evaluation run in Numba; anything else searches the game API.
-        self.fast = isinstance(game, (KalahGame, MnkGame)) and eval == "auto"
-        self._evaluate = None if self.fast else leaf_evaluation(game, eval)
+        super().__init__(game, random_ties, seed, spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})")
+        self._evaluate = leaf_evaluation(game, eval)
+        self.state_api_only = True
+        # A game that hands over kernels is searched inside Numba (agents/kernel_search.py, the same values).
+        self._kernel = KernelSearch(game) if kernel_search.supports(game) else None
+        if self._kernel is not None:
+            self._leaf = (kernel_search.make_leaf(kernel_search.FEATURE, index=self._evaluate.index)
+                          if isinstance(self._evaluate, FeatureValue) else kernel_search.make_leaf(kernel_search.SCORE))
         self.eval = eval
         if depth < 0 or depth > 40:
             raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")
-        schedule = schedule_name(schedule, "alphabeta")
-        if schedule != "none" and not isinstance(game, MnkGame):
-            raise SpecError("alphabeta: a depth schedule is for the m,n,k-game only")
+        if schedule != "none":
+            raise SpecError(f"alphabeta: schedule={schedule} is a depth schedule of a game's own search; "
+                            f"{game.spec} has none (leave schedule out)")
         self.depth = depth
-        self.schedule = schedule
-        self.random_ties = random_ties
-        self.spec = spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})"
-        self._rng = np.random.default_rng(seed)
-        self.nodes = 0  # nodes searched since construction, for benchmarks
-        if isinstance(game, MnkGame):
-            self._windows = search_mnk.line_windows(game.m, game.n, game.k)
-            self._params = search_mnk.default_line_weights(game.k)
-            self._eval_kind = search_mnk.EVAL_LINES
-
-    def restart(self, seed: int, seat: int = 0) -> None:
-        self.seat = seat
-        self._rng = np.random.default_rng(seed)
 
     def depth_for(self, state) -> int:
-        if self.schedule == "empty_cells":
-            d = search_mnk.schedule_depth(state.empties())
-            return min(d, self.depth) if self.depth else d
         return self.depth or DEFAULT_DEPTH
 
-    def root_values(self, state) -> tuple[np.ndarray, int]:
-        """Values of every action at the root (see the search modules) and the first best action."""
-        mnk_eval = None if isinstance(self.game, KalahGame) else (self._eval_kind, self._params, self._windows)
-        values, best, nodes = numba_search(self.game, state, self.depth_for(state), self.random_ties,
-                                           mnk_eval=mnk_eval, agent=self)
-        self.nodes += nodes
-        return values, best
-
     def step(self, state) -> int:
-        if not self.fast:
-            return self.step_api(state)
-        values, best = self.root_values(state)
-        return pick(values, best, self.random_ties, self._rng)
-
-    def step_api(self, state) -> int:
         """The generic search (evoplay.agents.generic_search) for the player to move, or this seat at a
         simultaneous node; opponents' simultaneous moves and hidden cards are drawn from the agent's seed."""
         player = state.current_player()
@@ -189,8 +99,13 @@ class AlphaBetaAgent(Agent):
         stats = {}
         # A deadline (evoplay serve's move time) makes the search deepen iteratively up to its depth and stop there.
         budget = generic_search.Budget(deadline=self.deadline) if self.deadline is not None else None
-        actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
-                                                 stats=stats, budget=budget, table={} if budget else None)
+        if self._kernel is not None:
+            table = kernel_search.new_table() if budget else None
+            actions, values = self._kernel.search(state, player, self.depth_for(state), self._leaf, budget=budget,
+                                                  table=table, stats=stats)
+        else:
+            actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
+                                                     stats=stats, budget=budget, table={} if budget else None)
         self.nodes += stats.get("nodes", 0)
         if not actions:
             raise IllegalActionError(f"{self.spec}: player {player} has no legal action here")

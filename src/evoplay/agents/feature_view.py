@@ -33,6 +33,7 @@ import numpy as np
 from evoplay.errors import GameError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
 from evoplay.games.guard import in_game
+from evoplay.games.kernels import play_state
 
 FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
 
@@ -152,7 +153,7 @@ def _random_game(game, seed: int, rng: np.random.Generator, max_moves: int, out:
     breaks says at which move of the game of which seed (``games.guard.in_game``)."""
     move = 0
     try:
-        state = game.new_initial_state(seed)
+        state = play_state(game.new_initial_state(seed), ())  # on its kernels, if any
         for move in range(max_moves):
             mover = state.current_player()
             if mover == TERMINAL:

@@ -1,7 +1,7 @@
-"""Rollouts for the forward-model controllers on any game, through the game API alone (no Numba forward model).
+"""Rollouts for the controllers (rs, rhea, mcts, lookahead) on any game, through the game API alone (no kernels).
 
 This is the plain-Python counterpart of evoplay.agents.rollout: the same step, the same opponent model and the
-same heuristic, on a ``State`` instead of a forward-model buffer, so rs, rhea, mcts and lookahead play a user's
+same heuristic, on a ``State`` instead of a game's kernel position, so rs, rhea, mcts and lookahead play a user's
 game or an OpenSpiel game as seed 002's controller plays any GVGAI game: knowing only copy, advance, the legal
 actions, scores and the result.
 
@@ -18,7 +18,7 @@ actions, scores and the result.
 The random numbers come from Numba's generator (the one the kernels use), seeded and drawn in the kernels'
 order: ``reseed`` where a kernel calls ``np.random.seed``, one ``randrange(1, 2**31 - 1)`` per rollout where a
 kernel hides the future of its copy (here it seeds the rollout's determinisation), ``randint(n)`` where a kernel
-draws an action. On a built-in game a generic search therefore makes exactly the decisions of its Numba kernel
+draws an action. On a game with kernels a generic search therefore makes exactly the decisions of its Numba kernel
 (tests/agents/test_generic_controllers.py holds them equal over whole games).
 """
 from __future__ import annotations
@@ -27,9 +27,9 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.base import State, search_moves
-from evoplay.games.forward import HUGE_NEGATIVE, HUGE_POSITIVE
 
 FUTURE_SEEDS = 2147483647  # the kernels' hide_future draws from [1, 2**31 - 1)
+HUGE_POSITIVE, HUGE_NEGATIVE = 1000.0, -1000.0  # the seed's WinScoreHeuristic: a win, a loss
 
 
 @njit(cache=True)
@@ -96,8 +96,8 @@ def pick(legal: list[int]) -> int:
 
 
 def available(state: State, player: int) -> list:
-    """What ``player`` can do here (the kernels' legal_mask): its legal actions when it moves, else only
-    ``None``, doing nothing while another player moves a turn-based game (the forward model's NIL)."""
+    """What ``player`` can do here (the kernels' legal mask): its legal actions when it moves, else only
+    ``None``, doing nothing while another player moves a turn-based game (the kernels' -1)."""
     if state.is_simultaneous_node():
         return state.legal_actions(player)
     if state.current_player() == player:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+from numba import njit
 
 from evoplay.errors import SpecError
 from evoplay.games.base import State, search_moves
@@ -70,6 +71,17 @@ class Budget:
     @property
     def timed(self) -> bool:
         return self.seconds > 0 or self.deadline is not None
+
+    def ends(self) -> tuple[float, float]:
+        """When a search started now must stop: (a ``time.perf_counter()``, a ``time.thread_time()``), infinity for
+        no limit on that clock."""
+        wall = self.deadline if self.deadline is not None else math.inf
+        cpu = math.inf
+        if self.seconds > 0 and self.clock == "cpu":
+            cpu = time.thread_time() + self.seconds
+        elif self.seconds > 0:
+            wall = min(wall, time.perf_counter() + self.seconds)
+        return wall, cpu
 
     def __bool__(self) -> bool:
         return self.nodes > 0 or self.timed
@@ -102,6 +114,19 @@ def _clip(value: float) -> float:
     return min(EVAL_LIMIT, max(-EVAL_LIMIT, float(value)))
 
 
+@njit(cache=True, inline="always")
+def clip_value(v):
+    """Kernel of ``_clip`` (the scorers' and the kernel search's clipping): NaN to 0, the rest within
+    +-EVAL_LIMIT."""
+    if v != v:
+        return 0.0
+    if v > EVAL_LIMIT:
+        return EVAL_LIMIT
+    if v < -EVAL_LIMIT:
+        return -EVAL_LIMIT
+    return v
+
+
 class _Search:
     def __init__(self, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None,
                  noop_opponents: bool = False, budget: Budget | None = None, table: dict | None = None,
@@ -115,15 +140,8 @@ class _Search:
         self.nodes = 0
         self.budget = budget
         self.node_limit = budget.nodes if budget and budget.nodes else math.inf
-        self.deadline = math.inf  # on time.perf_counter()
-        self.cpu_deadline = math.inf  # on time.thread_time()
-        if budget and budget.timed:
-            if budget.deadline is not None:
-                self.deadline = budget.deadline
-            if budget.seconds > 0 and budget.clock == "cpu":
-                self.cpu_deadline = time.thread_time() + budget.seconds
-            elif budget.seconds > 0:
-                self.deadline = min(self.deadline, time.perf_counter() + budget.seconds)
+        # the ends on time.perf_counter() and on time.thread_time()
+        self.deadline, self.cpu_deadline = budget.ends() if budget else (math.inf, math.inf)
         self.table = table
         self.history = history
         self.completed = 0  # the deepest iteration finished

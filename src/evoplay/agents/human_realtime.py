@@ -15,7 +15,7 @@ import time
 from typing import Callable, TextIO
 
 from evoplay.agents.human import HumanQuit
-from evoplay.arena import derive_seed
+from evoplay.seeds import derive_seed
 from evoplay.errors import SpecError
 
 UP, DOWN, LEFT, RIGHT, NIL = 0, 1, 2, 3, 4  # the action numbers of tron and gems

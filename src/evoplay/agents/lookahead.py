@@ -14,19 +14,20 @@ from numba import njit
 
 from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, play_step
-from evoplay.games.forward import P_SIMULTANEOUS
+
+USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
 
 @njit(cache=True)
-def lookahead(params, root, seat, actions, rounds, discount, sums, work, mask, seed):
+def lookahead(params, root, seat, actions, rounds, discount, sums, work, scratch, seed):
     """Add ``rounds`` one-step values of each action to ``sums``; return the evaluations made."""
     np.random.seed(seed)
     for _ in range(rounds):
         for i in range(actions.shape[0]):
             work[:] = root
-            hide_future(work)
-            play_step(params, work, seat, actions[i], mask)
-            sums[i] += heuristic(work, seat) * discount
+            hide_future(params, work)
+            play_step(params, work, seat, actions[i], scratch)
+            sums[i] += heuristic(params, work, seat, scratch[2]) * discount
     return rounds * actions.shape[0]
 
 
@@ -47,6 +48,7 @@ class LookaheadAgent(ForwardModelAgent):
     def _search(self, root, actions, seat, remaining, iterations):
         sums = np.zeros(len(actions))
         work = np.empty_like(root) if self.fast else None
+        scratch = self.scratch() if self.fast else None
         n_act = len(actions)
         rounds = {"n": 0}
 
@@ -55,13 +57,11 @@ class LookaheadAgent(ForwardModelAgent):
             rounds["n"] += r
             if not self.fast:
                 return lookahead_api(root, seat, actions, r, self.discount, sums, self._seed())
-            return lookahead(self.params, root, seat, actions, r, self.discount, sums, work, self.mask,
-                             self._seed())
+            return self.compiled.lookahead(self.params, root, seat, actions, r, self.discount, sums, work, scratch,
+                                           self._seed())
 
-        if self.fast:
-            exact = not self.params[P_SIMULTANEOUS]
-        else:  # a turn-based step of perfect information has no random part: chance is sampled only before it
-            exact = not root.is_simultaneous_node() and root.game.perfect_information
+        # A turn-based step of perfect information has no random part (chance is sampled only before it).
+        exact = not self.simultaneous(root) and self.game.perfect_information
         if exact:
             n = run(n_act)
         else:

@@ -19,16 +19,19 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents import generic_rollout as gr
-from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, legal_mask, play_step, random_action
+from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, play_step, random_action, settle
 from evoplay.errors import SpecError
-from evoplay.games.base import TERMINAL
-from evoplay.games.forward import P_ACTIONS, P_SIMULTANEOUS, PHASE
+from evoplay.games.base import SIMULTANEOUS, TERMINAL
+
+USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+# The game's kernels: bound per game by evoplay.games.kernels.specialise.
+game_legal = game_mover = None
 
 _EPSILON = 1e-6
 
 
 @njit(cache=True)
-def search(params, root, seat, iterations, depth, k, discount, child, visits, totals, n_nodes, bounds, work, mask,
+def search(params, root, seat, iterations, depth, k, discount, child, visits, totals, n_nodes, bounds, work, scratch,
            seed):
     """Run ``iterations`` UCT iterations on the tree in (child, visits, totals); return the node count.
 
@@ -36,23 +39,29 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
     least ``iterations`` free rows (each iteration adds at most one node).
     """
     np.random.seed(seed)
-    n_actions = params[P_ACTIONS]
-    nil = n_actions - 1
-    simultaneous = params[P_SIMULTANEOUS] != 0
+    mask, probs, scores = scratch
+    n_actions = mask.shape[0]
     path = np.empty(depth + 2, np.int64)
     for _ in range(iterations):
         work[:] = root
-        hide_future(work)
+        hide_future(params, work)
         node = 0
         path[0] = 0
         length = 1
         steps = 0
-        while work[PHASE] != TERMINAL and steps < depth:
-            if not simultaneous and work[PHASE] != seat:
-                play_step(params, work, seat, nil, mask)
+        while True:
+            settle(params, work, probs)
+            mover = game_mover(params, work)
+            if mover == TERMINAL or steps >= depth:
+                break
+            if mover != seat and mover != SIMULTANEOUS:  # another player's turn: it moves at random
+                play_step(params, work, seat, -1, scratch)
                 steps += 1
                 continue
-            legal_mask(params, work, seat, mask)
+            if game_legal(params, work, seat, mask) == 0:  # nothing for this seat to do here
+                play_step(params, work, seat, -1, scratch)
+                steps += 1
+                continue
             untried = 0
             for a in range(n_actions):
                 if mask[a] and child[node, a] < 0:
@@ -72,7 +81,7 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
                 visits[new] = 0
                 totals[new] = 0.0
                 child[node, chosen] = new
-                play_step(params, work, seat, chosen, mask)
+                play_step(params, work, seat, chosen, scratch)
                 steps += 1
                 path[length] = new
                 length += 1
@@ -93,14 +102,14 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
                         best = ucb
                         chosen = a
             node = child[node, chosen]
-            play_step(params, work, seat, chosen, mask)
+            play_step(params, work, seat, chosen, scratch)
             steps += 1
             path[length] = node
             length += 1
-        while work[PHASE] != TERMINAL and steps < depth:
-            play_step(params, work, seat, random_action(params, work, seat, mask), mask)
+        while game_mover(params, work) != TERMINAL and steps < depth:
+            play_step(params, work, seat, random_action(params, work, seat, scratch), scratch)
             steps += 1
-        value = heuristic(work, seat) * discount**steps
+        value = heuristic(params, work, seat, scores) * discount**steps
         if value < bounds[0]:
             bounds[0] = value
         if value > bounds[1]:
@@ -193,7 +202,7 @@ class MctsAgent(ForwardModelAgent):
     def _search(self, root, actions, seat, remaining, iterations):
         if not self.fast:
             return self._search_api(root, actions, seat, remaining, iterations)
-        n_actions = int(self.params[P_ACTIONS])
+        n_actions = self.kernels.actions
         tree = {
             "child": np.full((self._capacity, n_actions), -1, np.int32),
             "visits": np.zeros(self._capacity, np.int64),
@@ -202,6 +211,7 @@ class MctsAgent(ForwardModelAgent):
         }
         bounds = np.array([np.inf, -np.inf])
         work = np.empty_like(root)
+        scratch = self.scratch()
 
         def run(count: int) -> int:
             need = tree["nodes"] + count + 1
@@ -213,9 +223,9 @@ class MctsAgent(ForwardModelAgent):
                 tree["visits"] = np.concatenate([tree["visits"], np.zeros(size - len(tree["visits"]), np.int64)])
                 tree["totals"] = np.concatenate([tree["totals"], np.zeros(size - len(tree["totals"]))])
                 self._capacity = size
-            tree["nodes"] = search(self.params, root, seat, count, self.depth, self.k, self.discount, tree["child"],
-                                   tree["visits"], tree["totals"], tree["nodes"], bounds, work, self.mask,
-                                   self._seed())
+            tree["nodes"] = self.compiled.search(self.params, root, seat, count, self.depth, self.k, self.discount,
+                                                 tree["child"], tree["visits"], tree["totals"], tree["nodes"], bounds,
+                                                 work, scratch, self._seed())
             return count
 
         n = self.timed_batches(run, remaining, iterations)

@@ -4,10 +4,9 @@ An outside referee for an evolved player: OpenSpiel's C++ MCTS (``pyspiel.MCTSBo
 evaluation) moves on a pyspiel state equal to the evoplay state it is shown. Which games map:
 
 - ``openspiel:NAME`` games (evoplay.games.openspiel): the wrapped state itself (``state.pyspiel_state``);
-- standard Kalah, ``kalah(empty_capture=false)`` with 6 pits of 4 seeds: OpenSpiel's ``mancala`` (pit p of the
-  first player is mancala's action p + 1, of the second p + 8; tests/games/test_kalah_openspiel.py holds the two
-  games equal move for move);
-- the m,n,k-game: OpenSpiel's ``mnk(m,n,k)`` (the same cell numbers, row * m + column; X moves first in both).
+- a game that names its OpenSpiel twin (``Game.openspiel_twin``): standard Kalah is OpenSpiel's ``mancala``
+  (tests/games/test_kalah_openspiel.py holds the two games equal move for move), the m,n,k-game OpenSpiel's
+  ``mnk(m,n,k)``.
 
 A built-in state is replayed from its history into a fresh pyspiel state. Games of simultaneous moves or hidden
 information are refused (the bot is a sequential, perfect-information search: it would read hidden cards).
@@ -19,9 +18,6 @@ import numpy as np
 
 from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
-
-MANCALA_OFFSET = (1, 8)  # mancala's action of pit 0 for each player
-
 
 def _pyspiel():
     try:
@@ -56,22 +52,18 @@ class Mapping:
 
 
 def mapping(game) -> Mapping | str:
-    """The OpenSpiel equivalent of ``game``, or one line saying why it has none."""
-    from evoplay.games.kalah.game import KalahGame
-    from evoplay.games.mnk.game import MnkGame
-
+    """The OpenSpiel equivalent of ``game`` (an ``openspiel:`` game, or the twin the game names:
+    ``Game.openspiel_twin``), or one line saying why it has none."""
     if hasattr(game, "pyspiel_game"):
         return Mapping(game.pyspiel_game)
-    if isinstance(game, KalahGame):
-        if (game.pits, game.seeds, game.empty_capture) != (6, 4, False):
-            return (f"OpenSpiel's mancala is standard Kalah, kalah(empty_capture=false) with 6 pits of 4 seeds; "
-                    f"{game.spec} has no OpenSpiel equivalent")
-        return Mapping(_pyspiel().load_game("mancala"),
-                       lambda a, p: a - MANCALA_OFFSET[p], lambda a, p: a + MANCALA_OFFSET[p])
-    if isinstance(game, MnkGame):
-        return Mapping(_pyspiel().load_game(f"mnk(m={game.m},n={game.n},k={game.k})"))
-    return ("it has no OpenSpiel equivalent (OpenSpiel's bots play openspiel:NAME games, standard Kalah and "
-            "m,n,k)")
+    twin = game.openspiel_twin()
+    if isinstance(twin, str):
+        return twin
+    if twin is None:
+        return ("it has no OpenSpiel equivalent (OpenSpiel's bots play openspiel:NAME games and the games that name "
+                "a twin: standard Kalah, m,n,k)")
+    name, to_theirs, to_ours = twin
+    return Mapping(_pyspiel().load_game(name), to_ours, to_theirs)
 
 
 def supports(game) -> str | None:

@@ -19,15 +19,16 @@ The JSON documents (``best.json`` of the ``gp`` and ``ga`` recipes) record the g
 from __future__ import annotations
 
 import re
-import sys
 
 import numpy as np
 from numba import njit
 
 from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
+from evoplay.agents.kernel_players import kernel_path
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
-from evoplay.errors import SpecError
+from evoplay.agents.generic_search import clip_value
+from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
 from evoplay.games.base import search_moves
 from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.gp.primitives import PrimitiveSet
@@ -114,11 +115,6 @@ def _family(spec: str) -> str:
     return spec.split("(", 1)[0].strip()
 
 
-def warn(message: str) -> None:
-    if message:
-        print(f"warning: {message}", file=sys.stderr)
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Scorers: a program or a weight vector over a matrix of feature rows.
 # --------------------------------------------------------------------------------------------------------------
@@ -127,18 +123,6 @@ def warn(message: str) -> None:
 def clip_values(values: np.ndarray) -> np.ndarray:
     """Reference of the scorers' clipping: NaN scores 0 (neutral), the rest is held within +-EVAL_LIMIT."""
     return np.clip(np.nan_to_num(values, nan=0.0, posinf=EVAL_LIMIT, neginf=-EVAL_LIMIT), -EVAL_LIMIT, EVAL_LIMIT)
-
-
-@njit(cache=True, inline="always")
-def clip_value(v):
-    """One value clipped as ``clip_values``: NaN to 0, the rest within +-EVAL_LIMIT."""
-    if v != v:
-        return 0.0
-    if v > EVAL_LIMIT:
-        return EVAL_LIMIT
-    if v < -EVAL_LIMIT:
-        return -EVAL_LIMIT
-    return v
 
 
 @njit(cache=True)
@@ -163,6 +147,8 @@ def linear_rows(weights, rows, out):
 class ProgramScorer:
     """A GP program's clipped value on every row of a feature matrix, in one interpreter call."""
 
+    kernel_leaf = "program"  # what the kernel path evaluates (evoplay.agents.kernel_players)
+
     def __init__(self, program: Program):
         self.program = program
 
@@ -184,6 +170,8 @@ class ProgramScorer:
 
 class LinearScorer:
     """A weight vector's dot product with every row."""
+
+    kernel_leaf = "linear"  # what the kernel path evaluates (evoplay.agents.kernel_players)
 
     def __init__(self, weights):
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
@@ -232,6 +220,8 @@ class _Leaves:
 class FeatureAgent(Agent):
     """Chooses moves by a scorer over ``state.features(player)`` (see the module docstring)."""
 
+    state_api_only = True
+
     def __init__(self, game, scorer, policy: str = "move", depth: int = 1, opponents: str = "noop",
                  spec: str = "program", seed: int = 0, note: str = "", view: FeatureView | None = None,
                  budget: Budget | None = None):
@@ -258,11 +248,14 @@ class FeatureAgent(Agent):
         self.budget = budget if budget else None
         self._table: dict = {}
         self.last_depth = 0  # the deepest search iteration finished at the last move
+        self.kernel = kernel_path(self)  # the game's kernels where it gives them (None: through the State)
 
     def restart(self, seed: int, seat: int = 0) -> None:
         self.seat = seat
         self._rng = np.random.default_rng(seed)
         self._table = {}
+        if self.kernel is not None:
+            self.kernel.restart()
 
     # --- features ---------------------------------------------------------------------------------------------
     def rows(self, states, player: int) -> np.ndarray:
@@ -286,9 +279,15 @@ class FeatureAgent(Agent):
             b = self.budget or Budget()
             budget = Budget(b.nodes, b.seconds, deadline if b.deadline is None else b.deadline, b.clock)
             stats: dict = {}
-            actions, values = search(state, player, self.depth, self._leaves, self._rng, stats,
-                                     noop_opponents=self.opponents == "noop", budget=budget, table=self._table)
+            if self.kernel is not None:
+                actions, values = self.kernel.search(state, player, self.depth, budget, stats)
+            else:
+                actions, values = search(state, player, self.depth, self._leaves, self._rng, stats,
+                                         noop_opponents=self.opponents == "noop", budget=budget, table=self._table)
             self.last_depth = stats["depth"]
+        elif self.kernel is not None:
+            actions, values = (self.kernel.search(state, player, self.depth) if self.policy == "search"
+                               else self.kernel.move_values(state, player))
         elif self.policy == "search":
             actions, values = search(state, player, self.depth, self._leaves, self._rng,
                                      noop_opponents=self.opponents == "noop")

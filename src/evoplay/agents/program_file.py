@@ -12,9 +12,9 @@ from pathlib import Path
 
 from evoplay.errors import SpecError
 from evoplay.gp.primitives import PrimitiveSet
-from evoplay.gp.program import Program
+from evoplay.gp.program import PROGRAM_FORMAT, Program
 
-FORMAT = "evoplay-gp-program/1"
+FORMAT = PROGRAM_FORMAT
 
 
 def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:

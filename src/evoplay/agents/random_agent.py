@@ -8,6 +8,7 @@ from evoplay.agents.base import Agent
 
 class RandomAgent(Agent):
     spec = "random"
+    state_api_only = True
 
     def __init__(self, game, seed: int = 0):
         super().__init__(game)

@@ -19,6 +19,8 @@ from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
+USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+
 
 @njit(cache=True)
 def _sort(pop, values):
@@ -39,7 +41,7 @@ def _tournament(values, size):
 
 @njit(cache=True)
 def evolve(params, root, seat, actions, depth, discount, pop, values, init, generations, elitism, tournament,
-           mutation, seed, work, mask):
+           mutation, seed, work, scratch):
     """Create and evaluate the population if ``init``; breed ``generations`` generations; return evaluations.
 
     ``pop`` holds gene indices into ``actions``; it is kept sorted by value, best first.
@@ -54,7 +56,7 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
             for d in range(depth):
                 pop[i, d] = np.random.randint(n)
                 seq[d] = actions[pop[i, d]]
-            values[i] = evaluate_sequence(params, root, work, seat, seq, depth, discount, mask)
+            values[i] = evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch)
             evaluations += 1
         _sort(pop, values)
     children = np.empty_like(pop)
@@ -73,7 +75,7 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
                     children[i, np.random.randint(depth)] = np.random.randint(n)
             for d in range(depth):
                 seq[d] = actions[children[i, d]]
-            child_values[i] = evaluate_sequence(params, root, work, seat, seq, depth, discount, mask)
+            child_values[i] = evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch)
             evaluations += 1
         pop[:] = children
         values[:] = child_values
@@ -160,6 +162,7 @@ class RheaAgent(ForwardModelAgent):
         pop = np.empty((self.population, self.depth), np.int64)
         values = np.empty(self.population)
         work = np.empty_like(root) if self.fast else None
+        scratch = self.scratch() if self.fast else None
         per_gen = self.population - self.elitism
         state = {"init": True}
 
@@ -171,8 +174,8 @@ class RheaAgent(ForwardModelAgent):
             if not self.fast:
                 return evolve_api(root, seat, actions, self.depth, self.discount, pop, values, init, gens,
                                   self.elitism, self.tournament, self.mutation, self._seed())
-            return evolve(self.params, root, seat, actions, self.depth, self.discount, pop, values, init, gens,
-                          self.elitism, self.tournament, self.mutation, self._seed(), work, self.mask)
+            return self.compiled.evolve(self.params, root, seat, actions, self.depth, self.discount, pop, values, init,
+                                        gens, self.elitism, self.tournament, self.mutation, self._seed(), work, scratch)
 
         if iterations > 0:
             total = max(iterations, self.population)

@@ -1,193 +1,176 @@
-"""Rollouts in Numba: the forward model's rules for every game behind one dispatch, and the seed's heuristic.
+"""Rollouts in Numba over a game's kernels: one step of a rollout, the seed's opponent model and heuristic.
 
-(Games without a forward model are played by the same controllers through evoplay.agents.generic_rollout.)
+(Games without kernels are played by the same controllers through evoplay.agents.generic_rollout.)
 
-The controllers (rs, rhea, mcts, lookahead) run their inner loops in Numba over a forward-model position
-(evoplay.games.forward): ``advance`` switches on ``params[P_KIND]`` to the game's kernel, ``legal_mask`` lists
-a player's available actions, ``play_step`` plays one step of a rollout with the opponent model of the seed
-(the opponent picks uniformly at random among its available actions, NIL included), and ``heuristic`` is the
-seed's WinScoreHeuristic.
+The controllers (rs, rhea, mcts, lookahead) run their inner loops in Numba over the game's position
+(evoplay.games.kernels: each controller's module is compiled once per game with that game's kernels).
+``play_step`` plays one step of a rollout with the opponent model of the seed (every other player picks
+uniformly at random among its legal actions), ``heuristic`` is the seed's WinScoreHeuristic, and both draw their
+random numbers from Numba's generator in the order evoplay.agents.generic_rollout draws them through the State,
+so a game searched either way gets the same moves.
 
-In a turn-based game a step plays only the mover's action: when the controller itself is the mover its action
-is played (an action that is not legal in that position -- an open-loop plan can meet one -- is replaced by a
-uniformly random legal move: a pass is not a move in Kalah or m,n,k); otherwise it contributes NIL.
+A step first samples chance nodes (with their probabilities). At a simultaneous node every player acts at once,
+the searching ``seat`` with its planned action; at a turn-based node only the mover acts: ``seat`` with its
+planned action when it is the mover (an action that is not legal there -- an open-loop plan can meet one -- is
+replaced by a uniformly random legal move), anyone else at random. An action of -1 is "no plan".
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from evoplay.games.gems import game as gems
+from evoplay.agents.generic_rollout import FUTURE_SEEDS, HUGE_NEGATIVE, HUGE_POSITIVE
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
 
-from evoplay.games.kalah import game as kalah
-
-from evoplay.games.mnk import game as mnk
-
-from evoplay.games.tron import game as tron
-from evoplay.games.base import TERMINAL
-from evoplay.games.forward import (
-    BODY, DRAW, HUGE_NEGATIVE, HUGE_POSITIVE, KIND_GEMS, KIND_KALAH, KIND_TRON, P_ACTIONS, P_GAME, P_KIND,
-    P_SIMULTANEOUS, PHASE, RNG, SCORE, TICK, WINNER,
-)
+# The game's kernels: bound per game by evoplay.games.kernels.specialise.
+game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
+game_chance = game_initial = game_hide = None
+HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
 
 
 @njit(cache=True)
-def kalah_step(params, buf, a0, a1):
-    """Kalah through the forward model: sow the mover's pit (evoplay.games.kalah.game.sow) and keep the header."""
-    pits = params[P_GAME]
-    mover = buf[PHASE]
-    board = buf[BODY : BODY + 2 * pits + 2]
-    nxt = kalah.sow(board, mover, a0 if mover == 0 else a1, pits, params[P_GAME + 1] != 0)
-    buf[PHASE] = nxt
-    buf[SCORE] = board[pits]
-    buf[SCORE + 1] = board[2 * pits + 1]
-    buf[TICK] += 1
-    if nxt == TERMINAL:
-        d = board[pits] - board[2 * pits + 1]
-        buf[WINNER] = 0 if d > 0 else (1 if d < 0 else DRAW)
+def settle(params, position, probs):
+    """Sample chance nodes with their probabilities until a player is to move (or the game ends)."""
+    while game_mover(params, position) == CHANCE:
+        game_chance(params, position, probs)
+        total = 0.0
+        for a in range(probs.shape[0]):
+            total += probs[a]
+        u = np.random.random() * total
+        chosen = -1
+        last = -1
+        for a in range(probs.shape[0]):
+            if probs[a] > 0:
+                last = a
+                if chosen < 0:
+                    if u < probs[a]:
+                        chosen = a
+                    else:
+                        u -= probs[a]
+        game_apply(params, position, chosen if chosen >= 0 else last)
 
 
 @njit(cache=True)
-def mnk_step(params, buf, a0, a1):
-    """The m,n,k-game through the forward model (evoplay.games.mnk.game.play); the body ends with the empty count."""
-    m = params[P_GAME]
-    n = params[P_GAME + 1]
-    k = params[P_GAME + 2]
-    mover = buf[PHASE]
-    board = buf[BODY : BODY + m * n]
-    empties = buf[BODY + m * n]
-    nxt, w = mnk.play(board, mover, a0 if mover == 0 else a1, m, n, k, empties)
-    buf[BODY + m * n] = empties - 1
-    buf[PHASE] = nxt
-    buf[TICK] += 1
-    if nxt == TERMINAL:
-        if w < 0:
-            buf[WINNER] = DRAW
-        else:
-            buf[WINNER] = w
-            buf[SCORE + w] = 1
-
-
-@njit(cache=True)
-def advance(params, buf, a0, a1):
-    """Play the joint action (a0, a1) on ``buf`` in place, whatever the game."""
-    kind = params[P_KIND]
-    if kind == KIND_TRON:
-        tron.step(params, buf, a0, a1)
-    elif kind == KIND_GEMS:
-        gems.step(params, buf, a0, a1)
-    elif kind == KIND_KALAH:
-        kalah_step(params, buf, a0, a1)
-    else:
-        mnk_step(params, buf, a0, a1)
-
-
-@njit(cache=True)
-def legal_mask(params, buf, player, mask):
-    """Set ``mask[a]`` to 1 for each action available to ``player`` (NIL = A-1 included where it is); count them."""
-    n_actions = params[P_ACTIONS]
-    nil = n_actions - 1
-    mask[:n_actions] = 0
-    if buf[PHASE] == TERMINAL:
-        return 0
-    if params[P_SIMULTANEOUS] != 0:
-        mask[:n_actions] = 1
-        return n_actions
-    if buf[PHASE] != player:
-        mask[nil] = 1
-        return 1
-    count = 0
-    if params[P_KIND] == KIND_KALAH:
-        pits = params[P_GAME]
-        base = BODY + (0 if player == 0 else pits + 1)
-        for p in range(pits):
-            if buf[base + p] > 0:
-                mask[p] = 1
-                count += 1
-    else:
-        size = params[P_GAME] * params[P_GAME + 1]
-        for c in range(size):
-            if buf[BODY + c] == 0:
-                mask[c] = 1
-                count += 1
-    return count
-
-
-@njit(cache=True)
-def random_action(params, buf, player, mask):
-    """A uniformly random available action of ``player`` (np.random's state, seeded by the caller)."""
-    count = legal_mask(params, buf, player, mask)
+def pick(mask, count):
+    """A uniformly random marked action of ``mask`` (``count`` of them are marked)."""
     k = np.random.randint(count)
-    for a in range(params[P_ACTIONS]):
+    for a in range(mask.shape[0]):
         if mask[a]:
             if k == 0:
                 return a
             k -= 1
-    return params[P_ACTIONS] - 1
+    return -1
 
 
 @njit(cache=True)
-def play_step(params, buf, seat, action, mask):
-    """One rollout step: ``seat`` plays ``action``, the opponent a uniformly random available action.
-
-    Returns the action ``seat`` actually played (NIL when it is not its turn, a random legal move when
-    ``action`` is not legal for the mover of a turn-based game).
-    """
-    nil = params[P_ACTIONS] - 1
-    if params[P_SIMULTANEOUS] != 0:
-        mine = action
-        other = np.random.randint(params[P_ACTIONS])
-    elif buf[PHASE] == seat:
-        legal_mask(params, buf, seat, mask)
-        mine = action if (action < nil and mask[action]) else random_action(params, buf, seat, mask)
-        other = nil
-    else:
-        mine = nil
-        other = random_action(params, buf, 1 - seat, mask)
-    if seat == 0:
-        advance(params, buf, mine, other)
-    else:
-        advance(params, buf, other, mine)
-    return mine
+def random_action(params, position, seat, scratch):
+    """A uniformly random legal action of ``seat`` (after chance is sampled), -1 when another player moves."""
+    mask, probs, scores = scratch
+    settle(params, position, probs)
+    mover = game_mover(params, position)
+    if mover != seat and mover != SIMULTANEOUS:
+        return -1
+    count = game_legal(params, position, seat, mask)
+    return pick(mask, count) if count > 0 else -1
 
 
 @njit(cache=True)
-def heuristic(buf, seat):
-    """The seed's WinScoreHeuristic: -1000 if ``seat`` lost, +1000 if it won, otherwise its own score."""
-    if buf[PHASE] == TERMINAL:
-        if buf[WINNER] == 1 - seat:
-            return HUGE_NEGATIVE
-        if buf[WINNER] == seat:
-            return HUGE_POSITIVE
-    return np.float64(buf[SCORE + seat])
+def play_step(params, position, seat, action, scratch):
+    """One rollout step (see the module's docstring); returns the action ``seat`` played, -1 if none."""
+    mask, probs, scores = scratch
+    settle(params, position, probs)
+    mover = game_mover(params, position)
+    if mover == TERMINAL:
+        return -1
+    if mover == SIMULTANEOUS:
+        joint = 0
+        base = 1
+        mine = -1
+        for p in range(scores.shape[0]):
+            count = game_legal(params, position, p, mask)
+            a = action if (p == seat and action >= 0 and mask[action]) else pick(mask, count)
+            if p == seat:
+                mine = a
+            joint += a * base
+            base *= mask.shape[0]
+        game_apply(params, position, joint)
+        return mine
+    count = game_legal(params, position, mover, mask)
+    if mover == seat:
+        mine = action if (action >= 0 and mask[action]) else pick(mask, count)
+        game_apply(params, position, mine)
+        return mine
+    game_apply(params, position, pick(mask, count))
+    return -1
 
 
 @njit(cache=True)
-def hide_future(buf):
-    """Give a rollout's copy its own random game state (gem spawns), so no controller sees the real future."""
-    buf[RNG] = np.random.randint(1, 2147483647)
+def heuristic(params, position, seat, scores):
+    """The seed's WinScoreHeuristic (generic_rollout.heuristic): +1000 when ``seat`` alone has the best return of a
+    finished game, -1000 when some return beats its own, otherwise its own score."""
+    if game_mover(params, position) == TERMINAL:
+        game_returns(params, position, scores)
+        r = scores[seat]
+        if scores.shape[0] == 1:  # a puzzle: won with a positive return, lost with a negative one
+            if r > 0:
+                return HUGE_POSITIVE
+            if r < 0:
+                return HUGE_NEGATIVE
+        else:
+            best = scores[0]
+            for p in range(1, scores.shape[0]):
+                if scores[p] > best:
+                    best = scores[p]
+            if r < best:
+                return HUGE_NEGATIVE
+            tied = 0
+            for p in range(scores.shape[0]):
+                if scores[p] == best:
+                    tied += 1
+            if tied == 1:
+                return HUGE_POSITIVE
+    game_scores(params, position, scores)
+    return scores[seat]
 
 
 @njit(cache=True)
-def evaluate_sequence(params, root, work, seat, seq, depth, discount, mask):
-    """Play ``seq`` from a copy of ``root`` against a random opponent; return heuristic x discount^steps.
+def hide_future(params, position):
+    """Give a rollout's copy its own randomness (what no player can know yet: gem spawns), from the stream."""
+    game_hide(params, position, np.random.randint(1, FUTURE_SEEDS))
+
+
+@njit(cache=True)
+def evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch):
+    """Play ``seq`` from a copy of ``root`` against random opponents; return heuristic x discount^steps.
 
     The seed's ``evaluate``: the rollout stops early at the end of the game; the discount's exponent is the
     number of steps actually played.
     """
     work[:] = root
-    hide_future(work)
+    hide_future(params, work)
     steps = 0
     for i in range(depth):
-        if work[PHASE] == TERMINAL:
+        if game_mover(params, work) == TERMINAL:
             break
-        play_step(params, work, seat, seq[i], mask)
+        play_step(params, work, seat, seq[i], scratch)
         steps += 1
-    return heuristic(work, seat) * discount**steps
+    return heuristic(params, work, seat, scratch[2]) * discount**steps
 
 
-def mask_buffer(params) -> np.ndarray:
-    return np.zeros(int(params[P_ACTIONS]), dtype=np.int64)
+@njit(cache=True)
+def random_playouts(params, root, count, seed, work, scratch):
+    """Play ``count`` games from ``root`` to the end, every player uniformly at random (chance by its
+    probabilities); return the sum of each player's returns."""
+    np.random.seed(seed)
+    mask, probs, scores = scratch
+    totals = np.zeros(scores.shape[0])
+    for _ in range(count):
+        work[:] = root
+        while game_mover(params, work) != TERMINAL:
+            play_step(params, work, -1, -1, scratch)
+        game_returns(params, work, scores)
+        totals += scores
+    return totals
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -199,8 +182,7 @@ import time  # noqa: E402
 from evoplay.agents import generic_rollout  # noqa: E402
 from evoplay.agents.base import Agent  # noqa: E402
 from evoplay.errors import IllegalActionError, SpecError  # noqa: E402
-from evoplay.games.base import SIMULTANEOUS  # noqa: E402
-from evoplay.games.forward import forward_model  # noqa: E402
+from evoplay.games.kernels import kernels_of, specialise  # noqa: E402
 
 BATCH_SECONDS = 0.0005  # a kernel call lasts about this long, so the clock is read every half millisecond
 ITERATION_SLICE = 1 << 20  # rollout steps (iterations x depth) of one kernel call with a fixed iteration count
@@ -209,23 +191,21 @@ CLOCKS = ("wall", "cpu")
 MODELS = ("auto", "api")
 
 
-def fast_model(game):
-    """The Numba forward model of ``game``'s first position, or None for a game that has none (tron, gems,
-    kalah and m,n,k have one; any other game is searched through the game API)."""
-    try:
-        return forward_model(game.new_initial_state(0))
-    except SpecError:
-        return None
+def fast_kernels(game):
+    """The kernels a controller searches ``game`` with, or None (then through the game API): a game that gives
+    them and hides nothing (a rollout on the true position would read what its player cannot see)."""
+    kernels = kernels_of(game)
+    return kernels if kernels is not None and game.perfect_information else None
 
 
 class ForwardModelAgent(Agent):
-    """A controller that searches the forward model within a budget per decision.
+    """A controller that plays rollouts from the position within a budget per decision.
 
     ``budget_ms`` is the time of one decision, measured from the call of ``step``; the search stops, as the
     seed's controller does, when the time left is less than the average cost of another evaluation or less
     than ``break_ms`` (the seed's BREAK_MS: 10 ms of the 40 ms budget; 0 means a quarter of ``budget_ms``).
     A time budget makes a game depend on the machine and its load, so it is not reproducible from the seed;
-    ``iterations`` > 0 replaces it with a fixed number of rollouts (forward-model evaluations) per decision,
+    ``iterations`` > 0 replaces it with a fixed number of rollouts (evaluations) per decision,
     and then a seeded game is reproducible exactly.
 
     The clock is read between calls of a Numba kernel that each evaluate about ``BATCH_SECONDS`` of rollouts,
@@ -235,9 +215,11 @@ class ForwardModelAgent(Agent):
     thread's CPU time, like GVGAI's ElapsedCpuTimer in its CPU_TIME mode: on a machine shared with other work a
     decision then gets the search a dedicated core would give it, and takes longer in elapsed time.
 
-    A game without a Numba forward model (a user's game, an OpenSpiel game, Sevens) is searched through the game
-    API alone (evoplay.agents.generic_rollout), as is any game with ``model="api"``; each controller's Python
-    search sits beside its kernel and draws the same random numbers in the same order.
+    A game that hands over kernels (``Game.kernels()``: the built-ins tron, gems, kalah and m,n,k, a user's game
+    made fast) is searched inside Numba, each controller's kernel compiled for it; any other game (an OpenSpiel
+    game, Sevens, a plain Python file) is searched through the game API alone (evoplay.agents.generic_rollout),
+    as is any game with ``model="api"``. Each controller's Python search sits beside its kernel and draws the
+    same random numbers in the same order.
 
     In a turn-based position the controller moves for the player to move, whatever seat ``restart`` gave it; at
     a simultaneous node it moves for its seat.
@@ -248,6 +230,7 @@ class ForwardModelAgent(Agent):
     above that differs from the same decision without one.
     """
 
+    state_api_only = True
     kind = "controller"
 
     def __init__(self, game, budget_ms: float = 40.0, iterations: int = 0, break_ms: float = 0.0,
@@ -255,8 +238,8 @@ class ForwardModelAgent(Agent):
                  model: str = "auto"):
         super().__init__(game)
         if model not in MODELS:
-            raise SpecError(f"{self.kind}: model={model!r} is not one of {', '.join(MODELS)} (auto: the Numba "
-                            f"forward model where the game has one, else the game API; api: always the game API)")
+            raise SpecError(f"{self.kind}: model={model!r} is not one of {', '.join(MODELS)} (auto: the game's Numba "
+                            f"kernels where it gives them, else the game API; api: always the game API)")
         if clock not in CLOCKS:
             raise SpecError(f"{self.kind}: clock={clock!r} is not one of {', '.join(CLOCKS)} "
                             f"(wall: elapsed time, the competition's; cpu: this thread's CPU time)")
@@ -277,26 +260,61 @@ class ForwardModelAgent(Agent):
         self.discount = float(discount)
         self.spec = spec or self.kind
         self._rng = np.random.default_rng(seed)
-        fm = fast_model(game) if model == "auto" else None
-        self.fast = fm is not None  # False: the game API alone (evoplay.agents.generic_rollout)
+        self.fast = model == "auto" and fast_kernels(game) is not None  # False: the game API alone (generic_rollout)
         self.model = "numba" if self.fast else "api"
         self.decisions = 0
         self.evaluations = 0  # rollouts in all decisions since construction
         self.last_evaluations = 0
         self.last_seconds = 0.0
         if self.fast:
-            self.params = fm.params
-            self.mask = mask_buffer(self.params)
-            self._warm(fm)
+            self._warm()
         else:
             generic_rollout.warm()
 
-    def _warm(self, fm) -> None:
+    @property
+    def compiled(self):
+        """This controller's module compiled for the game's kernels (evoplay.games.kernels.specialise)."""
+        made = self.__dict__.get("_compiled")
+        if made is None:
+            made = self.__dict__["_compiled"] = specialise(type(self).__module__, self.kernels)
+        return made
+
+    @property
+    def kernels(self):
+        """The game's kernels (on the kernel path)."""
+        return kernels_of(self.game)
+
+    @property
+    def params(self) -> np.ndarray:
+        return self.kernels.params
+
+    def scratch(self) -> tuple:
+        """The rollout kernels' scratch arrays: a legal mask, chance probabilities, one number per player."""
+        k = self.kernels
+        return np.zeros(k.actions, np.int8), np.zeros(k.actions), np.zeros(k.players)
+
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d.pop("_compiled", None)  # a module: a worker compiles (or loads) its own
+        return d
+
+    def simultaneous(self, root) -> bool:
+        """Is ``root`` (the position on the kernel path, else the State) a simultaneous node?"""
+        if self.fast:
+            return self.kernels.mover(self.kernels.params, root) == SIMULTANEOUS
+        return root.is_simultaneous_node()
+
+    def _warm(self) -> None:
         """Compile (or load from Numba's cache) the kernels before the first timed decision (on a generator of
         its own: the agent's seeds are left for its decisions, as on the game API path, which needs no warming)."""
-        actions = fm.available_actions(0)
+        state = self.game.new_initial_state(0)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        player = self.player_for(state)
+        root = self.kernels.position(state)
+        actions = self.kernels.legal_actions(root, player)
         seeds, self._rng = self._rng, np.random.default_rng(0)
-        self._search(fm.buf, np.array(actions, np.int64), 0, lambda: 0.0, 1)
+        self._search(root, np.array(actions, np.int64), player, lambda: 0.0, 1)
         self._rng = seeds
 
     def player_for(self, state) -> int:
@@ -322,8 +340,8 @@ class ForwardModelAgent(Agent):
         wall = time.perf_counter()
         player = self.player_for(state)
         if self.fast:
-            fm = forward_model(state)
-            root, actions = fm.buf, fm.available_actions(player)
+            root = self.kernels.position(state)
+            actions = self.kernels.legal_actions(root, player)
         else:
             root, actions = state, generic_rollout.root_actions(state, player)
         if not actions:
@@ -341,8 +359,8 @@ class ForwardModelAgent(Agent):
         return int(action)
 
     def _search(self, root, actions, seat, remaining, iterations) -> tuple[int, int]:
-        """Return (action, evaluations). ``root`` is a forward-model buffer when ``self.fast``, else the State
-        itself. ``remaining()`` is the time left in seconds; ``iterations`` > 0 is a fixed number of evaluations
+        """Return (action, evaluations). ``root`` is the game's position (its kernels' array) when ``self.fast``,
+        else the State itself. ``remaining()`` is the time left in seconds; ``iterations`` > 0 is a fixed number of evaluations
         instead."""
         raise NotImplementedError
 

@@ -17,12 +17,14 @@ from evoplay.agents import generic_rollout as gr
 from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
+USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+
 SIMULATION_DEPTH = 10
 BREAK_MS = 10.0  # of the 40 ms budget: ForwardModelAgent's default break is budget_ms / 4
 
 
 @njit(cache=True)
-def random_search(params, root, seat, actions, depth, discount, count, seed, best_seq, best_value, work, mask):
+def random_search(params, root, seat, actions, depth, discount, count, seed, best_seq, best_value, work, scratch):
     """Evaluate ``count`` random sequences; keep the best in ``best_seq`` / ``best_value[0]`` (strictly better
     replaces, so the first of equal sequences stays)."""
     np.random.seed(seed)
@@ -31,7 +33,7 @@ def random_search(params, root, seat, actions, depth, discount, count, seed, bes
     for _ in range(count):
         for i in range(depth):
             seq[i] = actions[np.random.randint(n)]
-        value = evaluate_sequence(params, root, work, seat, seq, depth, discount, mask)
+        value = evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch)
         if value > best_value[0]:
             best_value[0] = value
             best_seq[:] = seq
@@ -68,13 +70,14 @@ class RandomSearchAgent(ForwardModelAgent):
         best_seq = np.empty(self.depth, np.int64)
         best_value = np.array([-np.inf])
         work = np.empty_like(root) if self.fast else None
+        scratch = self.scratch() if self.fast else None
 
         def run(count: int) -> int:
             if not self.fast:
                 return random_search_api(root, seat, actions, self.depth, self.discount, count, self._seed(),
                                          best_seq, best_value)
-            return random_search(self.params, root, seat, actions, self.depth, self.discount, count, self._seed(),
-                                 best_seq, best_value, work, self.mask)
+            return self.compiled.random_search(self.params, root, seat, actions, self.depth, self.discount, count,
+                                               self._seed(), best_seq, best_value, work, scratch)
 
         n = self.timed_batches(run, remaining, iterations)
         self.last_value = float(best_value[0])

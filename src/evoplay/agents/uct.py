@@ -47,6 +47,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from evoplay.agents.base import Agent
+from evoplay.agents.kernel_uct import KernelUct
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, search_moves
 
@@ -410,6 +411,18 @@ def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: 
     return root
 
 
+def tree_root(root, children) -> SearchNode:
+    """A SearchNode and its children from records of their fields (the kernel search's ``Visit``s)."""
+    def node(v):
+        made = SearchNode(v.action, v.player, v.prior)
+        made.explore_count, made.total_reward, made.outcome = v.explore_count, v.total_reward, v.outcome
+        return made
+
+    out = node(root)
+    out.children = [node(c) for c in children]
+    return out
+
+
 # --- the agent ------------------------------------------------------------------------------------------------
 def supports(game: Game) -> str | None:
     """Can ``uct`` play ``game``? None when it can, else the reason."""
@@ -428,6 +441,8 @@ class UctAgent(Agent):
     (a ``time.perf_counter()`` value, or None) stops any search that is still running when it passes, and the
     best move so far is played. ``evaluator`` defaults to ``rollouts`` random rollouts per leaf. With a simulation
     budget every move is reproducible from the seed the arena gives ``restart``."""
+
+    state_api_only = True
 
     def __init__(self, game: Game, simulations: int = 1000, ms: float = 0.0, uct_c: float = 2.0, rollouts: int = 1,
                  solve: bool = True, seed: int = 0, evaluator: Evaluator | None = None, selection: str = "uct",
@@ -455,6 +470,9 @@ class UctAgent(Agent):
         self.spec = spec or "uct"
         self.deadline: float | None = None
         self.last_root: SearchNode | None = None
+        # A game that hands over kernels is searched inside Numba (agents/kernel_uct.py: the same tree and moves).
+        kernel = type(self.evaluator) is RandomRolloutEvaluator and KernelUct.supports(game)
+        self._kernel = KernelUct(game) if kernel else None
         self.restart(seed, self.seat)
 
     def restart(self, seed: int, seat: int = 0) -> None:
@@ -480,8 +498,12 @@ class UctAgent(Agent):
             own = time.perf_counter() + self.ms / 1000.0
             stop_at = own if stop_at is None else min(stop_at, own)
         budget = math.inf if self.ms > 0 else self.simulations
-        root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
-                      self.max_utility, cpu_stop_at=cpu_stop_at)
+        if self._kernel is not None:
+            root = tree_root(*self._kernel.search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve,
+                                                  stop_at, self.selection, self.max_utility, MAX_NODES, cpu_stop_at))
+        else:
+            root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
+                          self.max_utility, cpu_stop_at=cpu_stop_at)
         self.last_root = root
         if root.children:
             return int(root.best_child().action)

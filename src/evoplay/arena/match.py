@@ -9,17 +9,8 @@ import numpy as np
 from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
 from evoplay.games.guard import in_game
-
-
-def derive_seed(*keys: int) -> int:
-    """A 32-bit seed from integer keys (run seed, generation, pairing, game...) via numpy's SeedSequence.
-
-    The same keys give the same seed on every machine, executor and worker count.
-    """
-    if not keys:
-        raise ValueError("derive_seed needs at least one key")
-    ss = np.random.SeedSequence(entropy=int(keys[0]) & 0xFFFFFFFFFFFFFFFF, spawn_key=tuple(int(k) for k in keys[1:]))
-    return int(ss.generate_state(1, np.uint32)[0])
+from evoplay.games.kernels import play_state
+from evoplay.seeds import derive_seed  # noqa: F401 - the arena's seeds (evoplay.arena.derive_seed)
 
 
 @dataclass
@@ -97,22 +88,26 @@ def _names_the_move(play):
 
 
 @_names_the_move
-def play_game(game: Game, agents, seed: int, max_moves: int | None = None, openings: int = 0, on_chance=None):
+def play_game(game: Game, agents, seed: int, max_moves: int | None = None, openings: int = 0, on_chance=None,
+              on_kernels: bool = False):
     """Play one game; ``agents[p]`` moves for seat p. Each agent is restarted with a seed derived from ``seed``.
 
     Chance nodes are resolved here with a generator seeded from ``seed`` (key 0; the agents get keys 1, 2, ...),
     so a game's chance events are the same on every executor; ``on_chance(state, outcome)``, if given, hears each
     one before it is applied (``evoplay play`` shows the die). ``openings`` > 0 first plays that many random
-    plies (``play_opening``). Returns the final state. An agent that answers
-    with an illegal action raises IllegalActionError naming it. A game that breaks (a user's game: see
-    evoplay.games.guard) or does not end within ``max_moves`` (default: ``move_limit(game)``) raises GameError
-    naming the move and the seed.
+    plies (``play_opening``). ``on_kernels`` plays the game on its kernels where it gives them and every agent
+    reads the State API alone (evoplay.games.kernels.play_state: the same game, faster). Returns the final state.
+    An agent that answers with an illegal action raises IllegalActionError naming it. A game that breaks (a user's
+    game: see evoplay.games.guard) or does not end within ``max_moves`` (default: ``move_limit(game)``) raises
+    GameError naming the move and the seed.
     """
     if max_moves is None:
         max_moves = move_limit(game)
     if len(agents) != game.num_players:
         raise SpecError(f"{game.spec} is for {game.num_players} players; got {len(agents)} agents")
     state = game.new_initial_state(seed)
+    if on_kernels:
+        state = play_state(state, agents)
     for seat, agent in enumerate(agents):
         agent.restart(derive_seed(seed, seat + 1), seat)
     if openings:
@@ -151,7 +146,8 @@ def play_game(game: Game, agents, seed: int, max_moves: int | None = None, openi
 
 
 def play_record(game: Game, agents, seats: tuple[int, ...], seed: int, openings: int = 0) -> GameRecord:
-    """Play one game with ``agents[seats[p]]`` in seat p (after ``openings`` random plies) and return its record."""
-    state = play_game(game, [agents[i] for i in seats], seed, openings=openings)
+    """Play one game with ``agents[seats[p]]`` in seat p (after ``openings`` random plies) and return its record
+    (on the game's kernels where ``play_game`` may use them)."""
+    state = play_game(game, [agents[i] for i in seats], seed, openings=openings, on_kernels=True)
     moves = len(getattr(state, "history", ())) or 0
     return GameRecord(tuple(seats), tuple(state.returns()), tuple(state.scores()), moves, seed)

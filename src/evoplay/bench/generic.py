@@ -7,7 +7,7 @@
   then up to 10 uniformly random legal moves through its State API, nothing else);
 - ``openspiel:connect_four``, against OpenSpiel's own random playouts driven from Python on the pyspiel state
   (``clone``, ``legal_actions``, ``apply_action``: the C++ game without evoplay's adapter);
-- standard Kalah, against the same controller on its Numba forward model (what the built-ins keep).
+- standard Kalah, against the same controller on its Numba kernels (what a game with kernels gets).
 
 Each pair is timed in alternation in one run (median of rounds), so the ratio holds under the machine's load.
 """
@@ -101,7 +101,7 @@ def bench_generic(quick: bool = False) -> BenchResult:
     api, fast = alternate(lambda: rs_rate(game, states, rollouts, "api"),
                           lambda: rs_rate(game, states, rollouts * 20, "auto"), rounds)
     res.figures.append(Figure("Kalah: generic rs rollouts/s (model=api)", api, "/s", reference=fast,
-                              reference_name="the same rs on its Numba forward model (what the built-ins use)"))
+                              reference_name="the same rs on its Numba kernels (what a game with kernels gets)"))
     res.figures.append(Figure("load average (1 min) at the end", os.getloadavg()[0], "",
                               note=f"at the start: {load_before}"))
     return res

@@ -36,7 +36,7 @@ def _deap_style_fitness(program, pset, depth: int) -> int:
 @register_benchmark("mancala", "the Mancala GP's fitness: a 512-program generation vs DEAP-style Python; full run 2")
 def bench_mancala(quick: bool = False) -> BenchResult:
     from evoplay.arena.executors import ProcessExecutor, SerialExecutor
-    from evoplay.arena.memo import clear_memos
+    from evoplay.memo import clear_memos
     from evoplay.evolve.config import default_config_text, parse_toml
     from evoplay.recipes import mancala as M
 

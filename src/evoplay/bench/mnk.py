@@ -13,7 +13,8 @@ SEED_TABLE = {8: (19.33, 27.26), 16: (36.08, 77.60), 32: (67.29, 178.45)}  # n: 
 
 
 def _players(game, count: int, seed: int, depth: int | None = None):
-    from evoplay.agents.weights import WeightsAgent, mnk_schema
+    from evoplay.agents.weights import genome_agent
+    from evoplay.games.mnk.search import mnk_schema
 
     schema = mnk_schema(game.m, game.n, game.k)
     rng = np.random.default_rng(seed)
@@ -22,7 +23,7 @@ def _players(game, count: int, seed: int, depth: int | None = None):
         record = schema.decode(bits)
         if depth is not None:
             record["search_depth"] = depth
-        out.append(WeightsAgent(game, record, spec=f"genome{i}"))
+        out.append(genome_agent(game, record, spec=f"genome{i}"))
     return out
 
 

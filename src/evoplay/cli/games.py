@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from evoplay.cli import _game, console, executor_options, main, out
+from evoplay.cli.common import _game, console, executor_options, main, out
 from evoplay.compiling import CompileColumn, in_progress_bar
 from evoplay.errors import SpecError
 from evoplay.spec import parse_seat
@@ -60,9 +60,11 @@ def games():
               help="only what can play this game (e.g. openspiel:connect_four); the rest say why they cannot")
 def agents(game_spec):
     """List the agents and their parameters (with --game: which of them can play that game)."""
-    from evoplay.agents import AGENTS, refusal
+    from evoplay.agents import AGENTS, refusal, register_game_players
 
     game = _game(game_spec) if game_spec else None
+    if game is not None:
+        register_game_players(type(game))  # the agents its own package offers (Game.players)
     entries = AGENTS.entries()
     reasons = {e.name: refusal(e.name, game) for e in entries} if game else {}
     table = Table(title=f"agents for {escape(game.spec)}" if game else "agents", show_lines=True)
@@ -142,11 +144,11 @@ def play(game, opponent, seat, seed, tick_ms):
     g = _game(game)
     n = g.num_players
     you = parse_seat(seat, n, "--seat", g.spec)
-    if g.name in ("tron", "gems"):
+    if g.view == "grid":  # simultaneous moves on a grid: played in real time
         _play_realtime(g, opponent, you, seed, tick_ms)
         return
-    if g.name == "sevens":
-        from evoplay.games.sevens.agents import sevens_table, sevens_verdict
+    if g.view == "sevens":
+        from evoplay.games.sevens.agents import sevens_verdict
 
         seats, bot_name = sevens_table(g, opponent, you, say)
     else:  # every move of the computer is shown, extra turns included
@@ -162,7 +164,7 @@ def play(game, opponent, seat, seed, tick_ms):
     except HumanQuit as err:
         say(str(err))
         return
-    if g.name == "sevens":
+    if g.view == "sevens":
         say(f"\n{state.render(you)}")
         out.print(f"[bold]{escape(sevens_verdict(state, you))}[/]")
         return
@@ -282,3 +284,25 @@ def _play_realtime(g, opponent, you, seed, tick_ms):
     verdict = "you win" if ret[you] > ret[1 - you] else ("a draw" if ret[you] == ret[1 - you] else f"{bot.name} wins")
     name = escape(bot.name)
     out.print(f"[bold]{escape(verdict)}[/] (scores: you {scores[you]:g}, {name} {scores[1 - you]:g})", highlight=False)
+
+
+def sevens_table(game, opponent: str | None, you: int, say) -> tuple[list, str]:
+    """The agents of a hand with a person in seat ``you``: every other seat gets its own ``opponent``
+    (a level name easy/medium/hard/expert, or any agent spec; default expert), narrated to the person."""
+    from evoplay.agents import make_agent
+    from evoplay.agents.human import HumanAgent
+    from evoplay.games.sevens.agents import LEVELS, Narrator
+
+    spec = opponent or "expert"
+    if spec in LEVELS:
+        spec = f"specimen(level={spec})"
+    seats = []
+    name = spec
+    for p in range(game.num_players):
+        if p == you:
+            seats.append(HumanAgent(game))
+        else:
+            bot = make_agent(spec, game)
+            name = bot.name
+            seats.append(Narrator(bot, you, say))
+    return seats, name

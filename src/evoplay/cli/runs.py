@@ -7,7 +7,7 @@ import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from evoplay.cli import console, executor_options, main, out, print_error
+from evoplay.cli.common import console, executor_options, main, out, print_error
 from evoplay.compiling import CompileColumn, in_progress_bar
 from evoplay.errors import CheckpointError, SpecError
 

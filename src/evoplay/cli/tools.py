@@ -8,7 +8,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from evoplay.cli import console, executor_options, main, out, print_error
+from evoplay.cli.common import console, executor_options, main, out, print_error
 from evoplay.errors import SpecError
 
 
@@ -191,7 +191,7 @@ def sevens_ladder(computer, n_games, rounds, seed, out_file, workers, backend, a
     from pathlib import Path
 
     from evoplay.arena import make_executor
-    from evoplay.games.sevens.ladder import ladder_report, prepare_ladder
+    from evoplay.recipes.sevens_ladder import ladder_report, prepare_ladder
 
     players, command = prepare_ladder(computer, n_games, rounds, seed)
     with make_executor(backend, workers, address) as ex:

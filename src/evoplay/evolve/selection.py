@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import ConfigError
+from evoplay.spec import suggest
 
 
 def roulette(fitness, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -43,3 +44,41 @@ def select(kind: str, fitness, k: int, rng: np.random.Generator, tournament_size
     if kind == "roulette":
         return roulette(fitness, k, rng)
     return tournament(fitness, k, tournament_size, rng)
+
+
+SELECTIONS = ("roulette", "tournament")
+
+
+def select_parents(fitness, count: int, rng: np.random.Generator, method: str = "roulette",
+                   tournament_size: int = 2, distinct: bool = True) -> np.ndarray:
+    """``count`` pairs of parent indices, a (count, 2) array.
+
+    ``roulette`` draws each parent with probability proportional to its fitness (which must be non-negative;
+    all zero means uniform), ``tournament`` takes the fittest of ``tournament_size`` drawn uniformly. With
+    ``distinct`` the two parents of a child are different individuals whenever there are two or more
+    (the second is redrawn from the others); a single candidate is paired with itself.
+    """
+    f = np.asarray(fitness, dtype=np.float64)
+    if f.ndim != 1 or len(f) == 0:
+        raise ConfigError("parent selection needs at least one candidate")
+    if method not in SELECTIONS:
+        raise ConfigError(f"unknown selection '{method}'{suggest(method, SELECTIONS)}; known: {', '.join(SELECTIONS)}")
+
+    def draw(candidates: np.ndarray, k: int) -> np.ndarray:
+        sub = f[candidates]
+        if method == "roulette":
+            picked = roulette(sub, k, rng)
+        else:
+            picked = tournament(sub, k, tournament_size, rng)
+        return candidates[np.asarray(picked, dtype=np.int64)]
+
+    everyone = np.arange(len(f))
+    pairs = np.empty((count, 2), dtype=np.int64)
+    for i in range(count):
+        first = int(draw(everyone, 1)[0])
+        if distinct and len(f) > 1:
+            second = int(draw(everyone[everyone != first], 1)[0])
+        else:
+            second = int(draw(everyone, 1)[0])
+        pairs[i] = (first, second)
+    return pairs

@@ -1,9 +1,10 @@
-"""Variation and selection on bit-string genomes: crossovers, per-bit flip mutation, parent selection.
+"""Variation on bit-string genomes: crossovers and per-bit flip mutation (parent selection, which a GP run shares,
+is evoplay.evolve.selection's ``select_parents``).
 
 Each operator is a plain function over uint8 arrays of 0/1 and a ``numpy.random.Generator`` (DEAP's layout:
-``cx*``, ``mut*``, ``sel*`` are composed by the caller). Uniform crossover and flip mutation are seed 001's
-operators (each bit from either parent with probability 1/2; every bit flips with probability 0.01); one- and
-two-point crossover (Holland; De Jong) and tournament selection are the usual alternatives.
+``cx*`` and ``mut*`` are composed by the caller). Uniform crossover and flip mutation are seed 001's operators
+(each bit from either parent with probability 1/2; every bit flips with probability 0.01); one- and two-point
+crossover (Holland; De Jong) are the usual alternatives.
 """
 from __future__ import annotations
 
@@ -75,45 +76,3 @@ def flip_mutation(population, rate: float, rng: np.random.Generator) -> tuple[np
     pop = np.asarray(population, dtype=np.uint8)
     flips = rng.random(pop.shape) < rate
     return (pop ^ flips.astype(np.uint8)), int(flips.sum())
-
-
-SELECTIONS = ("roulette", "tournament")
-
-
-def select_parents(fitness, count: int, rng: np.random.Generator, method: str = "roulette",
-                   tournament_size: int = 2, distinct: bool = True) -> np.ndarray:
-    """``count`` pairs of parent indices, a (count, 2) array.
-
-    ``roulette`` draws each parent with probability proportional to its fitness (which must be non-negative;
-    all zero means uniform), ``tournament`` takes the fittest of ``tournament_size`` drawn uniformly. With
-    ``distinct`` the two parents of a child are different individuals whenever there are two or more
-    (the second is redrawn from the others); a single candidate is paired with itself.
-    """
-    from evoplay.evolve.selection import roulette, tournament
-
-    f = np.asarray(fitness, dtype=np.float64)
-    if f.ndim != 1 or len(f) == 0:
-        raise ConfigError("parent selection needs at least one candidate")
-    if method not in SELECTIONS:
-        from evoplay.spec import suggest
-
-        raise ConfigError(f"unknown selection '{method}'{suggest(method, SELECTIONS)}; known: {', '.join(SELECTIONS)}")
-
-    def draw(candidates: np.ndarray, k: int) -> np.ndarray:
-        sub = f[candidates]
-        if method == "roulette":
-            picked = roulette(sub, k, rng)
-        else:
-            picked = tournament(sub, k, tournament_size, rng)
-        return candidates[np.asarray(picked, dtype=np.int64)]
-
-    everyone = np.arange(len(f))
-    pairs = np.empty((count, 2), dtype=np.int64)
-    for i in range(count):
-        first = int(draw(everyone, 1)[0])
-        if distinct and len(f) > 1:
-            second = int(draw(everyone[everyone != first], 1)[0])
-        else:
-            second = int(draw(everyone, 1)[0])
-        pairs[i] = (first, second)
-    return pairs

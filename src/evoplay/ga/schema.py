@@ -9,6 +9,10 @@ import numpy as np
 from evoplay.errors import ConfigError
 
 MAX_FIELD_BITS = 62  # decoded values are int64
+#: the format of a genome's JSON document (a run's best.json, a shipped champion): ``weights(FILE)`` reads it
+GENOME_FORMAT = "evoplay-weights/1"
+#: the field that holds a genome's search depth, where its genome has one
+DEPTH_FIELD = "search_depth"
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,11 @@
 """The game registry and ``load_game``, which builds a game from a spec: ``kalah(pits=6)``, ``file.py:MyGame``, ``openspiel:NAME``."""
 from __future__ import annotations
 
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from evoplay.errors import SpecError
+from evoplay.games import sources
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from evoplay.games.naming import game_parameters, record_name
+from evoplay.games.sources import build_game
 from evoplay.spec import Registry, canonical_spec, parse_spec
 
 GAMES = Registry("game")
@@ -21,8 +24,6 @@ def register_game(name: str, cls, params=None, help: str = "") -> None:
         register_game("nim", Nim)
         load_game("nim(heaps=4)")
     """
-    from evoplay.games.sources import build_game, game_parameters
-
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise SpecError(f"register_game({name!r}, ...): {cls!r} is not a Game subclass")
     if not name or not all(c.isalnum() or c in "_-" for c in name) or not name.isascii():
@@ -35,16 +36,24 @@ def register_game(name: str, cls, params=None, help: str = "") -> None:
         return build_game(cls, canonical_spec(name, values, params), values)
 
     GAMES.register(name, factory, params, help)
-    _NAMES.setdefault(cls, name)
+    record_name(cls, name)
+    CLASSES[name] = cls
 
 
-#: Game class -> the name it was first registered under (what ``MyGame()`` calls itself)
-_NAMES: dict[type, str] = {}
+#: registered name -> its Game class (the agents' registry reads the players a game class offers, Game.players)
+CLASSES: dict[str, type] = {}
 
 
-def registered_name(cls) -> str | None:
-    """The name a Game class was registered under (``register_game``, a built-in, an entry point), or None."""
-    return _NAMES.get(cls)
+def register_entry_point(name: str) -> bool:
+    """Register the installed game ``name`` from its entry point; False if no package offers it."""
+    cls = sources.entry_point_class(name)
+    if cls is None:
+        return False
+    from evoplay.games.guard import guard_game
+
+    guard_game(cls)
+    register_game(name, cls)
+    return True
 
 
 def load_game(spec: str) -> Game:
@@ -55,8 +64,6 @@ def load_game(spec: str) -> Game:
     * a game of an installed package (an ``evoplay.games`` entry point), by its name;
     * OpenSpiel: ``openspiel:connect_four``, ``openspiel:goofspiel(num_cards=4)`` (the ``openspiel`` extra).
     """
-    from evoplay.games import sources
-
     if not isinstance(spec, str):
         raise SpecError(f"a game spec must be a string such as 'kalah' or 'file.py:MyGame', got {spec!r}")
     text = spec.strip()
@@ -70,19 +77,17 @@ def load_game(spec: str) -> Game:
         raise SpecError(f"game {text!r} names a file but no class; add ':ClassName', e.g. {text}:MyGame")
     parsed = parse_spec(text, "game")
     if parsed.name not in GAMES:
-        sources.register_entry_point(parsed.name)
+        register_entry_point(parsed.name)
     entry, values = GAMES.resolve(parsed)
     return entry.factory(**values)
 
 
 def load_installed_games() -> list[str]:
     """Register every game that installed packages offer (``evoplay.games`` entry points); return their names."""
-    from evoplay.games import sources
-
     names = []
     for name in sorted(sources.entry_point_games()):
         if name not in GAMES:
-            sources.register_entry_point(name)
+            register_entry_point(name)
         names.append(name)
     return names
 

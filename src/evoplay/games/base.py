@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import functools
+import importlib
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from evoplay.errors import IllegalActionError, SpecError
+from evoplay.games.naming import plain_spec
 
 # OpenSpiel's special player ids.
 CHANCE = -1
@@ -27,14 +29,29 @@ class Game:
     # False when a state holds what some player may not see (cards in other hands): searches then play on
     # ``State.resample(player, rng)`` instead of the true state.
     perfect_information: bool = True
+    #: The players only this game has, each a "module:attribute" reference as an entry point writes one (imported
+    #: when first asked for, through ``player(name)``, so a game's rules never import its players). What each
+    #: name means:
+    #:
+    #: - ``"alphabeta"``: ``f(game, depth, schedule, random_ties, seed, spec)``, the game's own search, which
+    #:   ``alphabeta`` plays with its evaluation ``auto``;
+    #: - ``"genome"``: a module of the game's own genome evaluation: ``schema(game, fields, evaluation)``,
+    #:   ``agent(game, record, **options)``, ``export(game, doc, lang)`` (what ``weights(FILE)`` plays from a genome
+    #:   document and the m,n,k GA recipe evolves);
+    #: - ``"champion"``: an ``evoplay.games.agent.AgentEntry``, the strongest player shipped for the game;
+    #: - ``"gp"``: ``f(game, program, pset, doc, where, spec, depth)``, a program of a policy of the game's own
+    #:   (``program_agent``);
+    #: - any other name: an ``AgentEntry``, an agent only this game has, listed and built under that name.
+    players: dict[str, str] = {}
+    #: the web app's drawing of the game where it has one of its own ("kalah", "mnk", "sevens", "grid"); None: a
+    #: board from ``State.grid()`` where the states give one, else the state's text
+    view: str | None = None
 
     def __init__(self, spec: str | None = None, params: dict[str, Any] | None = None, **values):
         """``load_game`` passes the canonical ``spec`` and the checked ``params``. Called plainly --
         ``Othello()``, ``Othello(size=8)`` -- a game builds both from its class: the parameters' defaults with
         ``values`` over them, and the spec ``load_game`` would give (the registered name, or the class's file)."""
         if spec is None:
-            from evoplay.games.sources import plain_spec
-
             spec, params = plain_spec(type(self), values)
         elif values:
             raise SpecError(f"{type(self).__name__}: give parameters either as params or as keywords, not both")
@@ -46,6 +63,12 @@ class Game:
 
     def num_distinct_actions(self) -> int:
         raise NotImplementedError
+
+    def kernels(self):
+        """The game's rules as Numba kernels over a position array (an ``evoplay.games.kernels.Kernels``), or None
+        (the default): with them every search runs inside Numba on this game (see docs/your-game.md, "Make it
+        fast"); without them searches play through the State."""
+        return None
 
     def max_utility(self) -> float | None:
         """The highest return any player can get, when the game knows it (None: unknown). A search's solver
@@ -65,10 +88,32 @@ class Game:
     def num_features(self) -> int:
         return len(self.feature_names())
 
+    @classmethod
+    def player(cls, name: str):
+        """What ``players[name]`` references, imported; None when the game has no player of that name."""
+        ref = cls.players.get(name)
+        if ref is None:
+            return None
+        module, _, attr = ref.partition(":")
+        try:
+            found = importlib.import_module(module)
+            for part in filter(None, attr.split(".")):
+                found = getattr(found, part)
+        except (ImportError, AttributeError) as err:
+            raise SpecError(f"{cls.__name__}.players[{name!r}] = {ref!r} cannot be loaded: {err}; write it "
+                            f"as 'package.module:attribute'") from None
+        return found
+
     def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
         """The player of an evolved program of a policy this game defines itself (``gp(FILE)`` with a policy
-        other than the feature policies ``move`` and ``search``), or None when the game has no such policy.
-        Kalah's pit rule is one (``evoplay.games.kalah.program_player``)."""
+        other than the feature policies ``move`` and ``search``), or None when the game has no such policy:
+        ``players["gp"]`` (Kalah's pit rule is one: ``evoplay.games.kalah.program_player``)."""
+        own = self.player("gp")
+        return None if own is None else own(self, program, pset, doc, where, spec, depth)
+
+    def openspiel_twin(self):
+        """OpenSpiel's equivalent of this game, for OpenSpiel's bots: (the pyspiel game's spec, our action to
+        theirs ``f(action, player)``, theirs to ours), or one line saying why there is none (None: no twin)."""
         return None
 
     def __eq__(self, other: object) -> bool:
@@ -81,9 +126,9 @@ class Game:
         return f"load_game({self.spec!r})"
 
     def __reduce__(self):
-        from evoplay.games import load_game
-
-        return (load_game, (self.spec,))
+        # A game pickles as its class (by reference: a file game's module re-imports its file) and its canonical
+        # spec and parameters, which rebuild an equal game.
+        return (type(self), (self.spec, self.params))
 
 
 class State:

@@ -37,6 +37,7 @@ class CheckReport:
     simultaneous_nodes: int = 0
     num_players: int = 0
     num_features: int | None = None
+    kernels: str = ""  # what the comparison of the game's kernels with its State found ('': no kernels)
     mean_returns: list[float] = field(default_factory=list)
     seconds: float = 0.0
     returns_sum: np.ndarray | None = field(default=None, repr=False)
@@ -58,6 +59,8 @@ class CheckReport:
         rows.append(("chance nodes / simultaneous moves", f"{self.chance_nodes} / {self.simultaneous_nodes}"))
         if self.mean_returns:
             rows.append(("mean returns by seat", ", ".join(f"{r:+.3f}" for r in self.mean_returns)))
+        if self.kernels:
+            rows.append(("Numba kernels (Game.kernels())", self.kernels))
         if self.moves:
             rows.append(("time per move (checks included)", f"{1e6 * self.seconds / self.moves:.0f} us"))
         return rows
@@ -346,7 +349,7 @@ def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int
 
 
 def _check_game(game: Game | str, games: int, seed: int, max_moves: int) -> CheckReport:
-    from evoplay.arena.match import derive_seed
+    from evoplay.seeds import derive_seed
     from evoplay.games import load_game
 
     if isinstance(game, str):
@@ -358,12 +361,20 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int) -> Chec
     names = check_names(game, checker)
     report.num_features = None if names is None else len(names)
     check_spec(game, checker)
+    comparison = kernel_comparison(game, checker)
     for g in range(games):
         game_seed = seed if g == 0 else derive_seed(seed, g)  # game 0 starts from the seed itself: a run's broken
         # game names its seed, and check-game --seed S starts there
         trace = checker.play(game_seed, g, names, max_moves, full=True)
         if trace is None:
             continue
+        if comparison is not None:
+            try:
+                comparison.replay(game_seed, g, trace)
+            except Exception as err:  # noqa: BLE001 - a user's kernel that fails is reported, not raised
+                checker.problem("kernels", f"a kernel raised {type(err).__name__}: {err} (game {g}, seed "
+                                           f"{game_seed}); run the kernels on encode(state) of a State")
+                comparison = None
         again = checker.play(game_seed, g, names, max_moves, full=False)
         if again is not None and again != trace:
             move = next((i for i, (a, b) in enumerate(zip(trace, again)) if a != b), min(len(trace), len(again)))
@@ -375,10 +386,26 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int) -> Chec
         warning = seat_blind(game, seed)
         if warning:
             report.warnings.append(warning)
+    if comparison is not None:
+        report.kernels = comparison.summary()
     report.seconds = time.perf_counter() - start
     if report.played:
         report.mean_returns = [float(x) / report.played for x in report.returns_sum]
     return report
+
+
+def kernel_comparison(game: Game, checker: _Checker):
+    """The comparison of the game's kernels with its State (evoplay.games.check_kernels), or None when the game
+    gives no kernels (or its ``kernels()`` fails: a problem)."""
+    from evoplay.games.check_kernels import KernelComparison
+    from evoplay.games.kernels import kernels_of
+
+    try:
+        kernels = kernels_of(game)
+    except Exception as err:  # noqa: BLE001
+        checker.problem("kernels", f"kernels() raised {type(err).__name__}: {err}")
+        return None
+    return None if kernels is None else KernelComparison(game, kernels, checker.problem)
 
 
 def seat_blind(game: Game, seed: int, games: int = 20) -> str:

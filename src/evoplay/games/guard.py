@@ -273,7 +273,9 @@ def _check_features(hook, state, given, result) -> None:
             game.__dict__["_evoplay_zero_features"] = zeros
     if values.shape != zeros.shape:
         raise GameError(f"{hook} returned shape {values.shape}; feature_names() names {zeros.size} numbers")
-    if values.dot(zeros) != 0.0:  # 0 x NaN and 0 x infinity are NaN, 0 x any finite number is 0
+    with np.errstate(invalid="ignore"):
+        finite = values.dot(zeros) == 0.0  # 0 x NaN and 0 x infinity are NaN, 0 x any finite number is 0
+    if not finite:
         raise GameError(f"{hook} returned {_shown(result)}; features must be finite numbers (no NaN or infinity)")
 
 

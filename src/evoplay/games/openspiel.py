@@ -99,6 +99,9 @@ def load_openspiel(spec: str) -> "OpenSpielGame":
 class OpenSpielGame(Game):
     """A pyspiel game behind evoplay's Game API; ``pyspiel_game`` is the wrapped game."""
 
+    def __reduce__(self):
+        return (load_openspiel, (self.spec,))
+
     def __init__(self, spec: str, params: dict, pyspiel_game):
         super().__init__(spec, params)
         pyspiel = _pyspiel()

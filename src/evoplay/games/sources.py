@@ -31,7 +31,9 @@ from pathlib import Path
 
 from evoplay.errors import GameError, OutsideRunsError, SpecError
 from evoplay.games.base import Game
-from evoplay.spec import Param, canonical_spec, parse_spec
+from evoplay.games.guard import guard_game
+from evoplay.games.naming import checked_spec
+from evoplay.spec import parse_spec
 
 OPENSPIEL_PREFIX = "openspiel:"
 ENTRY_POINT_GROUP = "evoplay.games"
@@ -260,17 +262,6 @@ def portable_document(doc, folder: str | Path):
     return out
 
 
-def game_parameters(cls) -> tuple[Param, ...]:
-    """A Game class's parameters: its ``parameters`` attribute (a tuple of ``Param``), or none."""
-    params = getattr(cls, "parameters", ())
-    if not isinstance(params, (tuple, list)) or not all(isinstance(p, Param) for p in params):
-        raise SpecError(
-            f"{cls.__name__}.parameters must be a tuple of evoplay.spec.Param, e.g. "
-            f"(Param('size', int, 6, 'board size'),); got {params!r}"
-        )
-    return tuple(params)
-
-
 def load_file_game(spec: str) -> Game:
     """Build a game from ``path/file.py:ClassName`` or ``path/file.py:ClassName(param=value,...)``."""
     m = _FILE_SPEC.match(spec.strip())
@@ -296,45 +287,9 @@ def load_file_game(spec: str) -> Game:
             f"{parsed.name} in {str(path)!r} is not a Game: subclass evoplay.games.Game (with a State subclass of "
             f"evoplay.games.State), as in examples/othello6.py"
         )
-    spec, values = _checked_spec(f"{path}:{parsed.name}", cls, parsed)
+    spec, values = checked_spec(f"{path}:{parsed.name}", cls, parsed)
+    guard_game(cls)  # a user's hooks that break are named (evoplay.games.guard), before its first game
     return build_game(cls, spec, values)
-
-
-def _checked_spec(name: str, cls, parsed) -> tuple[str, dict]:
-    """The canonical spec ``name(...)`` of a game class and its parameters' values, checked against the class's
-    ``parameters`` (``parsed``: the spec's parameters as given)."""
-    from evoplay.games.guard import guard_game
-    from evoplay.spec import Registry
-
-    guard_game(cls)
-    registry = Registry("game")
-    params = game_parameters(cls)
-    registry.register(parsed.name, lambda **values: values, params)
-    _, values = registry.resolve(parsed)
-    return canonical_spec(name, values, params), values
-
-
-def plain_spec(cls, values: dict) -> tuple[str, dict]:
-    """The spec and parameters of a game built by calling its class (``Othello(size=8)``): the name it was
-    registered under, else its file (``path/file.py:Othello(size=8)``), so ``load_game`` rebuilds an equal game."""
-    import inspect
-
-    from evoplay.games import registered_name
-    from evoplay.spec import ParsedSpec
-
-    parsed = ParsedSpec(cls.__name__, (), dict(values))
-    name = registered_name(cls)
-    if name is None:
-        try:
-            file = Path(inspect.getfile(cls)).resolve()
-        except (TypeError, OSError):
-            file = None
-        if file is None or file.suffix != ".py" or not file.is_file():
-            raise SpecError(f"{cls.__name__}() cannot say which game it is: it is defined in no .py file; define it "
-                            f"in a file, or register_game('name', {cls.__name__}) first, or build it with "
-                            f"load_game('path/file.py:{cls.__name__}')")
-        name = f"{file}:{cls.__name__}"
-    return _checked_spec(name, cls, parsed)
 
 
 def build_game(cls, spec: str, values: dict) -> Game:
@@ -362,11 +317,12 @@ def entry_point_games() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def register_entry_point(name: str) -> bool:
-    """Load and register the installed game ``name`` from its entry point; False if no package provides it."""
+def entry_point_class(name: str):
+    """The Game class an installed package offers as ``name`` (an ``evoplay.games`` entry point), loaded and
+    checked; None if no package offers it. ``load_game`` registers it under that name."""
     ep = entry_point_games().get(name)
     if ep is None:
-        return False
+        return None
     try:
         cls = ep.load()
     except Exception as err:
@@ -379,12 +335,7 @@ def register_entry_point(name: str) -> bool:
             f"entry point {name} = {ep.value!r} ({ENTRY_POINT_GROUP}) is not a Game subclass; point it at the "
             f"game's class, e.g. {name} = \"mypackage.games:MyGame\""
         )
-    from evoplay.games import register_game
-    from evoplay.games.guard import guard_game
-
-    guard_game(cls)
-    register_game(name, cls)
-    return True
+    return cls
 
 
 install_finder()

@@ -13,6 +13,9 @@ import numpy as np
 from evoplay.errors import SpecError
 from evoplay.gp.primitives import ARITY, CONST, EPHEMERAL, FEATURE, OPERATION_NAMES, RANDOM
 
+#: the format of a program's JSON document (a run's best.json): ``gp(FILE)`` reads it
+PROGRAM_FORMAT = "evoplay-gp-program/1"
+
 OPCODE_DTYPE = np.int32
 ARG_DTYPE = np.int32
 CONST_DTYPE = np.float64

@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.errors import ConfigError
-from evoplay.ga import Field, Schema, crossover, flip_mutation, select_parents
+from evoplay.evolve.selection import select_parents
+from evoplay.ga import GENOME_FORMAT, Field, Schema, crossover, flip_mutation
 from evoplay.recipes import generic
 
-FORMAT = "evoplay-weights/1"
+FORMAT = GENOME_FORMAT
 KINDS = ("bits", "real")
 STARTS = ("zero", "outcomes")
 CMA_KEY = 0xC3A  # the CMA-ES generator's key in the run seed's derivation

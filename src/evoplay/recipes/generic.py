@@ -229,7 +229,7 @@ def report(folder, recipe: str) -> str:
 def export(folder, lang: str) -> Path:
     """The champion as a standalone Python player (its evaluation over the feature vector and ``choose(state)``),
     or for a built-in game the evaluation function in Lua."""
-    from evoplay.gp.export import feature_player_python, feature_value_lua
+    from evoplay.agents.feature_export import feature_player_python, feature_value_lua
 
     if lang not in LANGUAGES:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(LANGUAGES)}")

@@ -11,9 +11,10 @@ import numpy as np
 from evoplay import gp
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.bloat import SizeDepthLimit
+from evoplay.gp.program import PROGRAM_FORMAT
 from evoplay.recipes import generic
 
-FORMAT = "evoplay-gp-program/1"
+FORMAT = PROGRAM_FORMAT
 
 
 class GPEvolution(generic.GenericEvolution):

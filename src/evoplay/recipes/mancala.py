@@ -11,7 +11,7 @@ The program reads the board from the mover's side and picks the pit by the rule 
 floor(value) mod 6, and when that pit is empty the next non-empty pit counter-clockwise.
 
 Speed: a whole GP-vs-minimax game is one Numba kernel, and the minimax's decisions are memoised for the run and
-shared by the workers (``evoplay.games.kalah.minimax``, over ``evoplay.arena.memo``). Fitness of a program
+shared by the workers (``evoplay.games.kalah.minimax``, over ``evoplay.memo``). Fitness of a program
 against fixed opponents depends on the program only, so duplicates are evaluated once (``evolve.score_cache``).
 """
 from __future__ import annotations
@@ -26,11 +26,13 @@ from evoplay.games.kalah.program_player import POLICIES, policy_features, progra
 from evoplay.arena import derive_seed
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve import selection
+from evoplay.evolve.selection import SELECTIONS
 from evoplay.evolve.bloat import SizeDepthLimit, apply_parsimony
 from evoplay.evolve.config import config_game, require
 from evoplay.evolve.reports import SEAT_TABLE_HEAD, fitness_stats, seat_row, seat_summary
 from evoplay.evolve.score_cache import ScoreCache
-from evoplay.games.kalah.export import policy_rule, program_file_player
+from evoplay.agents.program_file import load_program
+from evoplay.games.kalah.export import document_player, policy_rule
 from evoplay.games.kalah.minimax import MAX_DEPTH, KalahArena
 
 # The seed's two Figure-5 programs, in its notation (run 1: scores 27/25; run 2: 41/25 per the seed).
@@ -51,7 +53,6 @@ SEED_RUN2 = (
 )
 
 
-SELECTIONS = ("roulette", "tournament")
 FITNESS_STATS = ("best", "mean", "median", "worst")
 FITNESS_KINDS = ("minimax", "pool")
 INIT_METHODS = ("grow", "full", "ramped")
@@ -101,10 +102,8 @@ def _check(config: dict) -> None:
 
 
 def _game(config: dict):
-    from evoplay.games.kalah.game import KalahGame
-
     game = config_game(config)
-    if not isinstance(game, KalahGame):
+    if game.name != "kalah":  # the recipe of seed 003: Kalah's program policies and minimax opponent
         raise ConfigError(f"game = {config['game']!r}: the mancala recipe plays kalah(...)")
     if game.pits > 6 or 2 * game.pits * game.seeds > 127:
         raise ConfigError(f"game = {config['game']!r}: the memo key fits kalah with pits <= 6")
@@ -375,7 +374,7 @@ def export(folder, lang: str) -> Path:
     """The run's best program as a standalone Python or Lua player (``evoplay.games.kalah.export``)."""
     if lang not in gp.LANGUAGES:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(gp.LANGUAGES)}")
-    text = program_file_player(folder.file("best.json"), lang)
+    text = document_player(*load_program(folder.file("best.json")), lang)
     return folder.write_text("best.py" if lang == "python" else "best.lua", text)
 
 

@@ -32,7 +32,8 @@ import numpy as np
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.config import config_game, require, require_agents
 from evoplay.evolve.reports import progression_markdown, score, wdl_markdown
-from evoplay.ga import crossover, flip_mutation, select_parents
+from evoplay.evolve.selection import select_parents
+from evoplay.ga import crossover, flip_mutation
 
 
 def evaluation_name(config: dict) -> str:
@@ -43,30 +44,13 @@ def evaluation_name(config: dict) -> str:
 
 
 def _game_and_schema(config: dict):
-    from evoplay.agents.weights import mnk_schema
-    from evoplay.games.kalah.game import KalahGame
-    from evoplay.games.mnk.game import MnkGame
-
+    """The run's game, its genome evaluation (``Game.players["genome"]``) and the genome schema it evolves."""
     game = config_game(config)
-    fields = config["genome"]["fields"]
-    if isinstance(game, MnkGame):
-        if fields:
-            raise ConfigError(
-                "genome.fields is for Kalah; an m,n,k run uses seed 001's genome for its board (leave it empty)"
-            )
-        if evaluation_name(config) == "threats":
-            from evoplay.games.mnk.threat_player import threat_schema
-
-            schema = threat_schema(game.m, game.n, game.k)  # the seed's genome plus open windows and forks
-        else:
-            schema = mnk_schema(game.m, game.n, game.k)
-    elif isinstance(game, KalahGame):
-        from evoplay.games.kalah.search_weights import genome_schema
-
-        schema = genome_schema(fields)
-    else:
-        raise ConfigError(f"game = {config['game']!r}: the GA plays mnk(...) or kalah(...)")
-    return game, schema
+    genome = game.player("genome")
+    if genome is None:
+        raise ConfigError(f"game = {config['game']!r}: the GA evolves a genome of a game's own evaluation, so it "
+                          f"plays mnk(...) or kalah(...)")
+    return game, genome, genome.schema(game, config["genome"]["fields"], evaluation_name(config))
 
 
 def _check(config: dict) -> None:
@@ -78,7 +62,7 @@ def _check(config: dict) -> None:
             f"breeding.selection = {b['selection']!r}; use \"roulette\" or \"tournament\"")
     require(b["tournament_size"] >= 1, f"breeding.tournament_size = {b['tournament_size']}; use 1 or more")
     require(0.0 <= b["mutation_rate"] <= 1.0, f"breeding.mutation_rate = {b['mutation_rate']}; a probability 0..1")
-    from evoplay.agents.alphabeta import SCHEDULE_ALIASES, SCHEDULES
+    from evoplay.games.mnk.search import SCHEDULE_ALIASES, SCHEDULES
 
     schedule = dict(SCHEDULE_ALIASES).get(config["search"]["schedule"], config["search"]["schedule"])
     require(schedule in SCHEDULES, f"search.schedule = {config['search']['schedule']!r}; use "
@@ -111,7 +95,7 @@ class MnkGA:
     def __init__(self, config: dict):
         _check(config)
         self.config = config
-        self.game, self.schema = _game_and_schema(config)
+        self.game, self.genome, self.schema = _game_and_schema(config)
         self.generations = int(config["generations"])
         self.population = int(config["population"])
         self.seed = int(config.get("seed", 0))
@@ -121,12 +105,10 @@ class MnkGA:
 
     # --- agents ---------------------------------------------------------------------------------------------
     def agent(self, bits, name: str):
-        from evoplay.agents.weights import WeightsAgent
-
         s = self.config["search"]
-        return WeightsAgent(self.game, self.schema.decode(bits), schedule=s["schedule"],
-                            random_ties=s["random_ties"], depth=s["depth"], streaks=s["streaks"], spec=name,
-                            nodes=s.get("nodes", 0))
+        return self.genome.agent(self.game, self.schema.decode(bits), schedule=s["schedule"],
+                                 random_ties=s["random_ties"], depth=s["depth"], streaks=s["streaks"], spec=name,
+                                 nodes=s.get("nodes", 0))
 
     def fitness(self, wins, draws, losses) -> np.ndarray:
         f = self.config["fitness"]
@@ -315,8 +297,6 @@ def final_strength(evo: MnkGA, state: dict, genome) -> dict:
 def write_results(evo: MnkGA, state: dict, folder) -> None:
     from evoplay.agents.weights import weights_document
     from evoplay.evolve.plots import plot_bars, plot_columns, plot_log, plot_series
-    from evoplay.games.mnk.figures import draw_weights
-    from evoplay.games.mnk.game import MnkGame
 
     s = evo.config["search"]
 
@@ -344,8 +324,9 @@ def write_results(evo: MnkGA, state: dict, folder) -> None:
         plot_series(folder.file("baselines.png"), f"{evo.game.spec}: the round's best against the baselines", bx,
                     series, "score (wins + draws / 2) per game")
     params, title = evo.schema.decode(best["genome"]), f"best genome (round {best['round']}, fitness {best['fitness']})"
-    if isinstance(evo.game, MnkGame):
-        draw_weights(evo.game, params, folder.file("best.png"), title)
+    draw = getattr(evo.genome, "draw", None)  # a picture of its own (the m,n,k board), else bars
+    if draw is not None:
+        draw(evo.game, params, folder.file("best.png"), title)
     else:
         plot_bars(folder.file("best.png"), f"{evo.game.spec}: {title}", params)
 
@@ -380,26 +361,18 @@ def report(folder) -> str:
 
 
 def export(folder, lang: str) -> Path:
-    """The best genome as a standalone Python or Lua player: its parameters, evaluation and alpha-beta
-    (``evoplay.games.mnk.export``, ``evoplay.games.kalah.export``).
+    """The best genome as a standalone Python or Lua player: its parameters, evaluation and alpha-beta (its game's
+    genome evaluation writes it: ``evoplay.games.mnk.export``, ``evoplay.games.kalah.export``).
 
     The exported ``choose_move`` picks the same move as ``weights(best.json)`` (ties to the lowest action).
     """
-    from evoplay.games.mnk.export import LANGUAGES
+    from evoplay.agents.weights import game_genome, load_weights
+    from evoplay.games import load_game
+    from evoplay.gp import LANGUAGES
 
     if lang not in LANGUAGES:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(LANGUAGES)}")
-    from evoplay.agents.weights import load_weights
-    from evoplay.games import load_game
-    from evoplay.games.kalah.game import KalahGame
-
     doc = load_weights(folder.file("best.json"))
     game = load_game(doc["game"])
-    if "scale_open" in doc["params"]:
-        raise SpecError("export: the threat player (search.evaluation = \"threats\") has no standalone form; play "
-                        "it with weights(best.json)")
-    if isinstance(game, KalahGame):
-        from evoplay.games.kalah.export import weights_player
-    else:
-        from evoplay.games.mnk.export import weights_player
-    return folder.write_text("best.py" if lang == "python" else "best.lua", weights_player(game, doc, lang))
+    text = game_genome(game).export(game, doc, lang)
+    return folder.write_text("best.py" if lang == "python" else "best.lua", text)

@@ -37,17 +37,9 @@ def game_kind(game) -> str:
     """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time), board (a game of perfect
     information whose states give ``State.grid()``: a clickable board) or generic (the state's text and a button
     per move)."""
-    from evoplay.games.forward import GridDuelState
-    from evoplay.games.kalah.game import KalahGame
-    from evoplay.games.mnk.game import MnkGame
-    from evoplay.games.sevens.game import SevensGame
-
-    for cls, kind in ((KalahGame, "kalah"), (MnkGame, "mnk"), (SevensGame, "sevens")):
-        if isinstance(game, cls):
-            return kind
+    if game.view is not None:  # a drawing of the game's own (Game.view)
+        return game.view
     state = game.new_initial_state(0)
-    if isinstance(state, GridDuelState):
-        return "grid"
     # A grid shows the whole board: a game with hidden information keeps the text of what one seat observes.
     return "board" if game.perfect_information and state.grid() else "generic"
 

@@ -21,14 +21,14 @@ from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
-    BODY, DRAW, GRID_ACTIONS, KIND_GEMS, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE,
-    RNG, SCORE, TICK, WINNER, GridDuelState, new_buffer, seed_word, xorshift32,
+    BODY, DRAW, GRID_ACTIONS, PHASE, RNG, SCORE, TICK, WINNER, GridDuelState, grid_kernels, new_buffer, seed_word,
+    xorshift32,
 )
 from evoplay.games.forward import DOWN, LEFT, NIL, RIGHT, UP  # noqa: F401 - this game's actions
 
 ACTION_NAMES = GRID_ACTIONS
 EMPTY, WALL, GEM = 0, 1, 2
-P_W, P_H, P_TICKS, P_GEMS = P_GAME, P_GAME + 1, P_GAME + 2, P_GAME + 3
+P_W, P_H, P_TICKS, P_GEMS = 0, 1, 2, 3  # params: width and height with the border, ticks, gems
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -168,6 +168,18 @@ def step(params, buf, a0, a1):
             buf[WINNER] = DRAW
 
 
+@njit(cache=True)
+def apply(params, buf, joint):
+    """The kernel protocol's ``apply``: the joint action ``a0 + 5 * a1``."""
+    step(params, buf, joint % 5, joint // 5)
+
+
+@njit(cache=True)
+def hide(params, buf, seed):
+    """A search's copy gets its own gem spawns: where the next gems appear is not known in advance."""
+    buf[RNG] = seed
+
+
 # --------------------------------------------------------------------------------------------------------------
 # The game and its state.
 # --------------------------------------------------------------------------------------------------------------
@@ -175,6 +187,7 @@ def step(params, buf, a0, a1):
 
 class GemsGame(Game):
     name = "gems"
+    view = "grid"
     summary = "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks"
     parameters = (
         Param("w", int, 9, "grid columns inside the walls", min=3, max=60, why="the grid"),
@@ -194,13 +207,17 @@ class GemsGame(Game):
         if not 1 <= self.gems <= self.w * self.h // 2:
             raise SpecError(f"gems: gems={self.gems} is out of range; use 1..{self.w * self.h // 2}")
         self.width, self.height = self.w + 2, self.h + 2
-        p = np.zeros(P_GAME + 4, dtype=np.int64)
-        p[P_KIND], p[P_ACTIONS], p[P_SIMULTANEOUS] = KIND_GEMS, len(ACTION_NAMES), 1
+        p = np.zeros(4, dtype=np.int64)
         p[P_W], p[P_H], p[P_TICKS], p[P_GEMS] = self.width, self.height, self.ticks, self.gems
         self.params_array = p
 
     def num_distinct_actions(self) -> int:
         return len(ACTION_NAMES)
+
+    def kernels(self):
+        """The rules as kernels over the buffer (evoplay.games.forward.grid_kernels); a rollout's copy draws where
+        the next gems appear from its own seed (``hide``)."""
+        return grid_kernels(self, apply, hide)
 
     def feature_names(self) -> list[str]:
         """What a player sees, turned so both seats see alike (player 1's view is the board rotated 180 degrees):

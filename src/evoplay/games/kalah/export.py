@@ -69,12 +69,10 @@ def program_player(program, pset, pits: int, lang: str, policy: str = "kalah_pit
                 **_common(lang, pits, empty_capture, search_depth))
 
 
-def program_file_player(path, lang: str) -> str:
-    """``program_player`` for the program saved in a program file (a GP run's best.json)."""
-    from evoplay.agents.program_file import load_program
+def document_player(program, pset, doc: dict, lang: str) -> str:
+    """``program_player`` for a program file's program (a GP run's best.json, read by ``load_program``)."""
     from evoplay.games import load_game
 
-    program, pset, doc = load_program(path)
     game = load_game(doc["game"])
     return program_player(program, pset, game.pits, lang, doc["policy"], game.empty_capture,
                           int(doc.get("search_depth", 1)))

@@ -151,12 +151,91 @@ def random_playouts(board, player, pits, empty_capture, count, seed):
 
 
 # --------------------------------------------------------------------------------------------------------------
+# The kernel protocol (evoplay.games.kernels): a position is the board, then the player to move (or TERMINAL);
+# params are [pits, empty_capture, seeds].
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def k_initial(params, position, seed):
+    pits = params[0]
+    position[:] = params[2]
+    position[pits] = 0
+    position[2 * pits + 1] = 0
+    position[2 * pits + 2] = 0
+
+
+@njit(cache=True)
+def k_mover(params, position):
+    return np.int64(position[2 * params[0] + 2])
+
+
+@njit(cache=True)
+def k_legal(params, position, player, mask):
+    mask[:] = 0
+    pits = params[0]
+    if position[2 * pits + 2] != player:
+        return 0
+    base = 0 if player == 0 else pits + 1
+    count = 0
+    for p in range(pits):
+        if position[base + p] > 0:
+            mask[p] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def k_apply(params, position, action):
+    pits = params[0]
+    position[2 * pits + 2] = sow(position[: 2 * pits + 2], position[2 * pits + 2], action, pits, params[1] != 0)
+
+
+@njit(cache=True)
+def k_scores(params, position, out):
+    pits = params[0]
+    out[0] = position[pits]
+    out[1] = position[2 * pits + 1]
+
+
+@njit(cache=True)
+def k_returns(params, position, out):
+    pits = params[0]
+    out[0] = 0.0
+    out[1] = 0.0
+    if position[2 * pits + 2] == TERMINAL:
+        d = np.int64(position[pits]) - np.int64(position[2 * pits + 1])
+        out[0] = np.sign(d)
+        out[1] = -out[0]
+
+
+@njit(cache=True)
+def k_features(params, position, player, out):
+    """``KalahState.features``: the board turned to ``player``'s side."""
+    size = 2 * params[0] + 2
+    shift = 0 if player == 0 else params[0] + 1
+    for i in range(size):
+        j = i + shift
+        out[i] = position[j - size if j >= size else j]
+
+
+def k_encode(state) -> np.ndarray:
+    return np.append(state._board, np.int8(state._player))
+
+
+MANCALA_OFFSET = (1, 8)  # OpenSpiel mancala's action of pit 0 for each player
+
+# --------------------------------------------------------------------------------------------------------------
 # The game and its state.
 # --------------------------------------------------------------------------------------------------------------
 
 
 class KalahGame(Game):
     name = "kalah"
+    players = {"alphabeta": "evoplay.games.kalah.players:alphabeta", "genome": "evoplay.games.kalah.genome",
+               "champion": "evoplay.games.kalah.players:CHAMPION",
+               "gp": "evoplay.games.kalah.program_player:agent_from_document"}
+    view = "kalah"
     summary = "Kalah (mancala): sow counter-clockwise, extra move from the store, captures"
     parameters = (
         Param("pits", int, 6, "pits per side", min=1, max=20, why="the kernels' boards"),
@@ -183,6 +262,15 @@ class KalahGame(Game):
     def max_utility(self) -> float:
         return 1.0  # returns are the sign of the store difference
 
+    def kernels(self):
+        """The rules as kernels over [board, player to move]: every search runs in Numba on Kalah."""
+        from evoplay.games.kernels import Kernels
+
+        size = 2 * self.pits + 2
+        return Kernels(size=size + 1, actions=self.pits, encode=k_encode, legal=k_legal, apply=k_apply,
+                       mover=k_mover, returns=k_returns, scores=k_scores, features=k_features, n_features=size,
+                       initial=k_initial, params=np.array([self.pits, int(self.empty_capture), self.seeds]))
+
     def initial_board(self) -> np.ndarray:
         board = np.full(2 * self.pits + 2, self.seeds, dtype=np.int8)
         board[self.pits] = 0
@@ -199,11 +287,13 @@ class KalahGame(Game):
         return ([f"my_pit_{i + 1}" for i in range(pits)] + ["my_store"]
                 + [f"opp_pit_{i + 1}" for i in range(pits)] + ["opp_store"])
 
-    def program_agent(self, program, pset, doc: dict, where: str, spec: str, depth: int = 0):
-        """Kalah's own program policies (the pit rule, move scoring, search): ``program_player``."""
-        from evoplay.games.kalah.program_player import agent_from_document
-
-        return agent_from_document(self, program, pset, doc, where, spec, depth)
+    def openspiel_twin(self):
+        """OpenSpiel's ``mancala`` is standard Kalah with 6 pits of 4 seeds (``kalah(empty_capture=false)``):
+        pit p of the first player is its action p + 1, of the second p + 8."""
+        if (self.pits, self.seeds, self.empty_capture) != (6, 4, False):
+            return (f"OpenSpiel's mancala is standard Kalah, kalah(empty_capture=false) with 6 pits of 4 seeds; "
+                    f"{self.spec} has no OpenSpiel equivalent")
+        return "mancala", lambda a, p: a + MANCALA_OFFSET[p], lambda a, p: a - MANCALA_OFFSET[p]
 
     def state_from_board(self, board, player: int) -> "KalahState":
         """A state from 2*pits+2 numbers and the player to move (TERMINAL is derived from the board)."""

@@ -1,7 +1,7 @@
 """Kalah's memoised minimax and whole games of GP programs against it (Numba), with their plain-Python reference.
 
 The minimax (``games.kalah.search.root_values``, first best pit) is deterministic, so its decision is memoised by
-(position, player, depth) through ``evoplay.arena.memo``: each worker process keeps its memo between calls,
+(position, player, depth) through ``evoplay.memo``: each worker process keeps its memo between calls,
 every task returns the entries it added, and the next call's tasks carry them to every worker. ``KalahArena``
 plays batches of program-vs-minimax and program-vs-program games on an executor; the programs pick pits by a
 policy of ``evoplay.games.kalah.program_player``. ``reference_vs_minimax`` and ``reference_programs`` are the same games in plain
@@ -15,7 +15,7 @@ from numba import njit
 from evoplay.games.kalah.program_player import (
     POLICIES, POLICY_CODES, program_choice, reference_move, reference_pit, reference_search,
 )
-from evoplay.arena.memo import (
+from evoplay.memo import (
     SharedMemo, log_decision, merge_log, new_log, new_memo, program_tasks, task_log, worker_memo,
 )
 from evoplay.errors import ConfigError

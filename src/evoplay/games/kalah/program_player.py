@@ -22,14 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.agents.base import Agent
-from evoplay.errors import SpecError
+from evoplay.games.agent import Agent
+from evoplay.errors import SpecError, warn
 from evoplay.games.kalah.game import KalahGame, reference_sow, sow
 # mover_view and program_search are the search module's; this module is where the players' code imports them from.
 from evoplay.games.kalah.search import mover_view, program_search, reference_root_values, view_row
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate, reference_wrap_index, wrap_index
 from evoplay.gp.primitives import PrimitiveSet
-from evoplay.gp.program import Program
+from evoplay.gp.program import PROGRAM_FORMAT, Program
 
 POLICIES = ("kalah_pit", "kalah_move", "kalah_search")
 PIT_VALUE, MOVE_SCORES, SEARCH = 0, 1, 2  # the policy codes the kernels take
@@ -141,12 +141,11 @@ def program_choice(policy, opcodes, args, consts, start, end, board, player, pit
 def program_document(program: Program, pset: PrimitiveSet, game_spec: str, policy: str = "kalah_pit",
                      **extra) -> dict:
     """The JSON document ``gp(FILE)`` reads: the program, its primitive set, the game and how moves are chosen."""
-    from evoplay.agents.program_file import FORMAT
     from evoplay.gp.notation import to_notation
 
     if policy not in POLICIES:
         raise SpecError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-    return {"format": FORMAT, "game": game_spec, "policy": policy, "primitive_set": pset.to_dict(),
+    return {"format": PROGRAM_FORMAT, "game": game_spec, "policy": policy, "primitive_set": pset.to_dict(),
             "program": program.to_dict(), "size": program.size, "notation": to_notation(program, pset), **extra}
 
 
@@ -195,7 +194,6 @@ def agent_from_document(game, program: Program, pset: PrimitiveSet, doc: dict, w
         return None
     note = ""
     if doc.get("game"):
-        from evoplay.agents.program import warn
         from evoplay.games import load_game
 
         want = load_game(doc["game"])

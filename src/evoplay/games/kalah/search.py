@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
-from evoplay.agents.interrupt import NO_BUDGET, run_search
+from evoplay.interrupt import NO_BUDGET, run_search
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
@@ -298,7 +298,7 @@ def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture:
     """Run the material or weights kernel from a position: returns (values per pit, first best pit, nodes
     searched). ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``:
     a function giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the
-    budget to 0 once passed (see ``evoplay.agents.interrupt.run_until``). A search cut off leaves
+    budget to 0 once passed (see ``evoplay.interrupt.run_until``). A search cut off leaves
     ``nodes[0] > nodes[1]``, and its values and pit mean nothing."""
     values = np.empty(pits, np.int64)
     boards = np.empty((depth + 2, 2 * pits + 2), np.int8)

@@ -150,9 +150,8 @@ def leaf(board, root, pits, weights, terminal):
 def genome_schema(fields: list):
     """The GA genome of a Kalah run from its config's ``[[genome.fields]]`` tables: weights of ``FEATURES`` and,
     optionally, the search depth (``search_depth``, 0..20), each checked."""
-    from evoplay.agents.weights import DEPTH_FIELD
     from evoplay.errors import ConfigError
-    from evoplay.ga import Schema
+    from evoplay.ga import DEPTH_FIELD, Schema
 
     if not fields:
         raise ConfigError(

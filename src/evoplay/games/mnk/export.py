@@ -16,9 +16,7 @@ LANGUAGES = ("python", "lua")
 def tables(game, doc: dict) -> dict:
     """The genome's numbers as the template uses them: cells (weight x scale) per owner, streak weights
     [owner][row/column or diagonal][run length] (entry 0 unused), the genome's depth and the depth schedule."""
-    from evoplay.agents.alphabeta import schedule_name
-    from evoplay.agents.weights import mnk_search_params
-    from evoplay.games.mnk.search import SEED001_SCHEDULE
+    from evoplay.games.mnk.search import SEED001_SCHEDULE, mnk_search_params, schedule_name
 
     scheduled = schedule_name(doc.get("schedule", "empty_cells"), "weights file") == "empty_cells"
 

@@ -137,12 +137,81 @@ def random_playouts(board, player, m, n, k, count, seed):
 
 
 # --------------------------------------------------------------------------------------------------------------
+# The kernel protocol (evoplay.games.kernels): a position is the m*n cells, then the player to move (or
+# TERMINAL), the empty cells and the winner (-1: none), int16 (a board may have more cells than int8 counts);
+# params are [m, n, k].
+# --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def k_initial(params, position, seed):
+    size = params[0] * params[1]
+    position[:] = 0
+    position[size + 1] = size
+    position[size + 2] = -1
+
+
+@njit(cache=True)
+def k_mover(params, position):
+    return np.int64(position[params[0] * params[1]])
+
+
+@njit(cache=True)
+def k_legal(params, position, player, mask):
+    mask[:] = 0
+    size = params[0] * params[1]
+    if position[size] != player:
+        return 0
+    count = 0
+    for c in range(size):
+        if position[c] == 0:
+            mask[c] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def k_apply(params, position, action):
+    m, n, k = params[0], params[1], params[2]
+    size = m * n
+    nxt, winner = play(position[:size], position[size], action, m, n, k, position[size + 1])
+    position[size] = nxt
+    position[size + 1] -= 1
+    position[size + 2] = winner
+
+
+@njit(cache=True)
+def k_returns(params, position, out):
+    winner = position[params[0] * params[1] + 2]
+    out[0] = 0.0
+    out[1] = 0.0
+    if winner >= 0:
+        out[winner] = 1.0
+        out[1 - winner] = -1.0
+
+
+@njit(cache=True)
+def k_features(params, position, player, out):
+    """``MnkState.features``: +1 own stone, -1 the opponent's, 0 empty."""
+    for c in range(params[0] * params[1]):
+        v = position[c]
+        out[c] = 0.0 if v == 0 else (1.0 if v == player + 1 else -1.0)
+
+
+def k_encode(state) -> np.ndarray:
+    return np.append(state._board, [state._player, state._empties, state._winner]).astype(np.int16)
+
+
+# --------------------------------------------------------------------------------------------------------------
 # The game and its state.
 # --------------------------------------------------------------------------------------------------------------
 
 
 class MnkGame(Game):
     name = "mnk"
+    players = {"alphabeta": "evoplay.games.mnk.players:alphabeta", "genome": "evoplay.games.mnk.genome",
+               "champion": "evoplay.games.mnk.players:CHAMPION"}
+    view = "mnk"
     summary = "m,n,k-game: k in a row on an m x n board (5,5,4 by default; mnk(m=3,n=3,k=3) is tic-tac-toe)"
     parameters = (
         Param("m", int, 5, "columns", min=1, max=26, why="columns are named a to z"),
@@ -163,6 +232,19 @@ class MnkGame(Game):
 
     def max_utility(self) -> float:
         return 1.0  # a win
+
+    def openspiel_twin(self):
+        """OpenSpiel's ``mnk(m,n,k)``: the same cells (row * m + column), X moving first in both."""
+        return f"mnk(m={self.m},n={self.n},k={self.k})", lambda a, p: a, lambda a, p: a
+
+    def kernels(self):
+        """The rules as kernels over [cells, player to move, empty cells, winner]: every search runs in Numba."""
+        from evoplay.games.kernels import Kernels
+
+        size = self.m * self.n
+        return Kernels(size=size + 3, actions=size, encode=k_encode, legal=k_legal, apply=k_apply, mover=k_mover,
+                       returns=k_returns, scores=k_returns, features=k_features, n_features=size, initial=k_initial,
+                       params=np.array([self.m, self.n, self.k]), dtype=np.int16)
 
     def new_initial_state(self, seed: int | None = None) -> "MnkState":
         return MnkState(self, np.zeros(self.m * self.n, dtype=np.int8), 0, -1)

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import int8, int64, njit, types
 
-from evoplay.agents.interrupt import NO_BUDGET, run_search
+from evoplay.errors import SpecError
+from evoplay.interrupt import NO_BUDGET, run_search
 from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
@@ -48,6 +49,19 @@ def schedule_depth(empties: int, schedule=SEED001_SCHEDULE) -> int:
         if empties >= threshold:
             return depth
     return schedule[-1][1]
+
+
+SCHEDULES = ("none", "empty_cells")  # the depth by empty cells (seed 001's), or none
+#: the old names of the schedules, still read: "seed001" was the empty-cells schedule's name
+SCHEDULE_ALIASES = (("seed001", "empty_cells"),)
+
+
+def schedule_name(name: str, who: str) -> str:
+    """The schedule ``name`` stands for (an old name gives the new one); SpecError naming ``who`` if unknown."""
+    name = dict(SCHEDULE_ALIASES).get(name, name)
+    if name not in SCHEDULES:
+        raise SpecError(f"{who}: unknown schedule '{name}'; known: {', '.join(SCHEDULES)}")
+    return name
 
 
 def line_windows(m: int, n: int, k: int) -> np.ndarray:
@@ -437,7 +451,7 @@ def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties
     """Run the kernel from a position: returns (values per cell, first best cell, nodes searched). ``nodes``: an
     int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a function giving a
     ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the budget to 0 once passed
-    (see ``evoplay.agents.interrupt.run_until``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values
+    (see ``evoplay.interrupt.run_until``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values
     and cell mean nothing."""
     size = m * n
     values = np.empty(size, np.int64)
@@ -448,3 +462,58 @@ def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties
     # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
     best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
     return values, int(best), int(count)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Seed 001's genome for the m,n,k-game: its fields, and the parameters of EVAL_SEED001 they decode to.
+# --------------------------------------------------------------------------------------------------------------
+
+WEIGHT_BITS = 8
+DEPTH_BITS = 3
+
+
+def mnk_schema(m: int = 5, n: int = 5, k: int = 4) -> Schema:
+    """Seed 001's genome for an m x n board and k in a row, in the seed's order.
+
+    Positional weights ``sq<class>x`` then ``sq<class>o`` (classes from ``position_classes``),
+    streak weights ``h<L>x``, ``h<L>o``, ``d<L>x``, ``d<L>o`` for L = 1..k-1, ``scale_sq``, ``scale_cons``
+    (8 bits each) and ``search_depth`` (3 bits). On 5,5,4: 12 + 12 + 2 eight-bit fields + 3 bits = 211 bits.
+    """
+    from evoplay.ga import DEPTH_FIELD, Field, Schema
+
+    if k < 2:
+        raise SpecError(f"the seed-001 genome needs k >= 2 (streaks of 1..k-1 stones); got k={k}")
+    _, classes = position_classes(m, n)
+    fields = [Field(f"sq{c}{p}", WEIGHT_BITS, help=f"positional weight of class {c} for {p.upper()}")
+              for p in "xo" for c in classes]
+    for kind, where in (("h", "row or column"), ("d", "diagonal")):
+        for p in "xo":
+            fields += [Field(f"{kind}{length}{p}", WEIGHT_BITS, help=f"{p.upper()} run of {length} along a {where}")
+                       for length in range(1, k)]
+    fields += [
+        Field("scale_sq", WEIGHT_BITS, help="scale factor of the positional weights"),
+        Field("scale_cons", WEIGHT_BITS, help="scale factor of the streak weights"),
+        Field(DEPTH_FIELD, DEPTH_BITS, help="search depth (the seed's schedule caps it; 0 plays as 1)"),
+    ]
+    return Schema(fields)
+
+
+STREAKS = ("all", "live")
+
+
+def mnk_search_params(record: dict, m: int, n: int, k: int, streaks: str = "all") -> np.ndarray:
+    """Pack a decoded seed-001 genome into the ``EVAL_SEED001`` parameters of ``evoplay.games.mnk.search``.
+
+    ``streaks="all"`` counts every run as the seed does; ``"live"`` only runs that can still grow to k.
+    """
+    if streaks not in STREAKS:
+        raise SpecError(f"weights: streaks={streaks!r}; use one of {', '.join(STREAKS)}")
+    _, classes = position_classes(m, n)
+    runs = range(1, k)
+    return seed001_params(
+        m, n, k,
+        [record[f"sq{c}x"] for c in classes], [record[f"sq{c}o"] for c in classes],
+        [record[f"h{r}x"] for r in runs], [record[f"d{r}x"] for r in runs],
+        [record[f"h{r}o"] for r in runs], [record[f"d{r}o"] for r in runs],
+        record["scale_sq"], record["scale_cons"], live_only=streaks == "live",
+    )

@@ -36,8 +36,8 @@ DEFAULT_NODES = 10_000
 def threat_schema(m: int, n: int, k: int):
     """Seed 001's genome for the board without its 3-bit ``search_depth`` (the node budget takes its place),
     followed by the 8-bit ``threat_fields``; on 5,5,4: 26 + 6 fields, 256 bits."""
-    from evoplay.agents.weights import DEPTH_FIELD, WEIGHT_BITS, mnk_schema
-    from evoplay.ga import Field, Schema
+    from evoplay.ga import DEPTH_FIELD, Field, Schema
+    from evoplay.games.mnk.search import WEIGHT_BITS, mnk_schema
 
     seed = [f for f in mnk_schema(m, n, k).fields if f.name != DEPTH_FIELD]
     return Schema(seed + [Field(name, WEIGHT_BITS, help=text) for name, text in threat_fields(k)])
@@ -53,7 +53,7 @@ class ThreatPlayer:
     which runs the seed's streak weights count ("all" or "live"), ``nodes`` is the budget (0: ``DEFAULT_NODES``)."""
 
     def __init__(self, game, record: dict, nodes: int = 0, streaks: str = "live"):
-        from evoplay.agents.weights import mnk_search_params
+        from evoplay.games.mnk.search import mnk_search_params
 
         self.geometry = Geometry(game.m, game.n, game.k)
         self.seed_params = mnk_search_params(record, game.m, game.n, game.k, streaks)

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.agents.base import Agent
+from evoplay.games.agent import Agent, AgentEntry
 from evoplay.errors import SpecError
+from evoplay.spec import Param
 
 LEVELS = ("easy", "medium", "hard", "expert")
 #: the levels evoplay ships (a run's levels.json from ``evoplay evolve sevens --levels``, copied here)
@@ -280,27 +281,6 @@ class Narrator(Agent):
         return card
 
 
-def sevens_table(game, opponent: str | None, you: int, say) -> tuple[list, str]:
-    """The agents of a hand with a person in seat ``you``: every other seat gets its own ``opponent``
-    (a level name easy/medium/hard/expert, or any agent spec; default expert), narrated to the person."""
-    from evoplay.agents import make_agent
-    from evoplay.agents.human import HumanAgent
-
-    spec = opponent or "expert"
-    if spec in LEVELS:
-        spec = f"specimen(level={spec})"
-    seats = []
-    name = spec
-    for p in range(game.num_players):
-        if p == you:
-            seats.append(HumanAgent(game))
-        else:
-            bot = make_agent(spec, game)
-            name = bot.name
-            seats.append(Narrator(bot, you, say))
-    return seats, name
-
-
 def sevens_verdict(state, you: int) -> str:
     places = state.places()
     order = sorted(range(len(places)), key=lambda p: places[p])
@@ -309,3 +289,27 @@ def sevens_verdict(state, you: int) -> str:
     suffix = "st" if k == 1 else "nd" if k == 2 else "rd" if k == 3 else "th"
     head = "you win!" if k == 1 else f"you finished {k}{suffix} of {len(places)}"
     return f"{head} (finishing order: {names})"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The agents only Sevens has, as SevensGame.players names them.
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _sevens_only(game) -> str | None:
+    return None if getattr(game, "name", None) == "sevens" else "it plays Sevens only"
+
+
+HEURISTIC = AgentEntry(lambda game, spec: SevensHeuristicAgent(game), (), "Sevens: the hand-written baseline",
+                       _sevens_only)
+SPECIMEN = AgentEntry(
+    make_specimen_agent,
+    (
+        Param("path", str, "", "best.json of a sevens run"),
+        Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
+        Param("computer", str, "", "a run's levels.json or run folder (default: the levels shipped with evoplay)"),
+    ),
+    "Sevens: an evolved two-tree player (play and send trees), from a run or a difficulty level",
+    _sevens_only,
+)
+

@@ -193,10 +193,8 @@ def _play_task(task):
 def play_on(executor, lineup, players: int, seeds: np.ndarray, seats: np.ndarray, until_first: bool = True,
             tasks_per_worker: int = 4) -> np.ndarray:
     """Places (games x seats) of a schedule, cut into contiguous tasks for ``executor`` (results in order)."""
-    from evoplay.arena.executors import SerialExecutor
-
     lineup.play(players, seeds[:1], seats[:1], until_first)  # compile here before workers fork
-    if executor is None or isinstance(executor, SerialExecutor) or executor.workers <= 1:
+    if executor is None or executor.workers <= 1:  # the serial executor has one worker
         return lineup.play(players, seeds, seats, until_first)[0]
     n_tasks = max(1, min(len(seeds), executor.workers * tasks_per_worker))
     bounds = np.linspace(0, len(seeds), n_tasks + 1).astype(int)

@@ -44,6 +44,9 @@ class SevensObservation:
 
 class SevensGame(Game):
     name = "sevens"
+    players = {"sevens_heuristic": "evoplay.games.sevens.agents:HEURISTIC",
+               "specimen": "evoplay.games.sevens.agents:SPECIMEN"}
+    view = "sevens"
     summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card"
     parameters = (
         Param("players", int, 4, "players, 3 to 8", min=MIN_PLAYERS, max=MAX_PLAYERS, why="Sevens is for 3 to 8 players"),

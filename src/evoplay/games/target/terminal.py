@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from evoplay.games.target.cpu_player import LEVELS, TargetGA, level_config
-from evoplay.arena import derive_seed
+from evoplay.seeds import derive_seed
 from evoplay.errors import SpecError
 from evoplay.games.target.game import OP_SYMBOL, Draw, leaves, make_draw
 from evoplay.games.target.parser import ExpressionError, parse_expression

@@ -19,14 +19,13 @@ from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
-    BODY, DRAW, GRID_ACTIONS, KIND_TRON, P_ACTIONS, P_GAME, P_KIND, P_SIMULTANEOUS, PHASE,
-    SCORE, TICK, WINNER, GridDuelState, new_buffer,
+    BODY, DRAW, GRID_ACTIONS, PHASE, SCORE, TICK, WINNER, GridDuelState, grid_kernels, new_buffer,
 )
 from evoplay.games.forward import DOWN, LEFT, NIL, RIGHT, UP  # noqa: F401 - this game's actions
 
 ACTION_NAMES = GRID_ACTIONS
 EMPTY, WALL, TRAIL0, TRAIL1 = 0, 1, 2, 3
-P_W, P_H = P_GAME, P_GAME + 1  # board width and height including the border
+P_W, P_H = 0, 1  # params: the board's width and height including the border
 
 
 def _offsets(width: int) -> tuple[int, int, int, int]:
@@ -106,6 +105,12 @@ def step(params, buf, a0, a1):
             buf[WINNER] = 0
 
 
+@njit(cache=True)
+def apply(params, buf, joint):
+    """The kernel protocol's ``apply``: the joint action ``a0 + 5 * a1``."""
+    step(params, buf, joint % 5, joint // 5)
+
+
 # --------------------------------------------------------------------------------------------------------------
 # The game and its state.
 # --------------------------------------------------------------------------------------------------------------
@@ -113,6 +118,7 @@ def step(params, buf, a0, a1):
 
 class TronGame(Game):
     name = "tron"
+    view = "grid"
     summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose"
     parameters = (
         Param("w", int, 12, "grid columns inside the walls", min=4, max=60, why="the grid"),
@@ -128,13 +134,15 @@ class TronGame(Game):
         if not 0 <= self.obstacles <= self.w * self.h // 4:
             raise SpecError(f"tron: obstacles={self.obstacles} is out of range; use 0..{self.w * self.h // 4}")
         self.width, self.height = self.w + 2, self.h + 2
-        self.params_array = np.zeros(P_GAME + 2, dtype=np.int64)
-        self.params_array[P_KIND], self.params_array[P_ACTIONS] = KIND_TRON, len(ACTION_NAMES)
-        self.params_array[P_SIMULTANEOUS] = 1
+        self.params_array = np.zeros(2, dtype=np.int64)
         self.params_array[P_W], self.params_array[P_H] = self.width, self.height
 
     def num_distinct_actions(self) -> int:
         return len(ACTION_NAMES)
+
+    def kernels(self):
+        """The rules as kernels over the buffer (evoplay.games.forward.grid_kernels): searches run in Numba."""
+        return grid_kernels(self, apply)
 
     def feature_names(self) -> list[str]:
         """What a player sees, turned so both seats see alike (player 1's view is the board rotated 180 degrees):

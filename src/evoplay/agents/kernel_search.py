@@ -1,0 +1,504 @@
+"""Alpha-beta over a game's kernels: evoplay.agents.generic_search inside Numba, compiled once per game.
+
+The same search as ``generic_search.search`` (its docstring gives the rules: terminal values, clipped leaves,
+chance nodes, paranoid minimax, the root window, iterative deepening within a ``Budget``, the transposition table
+and history ordering) for a turn-based game of perfect information that hands over kernels
+(evoplay.games.kernels). It visits the nodes in the same order, counts them the same way and computes every value
+with the same arithmetic, so it returns what the search through the State returns, node budget included; a
+node's position is a row of a stack of arrays instead of a cloned State, and the transposition table is keyed by
+the game's ``state_hash`` instead of ``transposition_key()``.
+
+The leaf (``Leaf``) is one of: the score difference (alpha-beta's default), one named feature, or a feature
+player's evaluation (a weight vector's dot product or a GP program) over the row ``FeatureView.row`` gives
+(the game's features, the free features, the per-run scales), scored one leaf at a time or, ``batched``, for all
+the children of a depth-1 node together (no pruning at the last ply, as the feature players search). ``after``
+scores each legal move's after-state (the feature players' policy ``move``).
+
+This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
+kernels.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, objmode, types
+from numba.np import numpy_support
+from numba.typed import Dict
+
+from evoplay.agents.generic_search import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget, clip_value
+from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
+from evoplay.games.kernels import Kernels, kernels_of, specialise
+from evoplay.gp.interpreter import evaluate_with_stack
+
+# The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
+game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
+game_chance = game_initial = game_hide = None
+HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
+
+SCORE, FEATURE, LINEAR, PROGRAM = 0, 1, 2, 3  # the leaf kinds
+# counters[...]: nodes visited, the node limit, the deepest iteration finished, aborted (1), the next clock read
+NODES, LIMIT, COMPLETED, ABORTED, CLOCK = 0, 1, 2, 3, 4
+CLOCK_EVERY = 256  # nodes between two reads of the clock under a time budget
+NO_LIMIT = np.iinfo(np.int64).max
+NO_END = (math.inf, math.inf)  # no end on either clock
+#: rows of the position stack beyond the depth: chance nodes take a row but no ply of the depth
+CHANCE_ROWS = 24
+ENTRY = types.Tuple((types.int64, types.float64, types.int64, types.int64))  # depth, value, flag, best action
+
+
+class Leaf(NamedTuple):
+    """How a leaf is valued: ``kind`` (SCORE, FEATURE, LINEAR, PROGRAM), ``batched`` (a depth-1 node's children
+    together), ``index`` (FEATURE's feature), ``free`` and ``scales`` (the feature view: the free features, the
+    per-run scales, empty for none), ``weights`` (LINEAR) and the program's arrays (PROGRAM)."""
+
+    kind: int
+    batched: bool
+    index: int
+    free: bool
+    scales: np.ndarray
+    weights: np.ndarray
+    opcodes: np.ndarray
+    args: np.ndarray
+    consts: np.ndarray
+    size: int
+
+
+def make_leaf(kind: int, batched: bool = False, index: int = 0, view=None, weights=None, program=None) -> Leaf:
+    """A ``Leaf`` from Python objects: ``view`` a FeatureView, ``weights`` a vector, ``program`` a gp Program."""
+    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    scales = empty_f if view is None or view.scales is None else np.ascontiguousarray(view.scales, np.float64)
+    free = bool(view is not None and view.free)
+    w = empty_f if weights is None else np.ascontiguousarray(weights, np.float64)
+    if program is None:
+        return Leaf(kind, batched, index, free, scales, w, empty_i, empty_i, empty_f, 0)
+    return Leaf(kind, batched, index, free, scales, w, np.ascontiguousarray(program.opcodes, np.int64),
+                np.ascontiguousarray(program.args, np.int64), np.ascontiguousarray(program.consts, np.float64),
+                int(program.size))
+
+
+# --- small kernels ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def clock(cpu):
+    """``time.thread_time()`` with ``cpu``, else ``time.perf_counter()``."""
+    with objmode(t="float64"):
+        t = time.thread_time() if cpu else time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def spend(counters, deadline, count):
+    """Count ``count`` nodes; past the budget (never in the first iteration) mark the search aborted.
+    ``deadline`` holds the ends on the wall clock and on this thread's CPU clock (infinity: none)."""
+    counters[NODES] += count
+    if counters[COMPLETED] > 0 and counters[ABORTED] == 0:
+        if counters[NODES] > counters[LIMIT]:
+            counters[ABORTED] = 1
+        elif (deadline[0] < math.inf or deadline[1] < math.inf) and counters[NODES] >= counters[CLOCK]:
+            counters[CLOCK] = counters[NODES] + CLOCK_EVERY
+            if clock(False) > deadline[0] or (deadline[1] < math.inf and clock(True) > deadline[1]):
+                counters[ABORTED] = 1
+    return counters[ABORTED] != 0
+
+
+@njit(cache=True)
+def list_actions(mask, out):
+    """The marked actions of ``mask`` into ``out`` in increasing order; their count."""
+    n = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def score_difference(params, pos, player, scores):
+    """alphabeta's default leaf: ``player``'s score minus the best other score (0 in a one-player game)."""
+    game_scores(params, pos, scores)
+    best = -math.inf
+    for q in range(scores.shape[0]):
+        if q != player and scores[q] > best:
+            best = scores[q]
+    return scores[player] - (best if scores.shape[0] > 1 else 0.0)
+
+
+@njit(cache=True)
+def view_row(params, pos, player, free, scales, mask, scores, row):
+    """``FeatureView.row``: the game's features, the free features with ``free``, times ``scales`` (if any)."""
+    own = row.shape[0] - (6 if free else 0)
+    game_features(params, pos, player, row[:own])
+    if free:
+        mover = game_mover(params, pos)
+        mine = mover == player or mover == SIMULTANEOUS
+        count = 0
+        if mover == SIMULTANEOUS:
+            count = game_legal(params, pos, player, mask)
+        elif mover >= 0:
+            count = game_legal(params, pos, mover, mask)
+        game_scores(params, pos, scores)
+        others = -math.inf
+        for q in range(scores.shape[0]):
+            if q != player and scores[q] > others:
+                others = scores[q]
+        row[own] = float(player)
+        row[own + 1] = 1.0 if mine else 0.0
+        row[own + 2] = float(count) if mine else 0.0
+        row[own + 3] = 0.0 if (mine or mover < 0) else float(count)
+        row[own + 4] = scores[player]
+        row[own + 5] = others if scores.shape[0] > 1 else 0.0
+    if scales.shape[0] > 0:
+        for j in range(row.shape[0]):
+            row[j] *= scales[j]
+
+
+@njit(cache=True)
+def evaluate(params, pos, player, leaf, mask, scores, row, stack):
+    """The leaf's value of ``pos`` from ``player``'s side, clipped."""
+    kind = leaf.kind
+    if kind == SCORE:
+        return clip_value(score_difference(params, pos, player, scores))
+    if kind == FEATURE:
+        game_features(params, pos, player, row)
+        return clip_value(row[leaf.index])
+    view_row(params, pos, player, leaf.free, leaf.scales, mask, scores, row)
+    if kind == LINEAR:
+        weights = leaf.weights
+        v = 0.0
+        for j in range(weights.shape[0]):
+            v += weights[j] * row[j]
+        return clip_value(v)
+    return clip_value(evaluate_with_stack(leaf.opcodes, leaf.args, leaf.consts, 0, leaf.size, row, stack))
+
+
+@njit(cache=True)
+def terminal_value(params, pos, player, depth, scores):
+    """A finished game's value: the true result, ``returns[player] * (TERMINAL_SCALE + plies left)``."""
+    game_returns(params, pos, scores)
+    return scores[player] * (TERMINAL_SCALE + depth)
+
+
+@njit(cache=True)
+def sort_descending(items, n, keys):
+    """Sort ``items[:n]`` by ``keys[item]``, highest first, keeping the order of equals (Python's stable sort)."""
+    for i in range(1, n):
+        item = items[i]
+        key = keys[item]
+        j = i - 1
+        while j >= 0 and keys[items[j]] < key:
+            items[j + 1] = items[j]
+            j -= 1
+        items[j + 1] = item
+
+
+@njit(cache=True)
+def order_actions(actions, n, history, first):
+    """generic_search's move ordering: by history score, highest first (stable), then ``first`` (the table's
+    best action, -1 for none) at the front."""
+    sort_descending(actions, n, history)
+    if first >= 0 and actions[0] != first:
+        at = -1
+        for i in range(n):
+            if actions[i] == first:
+                at = i
+                break
+        if at > 0:
+            for i in range(at, 0, -1):
+                actions[i] = actions[i - 1]
+            actions[0] = first
+
+
+# --- the search ---------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def frontier(params, ply, player, maximise, n, work, leaf, counters, deadline):
+    """All the children of a depth-1 node valued as leaves (terminal ones exactly); their best for the mover."""
+    positions, masks, actions, probs, scores, row, stack = work
+    spend(counters, deadline, n)
+    node = positions[ply]
+    child = positions[ply + 1]
+    best = -math.inf if maximise else math.inf
+    for i in range(n):
+        child[:] = node
+        game_apply(params, child, actions[ply, i])
+        if game_mover(params, child) == TERMINAL:
+            v = terminal_value(params, child, player, 0, scores)
+        else:
+            v = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
+        if maximise:
+            if v > best:
+                best = v
+        elif v < best:
+            best = v
+    return best
+
+
+def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadline, table, use_table, history):
+    """The alpha-beta value of ``work``'s position row ``ply`` searched ``depth`` plies, from ``player``'s side
+    (generic_search's ``_Search.value``); 0 once the budget aborted the search."""
+    positions, masks, actions, probs, scores, row, stack = work
+    if spend(counters, deadline, 1):
+        return 0.0
+    node = positions[ply]
+    mover = game_mover(params, node)
+    if mover == TERMINAL:
+        return terminal_value(params, node, player, depth, scores)
+    if depth <= 0:
+        return evaluate(params, node, player, leaf, masks[ply], scores, row, stack)
+    if ply + 1 >= positions.shape[0]:
+        raise RuntimeError("kernel alpha-beta: more chance nodes in a row than its position stack holds")
+    child = positions[ply + 1]
+    if mover == CHANCE:
+        p = probs[ply]
+        game_chance(params, node, p)
+        mass = 0.0
+        for a in range(p.shape[0]):
+            if p[a] > 0:
+                mass += p[a]
+        total = 0.0
+        for a in range(p.shape[0]):
+            if p[a] > 0:
+                child[:] = node
+                game_apply(params, child, a)
+                v = value(params, ply + 1, player, depth, -math.inf, math.inf, work, leaf, counters, deadline, table,
+                          use_table, history)
+                if counters[ABORTED]:
+                    return 0.0
+                total += p[a] * v
+        return total / mass
+    maximise = mover == player
+    n = game_legal(params, node, mover, masks[ply])
+    own = actions[ply]
+    list_actions(masks[ply], own)
+    if depth == 1 and leaf.batched:
+        return frontier(params, ply, player, maximise, n, work, leaf, counters, deadline)
+    key = np.int64(0)
+    keyed = False
+    if use_table:
+        first = -1
+        if HAS_HASH:
+            key = game_state_hash(params, node)
+            keyed = True
+            if key in table:
+                stored_depth, stored, flag, stored_action = table[key]
+                if stored_depth >= depth and (flag == EXACT or (flag == LOWER and stored >= beta)
+                                              or (flag == UPPER and stored <= alpha)):
+                    return stored
+                first = stored_action
+        order_actions(own, n, history, first)
+    alpha0 = alpha
+    beta0 = beta
+    best = -math.inf if maximise else math.inf
+    best_action = own[0]
+    for i in range(n):
+        a = own[i]
+        child[:] = node
+        game_apply(params, child, a)
+        v = value(params, ply + 1, player, depth - 1, alpha, beta, work, leaf, counters, deadline, table, use_table,
+                  history)
+        if counters[ABORTED]:
+            return 0.0
+        if maximise:
+            if v > best:
+                best = v
+                best_action = a
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+                best_action = a
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            if use_table:
+                history[a] += depth * depth
+            break
+    if keyed:
+        if len(table) >= TABLE_LIMIT:
+            table.clear()
+        flag = EXACT
+        if best <= alpha0:
+            flag = UPPER
+        elif best >= beta0:
+            flag = LOWER
+        table[key] = (np.int64(depth), best, np.int64(flag), np.int64(best_action))
+    return best
+
+
+def value_signature(kernels: Kernels):
+    """``value``'s explicit signature for a game: a recursive kernel loads from Numba's cache only with one."""
+    from evoplay.agents import kernel_search  # the Leaf the callers make (a game's copy has a Leaf class of its own)
+
+    positions = types.Array(numpy_support.from_dtype(np.dtype(kernels.dtype)), 2, "C")
+    f2, i2, i1 = types.Array(types.float64, 2, "C"), types.Array(types.int64, 2, "C"), types.Array(types.int8, 2, "C")
+    f1, n1 = types.Array(types.float64, 1, "C"), types.Array(types.int64, 1, "C")
+    work = types.Tuple((positions, i1, i2, f2, f1, f1, f1))
+    leaf = types.NamedTuple((types.int64, types.boolean, types.int64, types.boolean, f1, f1, n1, n1, f1, types.int64),
+                            kernel_search.Leaf)
+    return types.float64(n1, types.int64, types.int64, types.int64, types.float64, types.float64, work, leaf, n1,
+                         f1, types.DictType(types.int64, ENTRY), types.boolean, n1)
+
+
+#: the recursive kernels, compiled per game with these signatures (evoplay.games.kernels.specialise)
+RECURSIVE = {"value": value_signature}
+
+
+@njit(cache=True)
+def iteration(params, player, children, order, n, depth, out, work, leaf, counters, deadline, table, use_table,
+              history):
+    """The values of the root's children ``children[order[:n]]`` searched ``depth`` plies from the root, into
+    ``out`` (generic_search's ``iteration``: the window opened just below the best so far); False if aborted."""
+    positions, masks, actions, probs, scores, row, stack = work
+    if depth == 1 and leaf.batched:
+        spend(counters, deadline, n)
+        if counters[ABORTED]:
+            return False
+        for i in range(n):
+            c = children[order[i]]
+            if game_mover(params, c) == TERMINAL:
+                out[i] = terminal_value(params, c, player, 0, scores)
+            else:
+                out[i] = evaluate(params, c, player, leaf, masks[1], scores, row, stack)
+        return True
+    best = -math.inf
+    for i in range(n):
+        alpha = np.nextafter(best, -math.inf) if best > -math.inf else -math.inf
+        positions[1, :] = children[order[i]]
+        v = value(params, 1, player, depth - 1, alpha, math.inf, work, leaf, counters, deadline, table, use_table,
+                  history)
+        if counters[ABORTED]:
+            return False
+        out[i] = v
+        if v > best:
+            best = v
+    return True
+
+
+@njit(cache=True)
+def search(params, root, player, depth, deepen, leaf, counters, deadline, table, use_table, root_actions, values,
+           work):
+    """generic_search's ``search`` from ``root`` (``player`` to move): the legal actions into ``root_actions``,
+    their values into ``values``; returns how many. With ``deepen`` (a budget) iterative deepening to ``depth``
+    (``counters[COMPLETED]`` the deepest finished), else one search of ``depth`` plies."""
+    positions, masks, actions, probs, scores, row, stack = work
+    n = game_legal(params, root, player, masks[0])
+    list_actions(masks[0], root_actions)
+    children = np.empty((n, root.shape[0]), root.dtype)
+    for i in range(n):
+        children[i, :] = root
+        game_apply(params, children[i], root_actions[i])
+    history = np.zeros(masks.shape[1], np.int64)
+    order = np.arange(n)
+    found = np.empty(n, np.float64)
+    if not deepen:
+        iteration(params, player, children, order, n, depth, found, work, leaf, counters, deadline, table,
+                  use_table, history)
+        values[:n] = found
+        return n
+    for d in range(1, depth + 1):
+        if not iteration(params, player, children, order, n, d, found, work, leaf, counters, deadline, table,
+                         use_table, history):
+            break
+        for i in range(n):
+            values[order[i]] = found[i]
+        counters[COMPLETED] = d
+        sort_descending(order, n, values)
+        known = True
+        for i in range(n):
+            if abs(values[i]) < TERMINAL_SCALE:
+                known = False
+                break
+        if known:
+            break
+    return n
+
+
+@njit(cache=True)
+def after_values(params, root, player, leaf, root_actions, values, work):
+    """The feature players' policy ``move``: each legal action's after-state scored by the leaf from
+    ``player``'s side (all of them, as the State path scores them in one call), a finished game by its true
+    result x TERMINAL_SCALE; returns how many actions."""
+    positions, masks, actions, probs, scores, row, stack = work
+    n = game_legal(params, root, player, masks[0])
+    list_actions(masks[0], root_actions)
+    child = positions[1]
+    for i in range(n):
+        child[:] = root
+        game_apply(params, child, root_actions[i])
+        values[i] = evaluate(params, child, player, leaf, masks[1], scores, row, stack)
+        if game_mover(params, child) == TERMINAL:
+            game_returns(params, child, scores)
+            values[i] = scores[player] * TERMINAL_SCALE
+    return n
+
+
+# --- Python's side --------------------------------------------------------------------------------------------------
+def new_table():
+    """An empty transposition table for ``KernelSearch.search`` (kept by the caller between moves)."""
+    return Dict.empty(key_type=types.int64, value_type=ENTRY)
+
+
+def supports(game) -> bool:
+    """Does this search cover ``game`` (kernels, one player at a time, nothing hidden)?"""
+    k = kernels_of(game)
+    return k is not None and not k.simultaneous and game.perfect_information
+
+
+class KernelSearch:
+    """``generic_search.search`` for one game through its kernels (the game must pass ``supports``)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.kernels: Kernels = kernels_of(game)
+        self.compiled = specialise(__name__, self.kernels)
+        self._work: dict = {}
+        self._unused_table = new_table()  # passed where no table is kept (nothing is stored in it)
+        self._actions = np.zeros(self.kernels.actions, np.int64)  # a search's legal actions and values
+        self._values = np.zeros(self.kernels.actions, np.float64)
+
+    def __getstate__(self):
+        return {"game": self.game}
+
+    def __setstate__(self, state):
+        self.__init__(state["game"])
+
+    def work(self, depth: int, leaf: Leaf):
+        """The scratch arrays of a search ``depth`` plies deep with ``leaf`` (made once per shape)."""
+        k = self.kernels
+        width = k.n_features + (6 if leaf.free and leaf.kind in (LINEAR, PROGRAM) else 0)
+        shape = (depth, width, leaf.size)
+        made = self._work.get(shape)
+        if made is None:
+            rows = depth + 2 + CHANCE_ROWS
+            made = (np.zeros((rows, k.size), k.dtype), np.zeros((rows, k.actions), np.int8),
+                    np.zeros((rows, k.actions), np.int64), np.zeros((rows, k.actions), np.float64),
+                    np.zeros(k.players), np.zeros(width), np.zeros(max(leaf.size, 1)))
+            self._work = {shape: made}
+        return made
+
+    def search(self, state, player: int, depth: int, leaf: Leaf, budget: Budget | None = None, table=None,
+               stats: dict | None = None) -> tuple[list[int], np.ndarray]:
+        """generic_search.search(state, player, depth, ...) through the kernels: the legal actions and their
+        values (``table`` from ``new_table()``, used with a budget as the State path uses its dict)."""
+        k = self.kernels
+        counters = np.zeros(5, np.int64)
+        counters[LIMIT] = budget.nodes if budget and budget.nodes else NO_LIMIT
+        deepen = bool(budget)
+        use_table = deepen and table is not None
+        ends = np.array(budget.ends() if deepen else NO_END)
+        n = self.compiled.search(k.params, k.position(state), player, depth, deepen, leaf, counters, ends,
+                                 table if use_table else self._unused_table, use_table, self._actions, self._values,
+                                 self.work(depth, leaf))
+        if stats is not None:
+            stats["nodes"] = stats.get("nodes", 0) + int(counters[NODES])
+            stats["depth"] = int(counters[COMPLETED]) if deepen else depth
+        return self._actions[:n].tolist(), self._values[:n].copy()
+
+    def after_values(self, state, player: int, leaf: Leaf) -> tuple[list[int], np.ndarray]:
+        """The policy ``move``'s values of every legal action (see ``after_values``)."""
+        k = self.kernels
+        n = self.compiled.after_values(k.params, k.position(state), player, leaf, self._actions, self._values,
+                                       self.work(1, leaf))
+        return self._actions[:n].tolist(), self._values[:n].copy()
