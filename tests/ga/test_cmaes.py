@@ -63,6 +63,19 @@ def test_a_real_genome_run_resumed_after_a_stop_ends_as_one_without(tmp_path):
     best = whole.read_json("best.json")
     assert parts.read_json("best.json") == best
     assert len(best["weights"]) == len(best["features"]) and "playoff" in best
+    # the playoff also weighs CMA-ES's mean and the warm start, so a run never ships worse than where it began
+    assert {"mean", "start"} <= set(best["playoff"]) and len(best["playoff"]) == 5
+
+
+def test_from_a_warm_start_the_step_size_is_relative_to_the_fitted_weights():
+    config = load_config("ga", None, {"game": TAKE_AWAY, "population": 6})
+    evolution = load_recipe("ga").make(config)
+    n, sigma, popsize, seed = evolution.cma_args
+    x0 = np.full(n, 0.02)
+    x0[0] = -0.04
+    scaled = evolution.search_args({"cma_x0": x0})[1]
+    assert scaled == pytest.approx(sigma * np.sqrt(np.mean(x0 ** 2)))
+    assert evolution.search_args({})[1] == sigma  # from zero weights: sigma itself
 
 
 def test_a_time_budget_stops_the_run_and_says_why(tmp_path):

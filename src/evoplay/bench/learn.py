@@ -9,10 +9,10 @@ deepening within its play budget, 100 ms a move by default), against
 - ``alphabeta(depth=2)``, a 2-ply search over the game's own score (``scores()``);
 - MCTS at equal CPU time per move (the champion's budget measured on its thread's CPU clock, so a busy machine
   takes nothing from either side): OpenSpiel's C++ MCTSBot (``openspiel_mcts``, random rollouts, the solver on)
-  on games it plays, its simulations set so that its median move takes the champion's budget (measured here on
-  positions of random games); evoplay's ``uct`` with the same time budget on the others;
+  on games it plays, its simulations set so that its mean move takes the champion's budget (measured here on
+  positions of random games, then fitted in pilot games against the champion); evoplay's ``uct`` with the same time budget on the others;
 
-``games`` games in each seat. It reports win rates (draws count half) with 95 % Wilson intervals and the median
+``games`` games in each seat. It reports win rates (draws count half) with 95 % Wilson intervals and the mean
 CPU milliseconds a move of each side, and checks the issue's targets: every game at least 95 % against random,
 at least 75 % against the 2-ply search, at least 50 % against MCTS on four of the six games.
 """
@@ -68,8 +68,8 @@ class Matchup:
         lo, hi = self.interval()
         return {"opponent": self.opponent, "wins": self.wins, "draws": self.draws, "losses": self.losses,
                 "games": self.games, "win_rate": round(self.rate, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                "ms_per_move": round(statistics.median(self.own_ms), 2) if self.own_ms else None,
-                "opponent_ms_per_move": round(statistics.median(self.their_ms), 2) if self.their_ms else None}
+                "ms_per_move": round(statistics.fmean(self.own_ms), 2) if self.own_ms else None,
+                "opponent_ms_per_move": round(statistics.fmean(self.their_ms), 2) if self.their_ms else None}
 
 
 def suite_spec(spec: str) -> str | None:
@@ -112,34 +112,45 @@ def mcts_spec(game, ms: float, seed: int = 0) -> str:
     if refusal("openspiel_mcts", game) is None:
         probe = 2000
         agent = make_agent(f"openspiel_mcts(simulations={probe})", game)
-        times = []
+        spent = 0.0
         # positions from every stage of a game: a search costs less as the game nears its end
         positions = [s for s in random_positions(game, 48, seed + 17, max_moves=40) if s.current_player() >= 0]
         for i, state in enumerate(positions[:24]):
             agent.restart(i, state.current_player())
             start = time.thread_time()
             agent.step(state)
-            times.append(time.thread_time() - start)
-        per_simulation = statistics.median(times) / probe
+            spent += time.thread_time() - start
+        per_simulation = spent / (probe * len(positions[:24]))
         simulations = max(10, int(round(ms / 1000.0 / max(per_simulation, 1e-9))))
         return f"openspiel_mcts(simulations={simulations})"
     return f"uct(ms={ms:g},clock=cpu)"
 
 
+#: pilot games (one a seat) that fit OpenSpiel's simulations to the champion's time, at most, and how close
+PILOTS, CLOSE_ENOUGH = 4, 0.15
+
+
 def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: int = 0) -> str:
-    """``mcts_spec``, then checked in two games against the champion (one a seat): OpenSpiel's simulations scaled
-    so that its median move takes ``ms`` of CPU in real games too (a search costs less near a game's end)."""
+    """``mcts_spec``, then fitted in pilot games against the champion (one a seat, at most ``PILOTS`` times):
+    OpenSpiel's simulations scaled until its mean CPU a move in real games is within 15 % of ``ms``. The mean, not
+    the median: the solver ends some searches early (a proven position), so a median of short moves would hide
+    long ones and hand MCTS far more time in all than the champion gets."""
     from evoplay.games import load_game
 
     spec = mcts_spec(load_game(game_spec), ms, seed)
     if not spec.startswith("openspiel_mcts"):
         return spec
     simulations = int(spec.split("=")[1].rstrip(")"))
-    pilot = play_matchup(game_spec, champion, spec, "pilot", 1, seed + 99, executor)
-    if pilot.their_ms:
-        measured = statistics.median(pilot.their_ms)
-        simulations = int(round(simulations * min(4.0, max(0.25, ms / max(measured, 1e-3)))))
-    return f"openspiel_mcts(simulations={max(10, simulations)})"
+    for pilot_round in range(PILOTS):
+        pilot = play_matchup(game_spec, champion, f"openspiel_mcts(simulations={simulations})", "pilot", 1,
+                             seed + 99 + pilot_round, executor)
+        if not pilot.their_ms:
+            break
+        measured = statistics.fmean(pilot.their_ms)
+        if abs(measured - ms) <= CLOSE_ENOUGH * ms:
+            break
+        simulations = max(10, int(round(simulations * min(4.0, max(0.25, ms / max(measured, 1e-3))))))
+    return f"openspiel_mcts(simulations={simulations})"
 
 
 def _timed_game(task) -> tuple[list[float], list[float], list[int]]:

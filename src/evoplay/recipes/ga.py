@@ -86,11 +86,33 @@ class GAEvolution(generic.GenericEvolution):
 
         history = state["cma_history"]
         if self._cma is None or len(self._cma.history) != len(history):
-            self._cma = CmaSearch.replay(*self.cma_args, history, x0=state.get("cma_x0"))
+            self._cma = CmaSearch.replay(*self.search_args(state), history, x0=state.get("cma_x0"))
             if not np.array_equal(self._cma.ask(), state["population"]):
                 raise ConfigError("the checkpoint's population is not the one its CMA-ES history gives; the run's "
                                   "config or evoplay changed since it was written: start a new run")
         return self._cma
+
+    def search_args(self, state: dict) -> tuple:
+        """CMA-ES's arguments for this run: from a warm start the first step size is ``sigma`` times the start's
+        root-mean-square weight (the fit sets the scale the weights live on; an absolute step would drown its
+        direction), from zero it is ``sigma`` itself."""
+        n, sigma, popsize, seed = self.cma_args
+        x0 = state.get("cma_x0")
+        if x0 is not None:
+            rms = float(np.sqrt(np.mean(np.square(x0))))
+            if rms > 0.0:
+                sigma *= rms
+        return n, sigma, popsize, seed
+
+    def playoff_extras(self, state: dict) -> list[tuple[object, str, int]]:
+        """Beside the best of the last generations, the playoff weighs CMA-ES's mean (its estimate of the best
+        weights, which no generation plays) and the warm start, so evolution can never ship worse than its start."""
+        if self.kind != "real" or not state.get("cma_history"):
+            return []
+        extras = [(self.cma(state).mean, "mean", len(state["cma_history"]))]
+        if state.get("cma_x0") is not None:
+            extras.append((np.asarray(state["cma_x0"], dtype=np.float64), "start", 0))
+        return extras
 
     def start(self, rng):
         if self.kind != "real":
@@ -112,7 +134,7 @@ class GAEvolution(generic.GenericEvolution):
 
             _, games, rounds = self.warm
             state["cma_x0"] = fit_outcomes(self.game, self.view, self.cma_args[3] + 1, games, rounds)
-            self._cma = CmaSearch(*self.cma_args, x0=state["cma_x0"])
+            self._cma = CmaSearch(*self.search_args(state), x0=state["cma_x0"])
             state["population"] = self._cma.ask()
         return super().step(state, generation, executor)
 

@@ -142,6 +142,11 @@ class GenericEvolution:
         state["population"] = self.next_population(state, res)
         return state, record
 
+    def playoff_extras(self, state: dict) -> list[tuple[object, str, int]]:
+        """Individuals no generation played that the champion's playoff weighs too, as (individual, label, the
+        generation it stands for)."""
+        return []
+
     def next_population(self, state: dict, res) -> object:
         """The next generation bred from this one by what breeding selects on."""
         return self.breed(state["population"], res.selection, state["rng"])
@@ -150,7 +155,10 @@ class GenericEvolution:
         """The individual to ship and what its choice rests on: the winner of a playoff among the best of the
         last generations (each against the others and the top rungs, the same games for all), or else the best
         fitness seen."""
-        entries = state.get("champions") or []
+        entries = list(state.get("champions") or [])
+        if len(entries) >= 2:
+            entries += [{"individual": ind, "generation": generation, "label": label}
+                        for ind, label, generation in self.playoff_extras(state)]
         if len(entries) < 2:
             best = state["best"]
             return best["individual"], {"generation": best["generation"], "fitness": best["fitness"],
@@ -159,16 +167,19 @@ class GenericEvolution:
         r = self.config["report"]
         ladder = Ladder(spec, state.get("ladder", 0)) if spec.ladder else None
         opponents = tuple(ladder.opponents() if ladder else spec.opponents)
-        agents = [self.agent(e["individual"], f"g{e['generation']}") for e in entries]
+        labels = [e.get("label", f"g{e['generation']}") for e in entries]
+        agents = [self.agent(e["individual"], label) for e, label in zip(entries, labels)]
         playoff = FitnessSpec(opponents, int(r["playoff_games"]), round_robin=int(r["playoff_games"]) if
                               self.game.num_players == 2 else 0, scoring=spec.scoring, crn=True,
                               openings=spec.openings, win=spec.win, draw=spec.draw, loss=spec.loss)
         res = evaluate_population(self.game, agents, playoff, self.seed + 104729, 0, executor)
         winner = int(np.argmax(res.fitness))
-        table = {f"g{e['generation']}": round(float(res.fitness[i]), 4) for i, e in enumerate(entries)}
-        return entries[winner]["individual"], {"generation": entries[winner]["generation"],
-                                               "fitness": float(res.fitness[winner]),
-                                               "during_run": res.summary(winner), "playoff": table}
+        table = {label: round(float(res.fitness[i]), 4) for i, label in enumerate(labels)}
+        chosen = {"generation": entries[winner]["generation"], "fitness": float(res.fitness[winner]),
+                  "during_run": res.summary(winner), "playoff": table}
+        if "label" in entries[winner]:
+            chosen["chosen"] = labels[winner]
+        return entries[winner]["individual"], chosen
 
     def finish(self, state: dict, folder) -> None:
         from evoplay.evolve.plots import plot_log
