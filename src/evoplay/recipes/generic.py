@@ -67,8 +67,6 @@ class GenericEvolution:
         self.population = int(config["population"])
         self.seed = int(config.get("seed", 0))
         r = config["report"]
-        rungs = [x for x in self.fitness_spec.ladder if x != "hall"]
-        self.report_specs = list(dict.fromkeys(list(self.fitness_spec.opponents) + rungs + list(r["opponents"])))
         from evoplay.agents import make_agent
 
         for s in r["opponents"]:
@@ -181,6 +179,14 @@ class GenericEvolution:
             chosen["chosen"] = labels[winner]
         return entries[winner]["individual"], chosen
 
+    def report_opponents(self, state: dict) -> list[str]:
+        """Whom the champion plays when the run ends: the fixed fitness opponents, the ladder's rungs up to the one
+        it reached (not those above: a rung never met says nothing of the run, and an MCTS of thousands of
+        simulations on a Python game would take hours after the time budget) and ``report.opponents``."""
+        spec = self.fitness_spec
+        reached = [x for x in spec.ladder[: int(state.get("ladder", 0)) + 1] if x != "hall"]
+        return list(dict.fromkeys(list(spec.opponents) + reached + list(self.config["report"]["opponents"])))
+
     def finish(self, state: dict, folder) -> None:
         from evoplay.evolve.plots import plot_log
 
@@ -188,7 +194,7 @@ class GenericEvolution:
         individual, chosen = self.champion(state, getattr(self, "executor", None))
         champion = self.agent(individual, "champion")
         games = int(self.config["report"]["games"])
-        final = strength(self.game, champion, self.report_specs, games, self.seed + 7919) if games else {}
+        final = strength(self.game, champion, self.report_opponents(state), games, self.seed + 7919) if games else {}
         doc = self.document(individual)
         doc.update(self.view.document())
         if self.play:
