@@ -9,8 +9,9 @@ deepening within its play budget, 100 ms a move by default), against
 - ``alphabeta(depth=2)``, a 2-ply search over the game's own score (``scores()``);
 - MCTS at equal CPU time per move (the champion's budget measured on its thread's CPU clock, so a busy machine
   takes nothing from either side): OpenSpiel's C++ MCTSBot (``openspiel_mcts``, random rollouts, the solver on)
-  on games it plays, its simulations set so that its mean move takes the champion's budget (measured here on
-  positions of random games, then fitted in pilot games against the champion); evoplay's ``uct`` with the same time budget on the others;
+  on games it plays, its simulations set so that its mean move takes as long as the champion's (first from
+  positions of random games, then fitted in pilot games against the champion); evoplay's ``uct`` with the same
+  time budget on the others;
 
 ``games`` games in each seat. It reports win rates (draws count half) with 95 % Wilson intervals and the mean
 CPU milliseconds a move of each side, and checks the issue's targets: every game at least 95 % against random,
@@ -132,9 +133,10 @@ PILOTS, CLOSE_ENOUGH = 4, 0.15
 
 def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: int = 0) -> str:
     """``mcts_spec``, then fitted in pilot games against the champion (one a seat, at most ``PILOTS`` times):
-    OpenSpiel's simulations scaled until its mean CPU a move in real games is within 15 % of ``ms``. The mean, not
-    the median: the solver ends some searches early (a proven position), so a median of short moves would hide
-    long ones and hand MCTS far more time in all than the champion gets."""
+    OpenSpiel's simulations scaled until its mean CPU a move is within 15 % of the champion's own in the same games
+    (which can be under ``ms``: a forced move or a search that would not finish another depth in time ends early).
+    The mean, not the median: the solver ends some searches early (a proven position), so a median of short moves
+    would hide long ones and hand MCTS far more time in all than the champion gets."""
     from evoplay.games import load_game
 
     spec = mcts_spec(load_game(game_spec), ms, seed)
@@ -144,12 +146,12 @@ def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: in
     for pilot_round in range(PILOTS):
         pilot = play_matchup(game_spec, champion, f"openspiel_mcts(simulations={simulations})", "pilot", 1,
                              seed + 99 + pilot_round, executor)
-        if not pilot.their_ms:
+        if not (pilot.their_ms and pilot.own_ms):
             break
-        measured = statistics.fmean(pilot.their_ms)
-        if abs(measured - ms) <= CLOSE_ENOUGH * ms:
+        target, measured = statistics.fmean(pilot.own_ms), statistics.fmean(pilot.their_ms)
+        if abs(measured - target) <= CLOSE_ENOUGH * target:
             break
-        simulations = max(10, int(round(simulations * min(4.0, max(0.25, ms / max(measured, 1e-3))))))
+        simulations = max(10, int(round(simulations * min(4.0, max(0.25, target / max(measured, 1e-3))))))
     return f"openspiel_mcts(simulations={simulations})"
 
 
