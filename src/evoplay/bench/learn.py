@@ -134,7 +134,7 @@ PILOTS, CLOSE_ENOUGH = 4, 0.15
 def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: int = 0) -> str:
     """``mcts_spec``, then fitted in pilot games against the champion (one a seat, at most ``PILOTS`` times):
     OpenSpiel's simulations scaled until its mean CPU a move is within 15 % of the champion's own in the same games
-    (which can be under ``ms``: a forced move or a search that would not finish another depth in time ends early).
+    (which can be under ``ms``: a forced move, for one, is played at once).
     The mean, not the median: the solver ends some searches early (a proven position), so a median of short moves
     would hide long ones and hand MCTS far more time in all than the champion gets."""
     from evoplay.games import load_game
