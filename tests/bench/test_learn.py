@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from evoplay.bench.learn import SUITE, Matchup, bench_learn, figures
+from evoplay.bench.learn import SUITE, Matchup, bench_learn, figures, short_name
 from evoplay.errors import SpecError
 
 
@@ -16,7 +16,7 @@ def test_a_matchup_counts_draws_half_and_gives_a_wilson_interval():
     assert row["ms_per_move"] == 100.0 and row["opponent_ms_per_move"] == 2.0  # the mean CPU a move
 
 
-def _results(mcts_rates: list[float]) -> dict:
+def _results(mcts_rates: list[float], names=None) -> dict:
     def row(label, rate):
         wins = round(20 * rate)
         return Matchup(label, wins=wins, losses=20 - wins, own_ms=[100.0], their_ms=[100.0]).to_dict() | {
@@ -25,7 +25,7 @@ def _results(mcts_rates: list[float]) -> dict:
     return {name: {"generations": 10, "matchups": {"random": row("random", 1.0),
                                                    "alphabeta(depth=2)": row("alphabeta(depth=2)", 0.7),
                                                    "mcts": row("mcts", rate)}}
-            for (name, _), rate in zip(SUITE, mcts_rates)}
+            for name, rate in zip(names or [n for n, _ in SUITE], mcts_rates)}
 
 
 def test_the_targets_are_judged_per_game_and_mcts_over_the_suite():
@@ -39,9 +39,25 @@ def test_the_targets_are_judged_per_game_and_mcts_over_the_suite():
     assert three[-1].value == 3 and three[-1].met is False
     part = figures(_results([0.6, 0.5]))  # not the whole suite: the count is shown, not judged
     assert part[-1].met is None
+    # six games of a user's choosing: counted, but the 4-of-6 target is the suite's
+    other = figures(_results([0.6] * 6, names=["oware", "clobber", "a", "b", "c", "d"]))
+    assert other[-1].value == 6 and other[-1].met is None and other[-1].target == "of 6"
 
 
 def test_a_mistyped_suite_game_is_refused_before_anything_runs(tmp_path):
     with pytest.raises(SpecError, match="connect_four"):
         bench_learn(quick=True, out=str(tmp_path), only="conect_four")
+    assert not any(tmp_path.iterdir())
+
+
+def test_games_named_on_the_command_line_get_their_own_run_folders_and_typos_are_refused(tmp_path):
+    assert short_name("openspiel:clobber(rows=5,columns=5)") == "clobber_rows5_columns5"
+    assert short_name("games/my_game.py:Mine") == "my_game_Mine"
+    assert short_name("kalah") == "kalah"
+    with pytest.raises(SpecError, match="oware"):
+        bench_learn(quick=True, specs=["openspiel:owaree"], out=str(tmp_path))
+    with pytest.raises(SpecError, match="--only"):
+        bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), only="pig")
+    with pytest.raises(SpecError, match="name each game once"):
+        bench_learn(quick=True, specs=["kalah", "kalah"], out=str(tmp_path))
     assert not any(tmp_path.iterdir())

@@ -86,3 +86,49 @@ def test_a_time_budget_stops_the_run_and_says_why(tmp_path):
     finished = folder.read_json("finished.json")
     assert finished["generations"] == len(folder.read_log()) < 50
     assert "time budget" in finished["stopped"]
+
+
+def _play_check_run(tmp_path, name):
+    config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 2, "population": 6, "report.games": 0,
+                                      "fitness.games": 2, "minutes": 0.0, "report.playoff": 2,
+                                      "report.playoff_games": 1, "report.play_games": 2, "play.ms": 0.0,
+                                      "play.nodes": 60})
+    folder = RunFolder.create(tmp_path / name, "ga", config)
+    run_evolution(load_recipe("ga").make(config), folder)
+    return folder
+
+
+def test_the_play_check_ships_deepening_or_the_trained_search_by_what_scored_better(tmp_path, monkeypatch):
+    from evoplay.agents import make_agent
+    from evoplay.games import load_game
+    from evoplay.recipes import generic
+
+    game = load_game(TAKE_AWAY)
+    folder = _play_check_run(tmp_path, "measured")
+    best = folder.read_json("best.json")
+    check = best["play_check"]
+    assert set(check["scores"]) == {"as trained", "within the play budget"}
+    better = max(check["scores"], key=lambda k: (check["scores"][k], k == "within the play budget"))
+    assert check["shipped"] == better
+    agent = make_agent(f"weights({folder.file('best.json')})", game)
+    assert (agent.budget is not None) == (better == "within the play budget") == ("play" in best)
+
+    # when the evaluation plays better as trained, that is what ships: no play budget in best.json
+    real = generic.evaluate_population
+
+    def trained_wins(game_, agents, spec, *args, **kwargs):
+        res = real(game_, agents, spec, *args, **kwargs)
+        if [a.spec for a in agents] == ["as trained", "within the play budget"]:
+            res.fitness = np.array([1.0, 0.0])
+        return res
+    monkeypatch.setattr(generic, "evaluate_population", trained_wins)
+    folder = _play_check_run(tmp_path, "trained")
+    best = folder.read_json("best.json")
+    assert best["play_check"]["shipped"] == "as trained" and "play" not in best
+    assert make_agent(f"weights({folder.file('best.json')})", game).budget is None
+    assert "it plays as trained; the play check scored as trained 1" in load_recipe("ga").report(folder)
+
+
+def test_a_negative_play_check_is_refused():
+    with pytest.raises(ConfigError, match="report.play_games"):
+        load_recipe("ga").make(load_config("ga", None, {"game": TAKE_AWAY, "report.play_games": -1}))

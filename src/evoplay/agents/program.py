@@ -443,6 +443,13 @@ def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: i
     return linear_agent(game, weights, policy, depth, doc.get("opponents", "noop"), spec, note, view, budget)
 
 
+def document_agent(game, doc: dict, spec: str, depth: int = 0) -> FeatureAgent:
+    """The agent of an in-memory gp or ga best.json document (what ``gp(FILE)`` and ``weights(FILE)`` play)."""
+    if "program" in doc:
+        return agent_from_program_document(game, doc, spec, spec, depth)
+    return agent_from_weights_document(game, doc, spec, spec, depth)
+
+
 def weight_field(i: int) -> str:
     return f"w{i}"
 

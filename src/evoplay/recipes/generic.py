@@ -46,6 +46,9 @@ def check_player(config: dict) -> None:
     if config.get("minutes", 0) < 0:
         raise ConfigError(f"minutes = {config['minutes']}; give the time budget in minutes (0: none)")
     report = config["report"]
+    if report.get("play_games", 0) < 0:
+        raise ConfigError(f"report.play_games = {report['play_games']}; give the games a seat that choose how the "
+                          f"champion plays (0: within play's budget, unchecked)")
     if report.get("playoff", 0) < 0 or report.get("playoff_games", 1) < 1:
         raise ConfigError("report.playoff (champions in the playoff, 0: none) must be >= 0 and "
                           "report.playoff_games >= 1")
@@ -161,15 +164,9 @@ class GenericEvolution:
             best = state["best"]
             return best["individual"], {"generation": best["generation"], "fitness": best["fitness"],
                                         "during_run": best["summary"]}
-        spec = self.fitness_spec
-        r = self.config["report"]
-        ladder = Ladder(spec, state.get("ladder", 0)) if spec.ladder else None
-        opponents = tuple(ladder.opponents() if ladder else spec.opponents)
         labels = [e.get("label", f"g{e['generation']}") for e in entries]
         agents = [self.agent(e["individual"], label) for e, label in zip(entries, labels)]
-        playoff = FitnessSpec(opponents, int(r["playoff_games"]), round_robin=int(r["playoff_games"]) if
-                              self.game.num_players == 2 else 0, scoring=spec.scoring, crn=True,
-                              openings=spec.openings, win=spec.win, draw=spec.draw, loss=spec.loss)
+        playoff = self.playoff_spec(state, int(self.config["report"]["playoff_games"]))
         res = evaluate_population(self.game, agents, playoff, self.seed + 104729, 0, executor)
         winner = int(np.argmax(res.fitness))
         table = {label: round(float(res.fitness[i]), 4) for i, label in enumerate(labels)}
@@ -178,6 +175,35 @@ class GenericEvolution:
         if "label" in entries[winner]:
             chosen["chosen"] = labels[winner]
         return entries[winner]["individual"], chosen
+
+    def playoff_spec(self, state: dict, games: int) -> FitnessSpec:
+        """``games`` a seat against the top rungs (or the fixed opponents) and, in a two-player game, each other,
+        with common random numbers: how the champion's playoff and the play check weigh their candidates."""
+        spec = self.fitness_spec
+        ladder = Ladder(spec, state.get("ladder", 0)) if spec.ladder else None
+        opponents = tuple(ladder.opponents() if ladder else spec.opponents)
+        return FitnessSpec(opponents, games, round_robin=games if self.game.num_players == 2 else 0,
+                           scoring=spec.scoring, crn=True, openings=spec.openings, win=spec.win, draw=spec.draw,
+                           loss=spec.loss)
+
+    def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:
+        """Whether the champion plays better as it was trained or by iterative deepening within ``play``'s budget:
+        the two play ``report.play_games`` games a seat against the top rungs and each other. Evolution weighs an
+        evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
+        the leaves of a deeper one badly (positions where different players move, after different dice). None
+        when there is nothing to check (no play budget, or play_games = 0)."""
+        from evoplay.agents.program import document_agent
+
+        games = int(self.config["report"].get("play_games", 0))
+        if not (self.play and games):
+            return None
+        labels = ("as trained", "within the play budget")
+        agents = [self.agent(individual, labels[0]), document_agent(self.game, doc, labels[1])]
+        res = evaluate_population(self.game, agents, self.playoff_spec(state, games), self.seed + 15485863, 0,
+                                  executor)
+        shipped = labels[0] if res.fitness[0] > res.fitness[1] else labels[1]  # a tie keeps the budget
+        return {"scores": {label: round(float(f), 4) for label, f in zip(labels, res.fitness)},
+                "shipped": shipped}
 
     def report_opponents(self, state: dict) -> list[str]:
         """Whom the champion plays when the run ends: the fixed fitness opponents, the ladder's rungs up to the one
@@ -199,6 +225,11 @@ class GenericEvolution:
         doc.update(self.view.document())
         if self.play:
             doc["play"] = dict(self.play)
+            check = self.play_check(individual, doc, state, getattr(self, "executor", None))
+            if check:
+                chosen["play_check"] = check
+                if check["shipped"] == "as trained":
+                    del doc["play"]
         doc.update(recipe=self.recipe, seed=self.seed, **chosen, final=final)
         folder.write_json("best.json", doc)
         plot_log(folder, f"{self.recipe} on {self.game.spec}")
@@ -230,8 +261,14 @@ def report(folder, recipe: str) -> str:
                      f"{folder.file('best.json')}")
         if doc.get("notation"):
             lines.append(f"  program ({doc['size']} nodes): {doc['notation']}")
+        check = doc.get("play_check")
+        if check:
+            scores = ", ".join(f"{label} {score:.3g}" for label, score in check["scores"].items())
+            budget = ", ".join(f"{k}={v:g}" for k, v in (folder.config.get("play") or {}).items() if v)
+            lines.append(f"it plays {check['shipped']}" + (f" ({budget} a move)" if "budget" in check["shipped"]
+                                                           else "") + f"; the play check scored {scores}")
         if doc.get("final"):
-            lines.append("its strength in fresh games, every seat:")
+            lines.append("its strength in fresh games, every seat, as trained:")
             lines.append(final_table(doc["final"]))
         kind = "gp" if recipe == "gp" else "weights"
         game = doc["game"] if "(" not in doc["game"] else f"'{doc['game']}'"
