@@ -42,6 +42,8 @@ def test_the_targets_are_judged_per_game_and_mcts_over_the_suite():
     # six games of a user's choosing: counted, but the 4-of-6 target is the suite's
     other = figures(_results([0.6] * 6, names=["oware", "clobber", "a", "b", "c", "d"]))
     assert other[-1].value == 6 and other[-1].met is None and other[-1].target == "of 6"
+    named = {f.name: f for f in other}
+    assert named["oware vs mcts"].met is True and named["oware vs mcts"].target == ">= 50 %"
 
 
 def test_a_mistyped_suite_game_is_refused_before_anything_runs(tmp_path):
