@@ -410,3 +410,38 @@ def test_bad_parameters_are_refused():
         make_agent("uct(simulations=0)", "openspiel:tic_tac_toe")
     with pytest.raises(SpecError, match="selection"):
         UctAgent(load_game("openspiel:tic_tac_toe"), selection="greedy")
+
+
+TAKE_AWAY = str(Path(__file__).parent / "take_away.py") + ":TakeAway"
+
+
+def test_an_evolved_evaluation_scores_the_leaves_and_gives_the_priors(tmp_path):
+    from evoplay.evolve import RunFolder, load_config, run_evolution
+    from evoplay.recipes import load_recipe
+
+    config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 1, "population": 4, "report.games": 0,
+                                      "report.playoff": 0, "report.play_games": 0, "genome.start_games": 40,
+                                      "minutes": 0.0})
+    folder = RunFolder.create(tmp_path / "run", "ga", config)
+    run_evolution(load_recipe("ga").make(config), folder)
+    game = load_game(TAKE_AWAY)
+    agent = make_agent(f"uct(simulations=200,value={folder.path},prior=true)", game)  # a run folder will do
+    assert agent.selection == "puct" and isinstance(agent.evaluator, PriorEvaluator)
+    state = game.new_initial_state(0)
+    values = agent.evaluator.evaluate(state)
+    assert values.shape == (2,) and np.all(np.abs(values) <= 1.0)
+    priors = dict(agent.evaluator.prior(state))
+    assert set(priors) == set(state.legal_actions()) and math.isclose(sum(priors.values()), 1.0)
+    assert agent.step(state) in state.legal_actions()
+    plain = make_agent(f"uct(simulations=200,value={folder.file('best.json')},cut=3)", game)
+    assert plain.selection == "uct" and isinstance(plain.evaluator, CutRolloutEvaluator)
+    assert plain.evaluator.depth == 3
+    assert play_game(game, [plain, make_agent("random", game)], seed=1).is_terminal()
+
+
+def test_an_evolved_evaluation_that_is_missing_or_not_named_is_refused(tmp_path):
+    with pytest.raises(SpecError, match="name it with value=FILE"):
+        make_agent("uct(cut=2)", "openspiel:tic_tac_toe")
+    (tmp_path / "best.json").write_text("not json")
+    with pytest.raises(SpecError, match="not a run's best.json"):
+        make_agent(f"uct(value={tmp_path / 'best.json'})", "openspiel:tic_tac_toe")

@@ -263,9 +263,17 @@ register_agent(
 )
 
 
-def _uct(game, spec, **values):
-    from evoplay.agents.uct import UctAgent
+def _uct(game, spec, value, cut, prior, **values):
+    from evoplay.agents.uct import UctAgent, evolved_evaluator
+    from evoplay.errors import SpecError
 
+    if (cut or prior) and not value:
+        raise SpecError(f"{spec}: cut= and prior= read an evolved evaluation; name it with value=FILE (a gp or ga "
+                        f"run's best.json)")
+    if value:
+        values["evaluator"] = evolved_evaluator(game, value, cut, prior, values["rollouts"])
+        if prior:
+            values["selection"] = "puct"
     return UctAgent(game, spec=spec, **values)
 
 
@@ -291,6 +299,11 @@ register_agent(
               why="rollouts per leaf: each plays a whole game"),
         Param("solve", bool, True, "back up proven wins and losses (MCTS-Solver)"),
         Param("seed", int, 0, "seed before the arena reseeds it"),
+        Param("value", str, "", "an evolved evaluation (a gp or ga run's best.json, or the run folder) that scores "
+              "the leaves instead of rollouts to the end ('': random rollouts)"),
+        Param("cut", int, 0, "with value: random plies played before it scores a leaf (0: the leaf itself)",
+              min=0, max=1000, why="plies of a rollout"),
+        Param("prior", bool, False, "with value: its scores of the moves as priors (PUCT selection)"),
     ),
     "closed-loop Monte Carlo tree search through the game API (OpenSpiel's MCTSBot: UCT, random rollouts to the "
     "end, optional solver) on any sequential perfect-information game, chance and any number of players included",

@@ -424,6 +424,82 @@ def tree_root(root, children) -> SearchNode:
 
 
 # --- the agent ------------------------------------------------------------------------------------------------
+#: random positions whose scores set the scale an evolved evaluation is read on (tanh(score / their spread))
+SCALE_POSITIONS = 64
+
+
+class EvolvedEvaluation:
+    """An evolved evaluation (a ``gp`` or ``ga`` run's best.json) as what MCTS asks of a position: each player's
+    value in [-1, 1], ``tanh(score / spread)``, the spread the scores' standard deviation over seeded random
+    positions (an evolved score has no scale of its own: search only ranks it); and the mover's scores of its
+    moves' after-states, on the same scale, for a prior."""
+
+    def __init__(self, game: Game, file: str):
+        from evoplay.agents.program import FeatureAgent
+
+        agent = _evaluation_agent(game, file)
+        if not isinstance(agent, FeatureAgent):
+            raise SpecError(f"uct: value={file} plays {game.spec} by the game's own evaluation; value= takes a gp or "
+                            f"ga best.json whose evaluation reads the game's features")
+        self.agent, self.num_players = agent, game.num_players
+        from evoplay.agents.feature_view import decisions
+
+        samples = decisions(game, SCALE_POSITIONS, 0)
+        scores = np.concatenate([self.scores([d.state], d.mover) for d in samples]) if samples else np.zeros(1)
+        spread = float(np.std(scores))
+        self.spread = spread if np.isfinite(spread) and spread > 0 else 1.0
+
+    def scores(self, states: list[State], player: int) -> np.ndarray:
+        return np.asarray(self.agent.score_rows(self.agent.rows(states, player)), dtype=np.float64)
+
+    def value(self, state: State) -> np.ndarray:
+        return np.tanh(np.array([self.scores([state], p)[0] for p in range(self.num_players)]) / self.spread)
+
+    def move_scores(self, state: State, actions: list[int]) -> np.ndarray:
+        mover = state.current_player()
+        children = []
+        for a in actions:
+            child = state.clone()
+            child.apply_action(a)
+            children.append(child)
+        values = np.empty(len(actions))
+        for i, child in enumerate(children):
+            values[i] = (float(np.asarray(child.returns(), dtype=np.float64)[mover]) * 10.0 if child.is_terminal()
+                         else self.scores([child], mover)[0] / self.spread)
+        return values
+
+
+def _evaluation_agent(game: Game, file: str):
+    """The player of a gp or ga best.json (or its run folder), read for its evaluation."""
+    import json
+
+    from evoplay.games.sources import resolve_file
+
+    path = resolve_file(file, "uct: value")
+    if path.is_dir():
+        path = path / "best.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise SpecError(f"uct: value={file}: not a run's best.json ({err}); give the best.json of a gp or ga run "
+                        f"(or the run folder)") from None
+    if isinstance(doc, dict) and "program" in doc:
+        from evoplay.agents.program_file import make_gp_agent
+
+        return make_gp_agent(game, "value", str(path), ms=0)
+    from evoplay.agents.weights import from_file
+
+    return from_file(game, str(path), spec="value", ms=0)
+
+
+def evolved_evaluator(game: Game, file: str, cut: int = 0, prior: bool = False, rollouts: int = 1) -> Evaluator:
+    """MCTS's evaluator from an evolved evaluation: rollouts cut after ``cut`` random plies and scored by it
+    (0: the leaf itself) and, with ``prior``, a softmax prior over its scores of the moves (for PUCT)."""
+    evaluation = EvolvedEvaluation(game, file)
+    inner = CutRolloutEvaluator(evaluation.value, cut, rollouts)
+    return PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
+
+
 def supports(game: Game) -> str | None:
     """Can ``uct`` play ``game``? None when it can, else the reason."""
     if not game.perfect_information:
