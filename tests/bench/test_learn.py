@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from evoplay.bench.learn import SUITE, Matchup, bench_learn, figures, short_name
+from evoplay.bench.learn import SUITE, Matchup, bench_learn, equal_time, figures, short_name
 from evoplay.errors import SpecError
 
 
@@ -63,3 +63,18 @@ def test_games_named_on_the_command_line_get_their_own_run_folders_and_typos_are
     with pytest.raises(SpecError, match="name each game once"):
         bench_learn(quick=True, specs=["kalah", "kalah"], out=str(tmp_path))
     assert not any(tmp_path.iterdir())
+
+
+def test_an_mcts_matchup_off_the_champions_time_is_played_again_with_its_simulations_refitted():
+    played = []
+
+    def replay(opponent):
+        played.append(opponent)
+        return Matchup("mcts", wins=1, own_ms=[70.0], their_ms=[72.0])
+    slow = Matchup("mcts", wins=0, own_ms=[70.0], their_ms=[91.0])
+    matchup, opponent = equal_time(slow, "openspiel_mcts(simulations=1000)", replay, log=lambda text: None)
+    assert played == ["openspiel_mcts(simulations=769)"] and opponent == played[0] and matchup.wins == 1
+    close = Matchup("mcts", own_ms=[70.0], their_ms=[75.0])  # within 15 %: kept
+    assert equal_time(close, "openspiel_mcts(simulations=1000)", replay)[1] == "openspiel_mcts(simulations=1000)"
+    assert equal_time(slow, "uct(ms=100,clock=cpu)", replay)[1] == "uct(ms=100,clock=cpu)"  # a time budget already
+    assert len(played) == 1

@@ -130,6 +130,8 @@ def mcts_spec(game, ms: float, seed: int = 0) -> str:
 
 #: pilot games (one a seat) that fit OpenSpiel's simulations to the champion's time, at most, and how close
 PILOTS, CLOSE_ENOUGH = 4, 0.15
+#: times the MCTS matchup is played again with its simulations refitted when its mean CPU a move was not close
+REFITS = 2
 
 
 def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: int = 0) -> str:
@@ -154,6 +156,26 @@ def calibrated_mcts(game_spec: str, champion: str, ms: float, executor, seed: in
             break
         simulations = max(10, int(round(simulations * min(4.0, max(0.25, target / max(measured, 1e-3))))))
     return f"openspiel_mcts(simulations={simulations})"
+
+
+def equal_time(matchup: Matchup, opponent: str, replay, log=print) -> tuple[Matchup, str]:
+    """The MCTS matchup at equal CPU a move: while OpenSpiel's mean CPU a move in ``matchup`` is more than 15 %
+    from the champion's (the pilot games are few, and the solver ends some searches early), its simulations are
+    scaled by the ratio and the matchup played again by ``replay(opponent)``, at most ``REFITS`` times. Returns
+    the last matchup played and its opponent."""
+    for _ in range(REFITS):
+        if not (opponent.startswith("openspiel_mcts(simulations=") and matchup.own_ms and matchup.their_ms):
+            break
+        target, measured = statistics.fmean(matchup.own_ms), statistics.fmean(matchup.their_ms)
+        if abs(measured - target) <= CLOSE_ENOUGH * target:
+            break
+        simulations = int(opponent.split("=")[1].rstrip(")"))
+        simulations = max(10, int(round(simulations * target / max(measured, 1e-3))))
+        log(f"MCTS spent {measured:.1f} ms a move to the champion's {target:.1f}: again with {simulations} "
+            f"simulations")
+        opponent = f"openspiel_mcts(simulations={simulations})"
+        matchup = replay(opponent)
+    return matchup, opponent
 
 
 def _timed_game(task) -> tuple[list[float], list[float], list[int]]:
@@ -252,7 +274,11 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
             for label, opponent in (("random", "random"), ("alphabeta(depth=2)", "alphabeta(depth=2)"),
                                     ("mcts", mcts)):
                 log(f"{name}: champion against {opponent}, {games} games a seat")
-                rows[label] = play_matchup(spec, champion, opponent, label, games, 2026, ex).to_dict()
+                matchup = play_matchup(spec, champion, opponent, label, games, 2026, ex)
+                if label == "mcts":
+                    matchup, opponent = equal_time(matchup, opponent, lambda o: play_matchup(
+                        spec, champion, o, label, games, 2026, ex), lambda text: log(f"{name}: {text}"))
+                rows[label] = matchup.to_dict()
                 rows[label]["spec"] = opponent
         log_lines = [json.loads(x) for x in (out / name / "log.jsonl").read_text().splitlines() if x.strip()]
         results[name] = {"game": raw, "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""),
