@@ -78,3 +78,24 @@ def test_an_mcts_matchup_off_the_champions_time_is_played_again_with_its_simulat
     assert equal_time(close, "openspiel_mcts(simulations=1000)", replay)[1] == "openspiel_mcts(simulations=1000)"
     assert equal_time(slow, "uct(ms=100,clock=cpu)", replay)[1] == "uct(ms=100,clock=cpu)"  # a time budget already
     assert len(played) == 1
+
+
+def test_a_rerun_of_some_games_keeps_the_other_games_rows_in_results_json(tmp_path, monkeypatch):
+    import json
+
+    from evoplay.bench import learn as bench
+
+    (tmp_path / "results.json").write_text(json.dumps({"othello6": {"kept": True}, "kalah": {"old": True}}))
+
+    def fake_evolve(spec, minutes, folder, workers, seed=0):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "log.jsonl").write_text(json.dumps({"ladder": "random"}) + "\n")
+        (folder / "best.json").write_text(json.dumps({"play": {"ms": 100.0}}))
+        return folder / "best.json"
+    monkeypatch.setattr(bench, "evolve", fake_evolve)
+    monkeypatch.setattr(bench, "calibrated_mcts", lambda *a, **k: "random")
+    monkeypatch.setattr(bench, "play_matchup", lambda *a, **k: Matchup("x", wins=1, own_ms=[1.0], their_ms=[1.0]))
+    results = bench.learn(0.1, 1, tmp_path, workers=1, names=("kalah",), log=lambda text: None)
+    written = json.loads((tmp_path / "results.json").read_text())
+    assert set(results) == {"kalah"} and written["othello6"] == {"kept": True}
+    assert written["kalah"]["matchups"]["random"]["wins"] == 1  # this call's row replaces the old one

@@ -253,6 +253,7 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     results = {}
+    kept = _earlier_results(out / "results.json")  # the rows of games this call does not play stay in the file
     for name, raw in suite:
         if names and name not in names:
             continue
@@ -284,8 +285,18 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
         results[name] = {"game": raw, "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""),
                          "minutes": minutes, "matchups": rows, "seconds": round(time.perf_counter() - start, 1),
                          "load": load_note()}
-        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        kept.pop(name, None)
+        (out / "results.json").write_text(json.dumps({**kept, **results}, indent=1) + "\n", encoding="utf-8")
     return results
+
+
+def _earlier_results(path: Path) -> dict:
+    """The results an earlier call wrote to ``path`` (nothing when there are none or they cannot be read)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
 
 
 def figures(results: dict) -> list[Figure]:
