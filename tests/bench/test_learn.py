@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from evoplay.bench.learn import SUITE, Matchup, bench_learn, equal_time, figures, short_name
-from evoplay.errors import SpecError
+from evoplay.bench.learn import SUITE, Matchup, bench_learn, equal_time, evolve, figures, short_name
+from evoplay.errors import ConfigError, SpecError
 
 
 def test_a_matchup_counts_draws_half_and_gives_a_wilson_interval():
@@ -87,7 +87,7 @@ def test_a_rerun_of_some_games_keeps_the_other_games_rows_in_results_json(tmp_pa
 
     (tmp_path / "results.json").write_text(json.dumps({"othello6": {"kept": True}, "kalah": {"old": True}}))
 
-    def fake_evolve(spec, minutes, folder, workers, seed=0):
+    def fake_evolve(spec, minutes, folder, workers, seed=0, settings=None):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "log.jsonl").write_text(json.dumps({"ladder": "random"}) + "\n")
         (folder / "best.json").write_text(json.dumps({"play": {"ms": 100.0}}))
@@ -99,3 +99,18 @@ def test_a_rerun_of_some_games_keeps_the_other_games_rows_in_results_json(tmp_pa
     written = json.loads((tmp_path / "results.json").read_text())
     assert set(results) == {"kalah"} and written["othello6"] == {"kept": True}
     assert written["kalah"]["matchups"]["random"]["wins"] == 1  # this call's row replaces the old one
+
+
+def test_settings_change_the_defaults_and_a_folder_of_other_settings_is_refused(tmp_path):
+    with pytest.raises(SpecError, match="sets the game"):
+        bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), settings=("game=kalah",))
+    with pytest.raises(ConfigError, match="unknown key 'nope'"):
+        bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), settings=("nope=1",))
+    assert not any(tmp_path.iterdir())
+    quick = {"population": 6, "genome.start": "zero", "report.games": 1, "report.playoff": 0,
+             "report.play_games": 0}
+    best = evolve("openspiel:tic_tac_toe", 0.002, tmp_path / "ttt", 1, settings=quick)
+    assert best.exists()
+    assert evolve("openspiel:tic_tac_toe", 0.002, tmp_path / "ttt", 1, settings=quick) == best  # reused
+    with pytest.raises(SpecError, match="population = 6, not 8"):
+        evolve("openspiel:tic_tac_toe", 0.002, tmp_path / "ttt", 1, settings={**quick, "population": 8})

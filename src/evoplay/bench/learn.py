@@ -87,18 +87,28 @@ def suite_spec(spec: str) -> str | None:
     return None
 
 
-def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0) -> Path:
-    """The ga recipe's defaults on ``spec`` for ``minutes`` in ``folder`` (created, resumed, or reused when
-    finished); returns its best.json."""
+def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0, settings: dict | None = None
+           ) -> Path:
+    """The ga recipe's defaults (but ``settings``, dotted config keys) on ``spec`` for ``minutes`` in ``folder``
+    (created, resumed, or reused when finished); returns its best.json."""
     from evoplay.arena import make_executor
+    from evoplay.errors import SpecError
     from evoplay.evolve import RunFolder, load_config, run_evolution
     from evoplay.recipes import load_recipe
 
     module = load_recipe("ga")
+    settings = dict(settings or {})
     if (folder / "run.json").exists():
         run = RunFolder.open(folder)
+        for key, value in settings.items():
+            recorded = run.config
+            for part in key.split("."):
+                recorded = recorded.get(part) if isinstance(recorded, dict) else None
+            if recorded != value:
+                raise SpecError(f"{folder} holds a run with {key} = {recorded!r}, not {value!r}; give another "
+                                f"--out for these settings")
     else:
-        config = load_config("ga", None, {"game": spec, "minutes": float(minutes), "seed": seed})
+        config = load_config("ga", None, {"game": spec, "minutes": float(minutes), "seed": seed, **settings})
         run = RunFolder.create(folder, "ga", config)
     if not run.finished:
         with make_executor("process" if workers > 1 else "serial", workers) as ex:
@@ -245,9 +255,10 @@ def short_name(spec: str) -> str:
 
 
 def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-learn", workers: int = 2,
-          names: tuple[str, ...] | None = None, log=print, suite=SUITE) -> dict:
+          names: tuple[str, ...] | None = None, log=print, suite=SUITE, settings: dict | None = None) -> dict:
     """Evolve on every game of ``suite`` ((name, spec) pairs; the issue's six by default, or ``names`` of them)
-    and measure the champions; returns the results by game."""
+    with the defaults but ``settings`` (dotted config keys of the ga recipe) and measure the champions; returns
+    the results by game."""
     from evoplay.arena import make_executor
 
     out = Path(out)
@@ -263,7 +274,7 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
             continue
         start = time.perf_counter()
         log(f"{name}: evolving for {minutes:g} min ({load_note()})")
-        best = evolve(spec, minutes, out / name, workers)
+        best = evolve(spec, minutes, out / name, workers, settings=settings)
         doc = json.loads(best.read_text(encoding="utf-8"))
         # as best.json says it plays: deepening within its budget or, when the run's play check found that worse,
         # as trained (in a millisecond or so, so MCTS gets as little)
@@ -283,7 +294,7 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
                 rows[label]["spec"] = opponent
         log_lines = [json.loads(x) for x in (out / name / "log.jsonl").read_text().splitlines() if x.strip()]
         results[name] = {"game": raw, "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""),
-                         "minutes": minutes, "matchups": rows, "seconds": round(time.perf_counter() - start, 1),
+                         "minutes": minutes, "settings": dict(settings or {}), "matchups": rows, "seconds": round(time.perf_counter() - start, 1),
                          "load": load_note()}
         kept.pop(name, None)
         (out / "results.json").write_text(json.dumps({**kept, **results}, indent=1) + "\n", encoding="utf-8")
@@ -330,16 +341,30 @@ def figures(results: dict) -> list[Figure]:
 @register_benchmark("learn", "evolve with the defaults on six games (or the game specs named after it), then play "
                              "random, alphabeta(depth=2) and MCTS at equal time (--quick: 0.5 min a game, 4 games a "
                              "seat; full: 10 min, 20)",
-                    takes_games=True, long=True, options=("minutes", "games", "out", "only"))
+                    takes_games=True, long=True, options=("minutes", "games", "out", "only", "settings"))
 def bench_learn(quick: bool, specs: list[str] | None = None, minutes: float | None = None, games: int | None = None,
-                out: str | None = None, only: str | None = None) -> BenchResult:
+                out: str | None = None, only: str | None = None, settings: tuple[str, ...] | None = None
+                ) -> BenchResult:
     """The suite, or ``specs``: games named on the command line (``evoplay bench learn openspiel:oware``), measured
-    the same way, to see what the defaults do on a game they were not tuned for."""
+    the same way, to see what the defaults do on a game they were not tuned for. ``settings`` (``--set KEY=VALUE``)
+    change the ga recipe's defaults for every game, to measure a setting the same way."""
     import sys
 
     from evoplay.errors import SpecError
+    from evoplay.evolve.config import load_config, parse_assignment
+    from evoplay.recipes import find_key
     from evoplay.spec import suggest
 
+    changes = {}
+    if settings:
+        base = load_config("ga", None)
+        for text in settings:
+            key, value = parse_assignment(text)
+            changes[find_key(base, key)] = value
+        for key in ("game", "minutes", "seed"):
+            if key in changes:
+                raise SpecError(f"--set {key}: bench learn sets the game, the minutes (--minutes) and the seed itself")
+        load_config("ga", None, changes)  # a wrong key or value is refused before anything runs
     minutes = minutes if minutes is not None else (0.5 if quick else 10.0)
     games = games if games is not None else (4 if quick else 20)
     names = tuple(n.strip() for n in only.split(",")) if only else None
@@ -365,7 +390,8 @@ def bench_learn(quick: bool, specs: list[str] | None = None, minutes: float | No
                 raise SpecError(f"--only: no suite game '{n}'{suggest(n, known)}; the suite: {', '.join(known)}")
     out_path = Path(out) if out else Path("runs") / default_out
     results = learn(minutes, games, out_path, names=names, log=lambda text: print(text, file=sys.stderr),
-                    suite=suite)
+                    suite=suite, settings=changes)
     command = (f"evoplay bench learn{' --quick' if quick else ''} --minutes {minutes:g} --games {games}"
-               + (f" --only {only}" if only else "") + "".join(f" '{s}'" for s in specs or ()))
+               + (f" --only {only}" if only else "") + "".join(f" --set {t}" for t in settings or ())
+               + "".join(f" '{s}'" for s in specs or ()))
     return BenchResult("learn", figures(results), command)

@@ -24,7 +24,9 @@ from evoplay.errors import SpecError
                    "run there is reused, an unfinished one resumed")
 @click.option("--only", "only", default=None, metavar="NAMES",
               help="(learn) some of its games, comma-separated (othello6,connect_four,breakthrough5,hex5,pig,kalah)")
-def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only):
+@click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+              help="(learn) evolve with this ga config key changed (repeatable), e.g. --set genome.sigma=0.5")
+def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only, assignments):
     """Measure evoplay against its references and targets (all benchmarks, or the NAMES given). A benchmark that
     takes games (anygame) measures the game specs that follow its name: evoplay bench anygame my.py:MyGame.
     `learn` (an hour and more) runs only when named: evoplay bench learn --minutes 10.
@@ -36,11 +38,13 @@ def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only):
 
     registry = load_all()
     chosen, games = _bench_names(list(names), registry)
-    given = {"minutes": minutes, "games": games_per_seat, "out": out_dir, "only": only}
+    given = {"minutes": minutes, "games": games_per_seat, "out": out_dir, "only": only,
+             "settings": tuple(assignments) or None}
     for key, value in given.items():
         if value is not None and not any(key in registry[n].options for n in chosen):
             takers = ", ".join(n for n in registry if key in registry[n].options) or "none"
-            raise SpecError(f"--{key} is for the benchmarks that take it ({takers}), not {', '.join(chosen)}")
+            flag = {"settings": "set"}.get(key, key)
+            raise SpecError(f"--{flag} is for the benchmarks that take it ({takers}), not {', '.join(chosen)}")
     if minutes is not None and minutes <= 0:
         raise SpecError(f"--minutes {minutes:g}: give the minutes of evolution per game (> 0)")
     if games_per_seat is not None and games_per_seat < 1:
