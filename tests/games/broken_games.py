@@ -206,3 +206,17 @@ class WrongErrorState(NimState):
 
 
 IllegalErrorType.state_class = WrongErrorState
+
+
+class WrongBoard(Nim):
+    """Says its two features are a board of eight cells."""
+
+    def board_planes(self):
+        return (2, 2, 2)
+
+
+class TwoCellBoard(Nim):
+    """Its two features read as one row of two cells, one plane (a board pair features can count on)."""
+
+    def board_planes(self):
+        return (1, 1, 2)

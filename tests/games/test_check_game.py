@@ -98,3 +98,11 @@ def test_cli_check_game_bad_spec_is_one_clear_line(spec, words):
 def test_a_chance_node_without_outcomes_is_not_told_to_pass():
     message = next(p.message for p in _check("EmptyChance").problems if p.rule == "no-legal")
     assert "pass" not in message and "chance_outcomes()" in message
+
+
+def test_a_board_of_planes_is_shown_and_a_wrong_one_refused():
+    report = _check("TwoCellBoard", games=5)
+    assert report.ok and dict(report.summary())["board of planes (Game.board_planes())"].startswith("1 x 1 x 2")
+    report = _check("WrongBoard", games=5)
+    assert _rules(report) == {"board_planes"}
+    assert "product is the 2 features" in report.problems[0].message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from evoplay.agents.feature_view import free_features
+from evoplay.agents.feature_view import free_features, pair_counts
 from evoplay.gp.export import to_lua, to_python
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
@@ -18,17 +18,23 @@ FEATURES = {features!r}
 POLICY = {policy!r}  # "move": the best after-state; "search": alpha-beta with evaluate() at the leaves
 DEPTH = {depth!r}
 FREE_FEATURES = {free!r}  # the six free features follow the game's own (seat, my_turn, ...)
+PAIR_BOARD = {board!r}  # (planes, rows, columns): the counts of neighbouring cell pairs follow (None: not read)
 SCALES = {scales!r}  # each feature is multiplied by its scale before evaluate() reads it (None: unscaled)
 TERMINAL_SCALE = 1e9
 EVAL_LIMIT = 1e8
 
 {free_source}
+{pair_source}
 
 def read(state, player):
-    """The numbers evaluate() reads: state.features(player), the free features, each times its scale."""
-    row = [float(x) for x in state.features(player)]
+    """The numbers evaluate() reads: state.features(player), the free features, the pair counts, each times its
+    scale."""
+    own = [float(x) for x in state.features(player)]
+    row = list(own)
     if FREE_FEATURES:
         row += free_features(state, player)
+    if PAIR_BOARD is not None:
+        row += pair_counts(own, *PAIR_BOARD)
     if SCALES is not None:
         row = [x * s for x, s in zip(row, SCALES)]
     return row
@@ -126,6 +132,16 @@ def _doc_weights(doc: dict) -> list[float]:
     return [float(doc["params"][f"w{i}"]) * scale for i in range(len(doc["features"]))]
 
 
+def _pair_board(doc: dict) -> tuple[int, int, int] | None:
+    """The board a champion counted pairs on (None when it read no pair counts), from its game."""
+    if not doc.get("pair_features"):
+        return None
+    from evoplay.agents.feature_view import pair_board
+    from evoplay.games import load_game
+
+    return pair_board(load_game(doc["game"]))
+
+
 def feature_player_python(doc: dict) -> str:
     """Python source of a generic champion (a ``best.json`` of the gp or ga recipe): ``evaluate(features)``, the
     program or weighted sum over the feature vector, and ``choose(state)``, its move (policy and depth as it
@@ -143,9 +159,11 @@ def feature_player_python(doc: dict) -> str:
         body = "\n" + _linear_python(_doc_weights(doc), names)
     free = bool(doc.get("free_features", False))
     free_source = inspect.getsource(free_features) if free else ""
+    board = _pair_board(doc)
+    pair_source = inspect.getsource(pair_counts) if board else ""
     tail = _PLAYER_TEMPLATE.format(game=doc["game"], features=names, policy=doc["policy"],
-                                   depth=int(doc.get("depth", 1)), free=free, scales=doc.get("feature_scales"),
-                                   free_source=free_source)
+                                   depth=int(doc.get("depth", 1)), free=free, board=board,
+                                   scales=doc.get("feature_scales"), free_source=free_source, pair_source=pair_source)
     return head + body + tail
 
 
@@ -170,8 +188,8 @@ def feature_value_lua(doc: dict) -> str:
     scales = doc.get("feature_scales")
     if scales is None:
         return source
-    head = [f"-- The evaluation reads the {len(names)} numbers below in this order (the last six are evoplay's free",
-            "-- features when the champion read them: seat, my_turn, my_moves, their_moves, my_score, their_score);",
+    head = [f"-- The evaluation reads the {len(names)} numbers below in this order (after the game's own features, the",
+            "-- free features and the pair counts when the champion read them: evoplay.agents.feature_view);",
             "-- each is multiplied by its scale first.", "local SCALES = {"]
     head += [f"  {float(x)!r}, -- {n}" for x, n in zip(scales, names)]
     head += ["}", "local unscaled = (function()", source, "end)()", "return function(features)",

@@ -16,6 +16,12 @@ A GP program or a weight vector reads one row of numbers per position, from one 
   ``their_score``   the best score among the other players
   ================  =========================================================================================
 
+- with ``pairs=True``, on a game whose features are the planes of a board (``Game.board_planes()``: OpenSpiel's
+  board games), the counts of neighbouring cell pairs: ``pair[a,b,D]`` is how many cells hold plane ``a`` while
+  the next cell in direction ``D`` (E, S, SE, SW) holds plane ``b``, or the other way round (``a <= b``). A
+  weighted sum of single cells cannot see that two pieces stand together, that a piece is guarded or that one
+  side can capture (in clobber a move is a neighbouring pair of the mover's and the other's pieces); the pair
+  counts can. Up to four planes: 40 numbers at most.
 - each number times a scale (``scales``), measured once per run as 1 / the standard deviation of the number over
   positions of seeded random games (:func:`measure_scales`; a number that never changed gets 0 and so is ignored).
   Scaled features make a program's constants in [-1, 1] and a genome's weights in [-1, 1) speak the same units
@@ -36,6 +42,75 @@ from evoplay.games.guard import in_game
 from evoplay.games.kernels import play_state
 
 FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
+PAIR_DIRECTIONS = ("E", "S", "SE", "SW")
+#: the most planes a board may have for pair features (10 plane pairs in each of the 4 directions)
+MAX_PAIR_PLANES = 4
+
+
+def pair_names(planes: int) -> list[str]:
+    """The names of the pair counts of a board of ``planes`` planes, in the order ``pair_counts`` gives them."""
+    return [f"pair[{a},{b},{d}]" for d in PAIR_DIRECTIONS for a in range(planes) for b in range(a, planes)]
+
+
+def pair_counts(features, planes: int, rows: int, columns: int) -> list[float]:
+    """The neighbouring-pair counts of one board: for each direction (E, S, SE, SW) and planes ``a <= b``, how many
+    cells hold plane ``a`` while the next cell that way holds plane ``b``, or the other way round. ``features`` is
+    the board flattened plane by plane (``Game.board_planes``). The readable reference of ``FeatureView``'s batched
+    count; exported players carry this very function's source, so it uses nothing but Python."""
+    def cell(k, r, c):
+        return features[(k * rows + r) * columns + c]
+
+    out = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):  # E, S, SE, SW
+        for a in range(planes):
+            for b in range(a, planes):
+                total = 0.0
+                for r in range(rows):
+                    for c in range(columns):
+                        r2, c2 = r + dr, c + dc
+                        if 0 <= r2 < rows and 0 <= c2 < columns:
+                            total += cell(a, r, c) * cell(b, r2, c2)
+                            if a != b:
+                                total += cell(b, r, c) * cell(a, r2, c2)
+                out.append(total)
+    return out
+
+
+_SHIFTS = (  # (this cell, its neighbour) as slices of (rows, columns), per direction: E, S, SE, SW
+    ((slice(None), slice(None, -1)), (slice(None), slice(1, None))),
+    ((slice(None, -1), slice(None)), (slice(1, None), slice(None))),
+    ((slice(None, -1), slice(None, -1)), (slice(1, None), slice(1, None))),
+    ((slice(None, -1), slice(1, None)), (slice(1, None), slice(None, -1))),
+)
+
+
+def pair_counts_batch(boards: np.ndarray) -> np.ndarray:
+    """``pair_counts`` of many boards at once: ``boards`` shaped (n, planes, rows, columns), the counts (n, k)."""
+    n, planes = boards.shape[:2]
+    upper = np.triu_indices(planes)
+    out = []
+    for here, there in _SHIFTS:
+        a = boards[:, :, here[0], here[1]].reshape(n, planes, -1)
+        b = boards[:, :, there[0], there[1]].reshape(n, planes, -1)
+        m = a @ b.transpose(0, 2, 1)  # m[i, p, q]: cells with plane p whose neighbour has plane q
+        both = m + m.transpose(0, 2, 1)
+        diagonal = np.arange(planes)
+        both[:, diagonal, diagonal] = m[:, diagonal, diagonal]
+        out.append(both[:, upper[0], upper[1]])
+    return np.concatenate(out, axis=1)
+
+
+def pair_board(game) -> tuple[int, int, int] | None:
+    """The board of ``game`` pair features count over (``Game.board_planes``), or None when it has none they can
+    use (not a board of planes, more than ``MAX_PAIR_PLANES`` planes, or a shape that does not match its
+    features)."""
+    hook = getattr(game, "board_planes", None)
+    shape = hook() if hook is not None else None
+    if shape is None or len(shape) != 3 or not 1 <= shape[0] <= MAX_PAIR_PLANES:
+        return None
+    if int(np.prod(shape)) != game.num_features():
+        return None
+    return tuple(int(n) for n in shape)
 
 
 def free_features(state, player: int) -> list[float]:
@@ -59,11 +134,18 @@ def free_features(state, player: int) -> list[float]:
 class FeatureView:
     """The numbers a feature player reads for ``game`` (see the module docstring)."""
 
-    def __init__(self, game, free: bool = False, scales=None):
+    def __init__(self, game, free: bool = False, scales=None, pairs: bool = False):
         self.game = game
         self.free = bool(free)
         self.own = game.num_features()
         names = list(game.feature_names()) + (list(FREE_FEATURES) if self.free else [])
+        self.board = None
+        if pairs:
+            self.board = pair_board(game)
+            if self.board is None:
+                raise SpecError(f"{game.spec} has no board of at most {MAX_PAIR_PLANES} planes to count pairs on "
+                                f"(Game.board_planes()); turn pair_features off for it")
+            names += pair_names(self.board[0])
         self._names = names
         if scales is not None:
             scales = np.ascontiguousarray(scales, dtype=np.float64)
@@ -73,6 +155,11 @@ class FeatureView:
             if not np.all(np.isfinite(scales)):
                 raise SpecError("the feature scales must be finite numbers")
         self.scales = scales
+
+    @property
+    def pair_count(self) -> int:
+        """How many pair counts the view reads (0 without pairs)."""
+        return 0 if self.board is None else len(PAIR_DIRECTIONS) * self.board[0] * (self.board[0] + 1) // 2
 
     def names(self) -> list[str]:
         return list(self._names)
@@ -100,7 +187,10 @@ class FeatureView:
                             f"{own}; make them agree") from None
         if self.free:
             for i, s in enumerate(states):
-                rows[i, own:] = free_features(s, player)
+                rows[i, own:own + len(FREE_FEATURES)] = free_features(s, player)
+        if self.board is not None:
+            rows[:, len(self._names) - self.pair_count:] = pair_counts_batch(
+                rows[:, :own].reshape(len(states), *self.board))
         if self.scales is not None:
             rows *= self.scales
         return rows
@@ -110,13 +200,16 @@ class FeatureView:
         doc: dict = {"features": self.names()}
         if self.free:
             doc["free_features"] = True
+        if self.board is not None:
+            doc["pair_features"] = True
         if self.scales is not None:
             doc["feature_scales"] = [float(x) for x in self.scales]
         return doc
 
     @classmethod
     def from_document(cls, game, doc: dict) -> "FeatureView":
-        return cls(game, bool(doc.get("free_features", False)), doc.get("feature_scales"))
+        return cls(game, bool(doc.get("free_features", False)), doc.get("feature_scales"),
+                   bool(doc.get("pair_features", False)))
 
 
 @dataclass
@@ -176,11 +269,11 @@ def _random_game(game, seed: int, rng: np.random.Generator, max_moves: int, out:
         raise in_game(err, game.spec, seed, move) from None
 
 
-def measure_scales(game, free: bool, seed: int, positions: int = 400) -> np.ndarray:
+def measure_scales(game, free: bool, seed: int, positions: int = 400, pairs: bool = False) -> np.ndarray:
     """1 / the standard deviation of each of the view's numbers over ``positions`` random positions (seen from
     the mover and, for the others, from a random other player), rounded to 4 significant digits so that a
     document shows them plainly; 0 for a number that never changed."""
-    view = FeatureView(game, free)
+    view = FeatureView(game, free, pairs=pairs)
     samples = decisions(game, positions, seed)
     if not samples:
         return np.ones(len(view))

@@ -109,6 +109,7 @@ def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0,
                                 f"--out for these settings")
     else:
         config = load_config("ga", None, {"game": spec, "minutes": float(minutes), "seed": seed, **settings})
+        # (a seed among the settings, --set seed=N, replaces the default one)
         run = RunFolder.create(folder, "ga", config)
     if not run.finished:
         with make_executor("process" if workers > 1 else "serial", workers) as ex:
@@ -361,9 +362,10 @@ def bench_learn(quick: bool, specs: list[str] | None = None, minutes: float | No
         for text in settings:
             key, value = parse_assignment(text)
             changes[find_key(base, key)] = value
-        for key in ("game", "minutes", "seed"):
+        for key in ("game", "minutes"):
             if key in changes:
-                raise SpecError(f"--set {key}: bench learn sets the game, the minutes (--minutes) and the seed itself")
+                raise SpecError(f"--set {key}: bench learn sets the game (the suite or the specs named) and the "
+                                f"minutes (--minutes) itself")
         load_config("ga", None, changes)  # a wrong key or value is refused before anything runs
     minutes = minutes if minutes is not None else (0.5 if quick else 10.0)
     games = games if games is not None else (4 if quick else 20)

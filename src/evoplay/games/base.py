@@ -88,6 +88,14 @@ class Game:
     def num_features(self) -> int:
         return len(self.feature_names())
 
+    def board_planes(self) -> tuple[int, int, int] | None:
+        """``(planes, rows, columns)`` when ``State.features(player)`` is a board flattened plane by plane: plane
+        ``k``'s cell ``(r, c)`` at index ``(k * rows + r) * columns + c``, each number 1 where that plane holds
+        the cell (a piece of some kind, an empty cell) and 0 elsewhere; None (the default) for any other features.
+        Feature players then may also read the counts of neighbouring cell pairs
+        (``evoplay.agents.feature_view.pair_counts``)."""
+        return None
+
     @classmethod
     def player(cls, name: str):
         """What ``players[name]`` references, imported; None when the game has no player of that name."""

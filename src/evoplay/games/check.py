@@ -37,6 +37,7 @@ class CheckReport:
     simultaneous_nodes: int = 0
     num_players: int = 0
     num_features: int | None = None
+    board: str = ""  # Game.board_planes(), as "planes x rows x columns" ('': none)
     kernels: str = ""  # what the comparison of the game's kernels with its State found ('': no kernels)
     mean_returns: list[float] = field(default_factory=list)
     seconds: float = 0.0
@@ -59,6 +60,8 @@ class CheckReport:
         rows.append(("chance nodes / simultaneous moves", f"{self.chance_nodes} / {self.simultaneous_nodes}"))
         if self.mean_returns:
             rows.append(("mean returns by seat", ", ".join(f"{r:+.3f}" for r in self.mean_returns)))
+        if self.board:
+            rows.append(("board of planes (Game.board_planes())", self.board))
         if self.kernels:
             rows.append(("Numba kernels (Game.kernels())", self.kernels))
         if self.moves:
@@ -360,6 +363,8 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int) -> Chec
     checker = _Checker(game, report)
     names = check_names(game, checker)
     report.num_features = None if names is None else len(names)
+    if names is not None:
+        check_board(game, len(names), report, checker)
     check_spec(game, checker)
     comparison = kernel_comparison(game, checker)
     for g in range(games):
@@ -406,6 +411,24 @@ def kernel_comparison(game: Game, checker: _Checker):
         checker.problem("kernels", f"kernels() raised {type(err).__name__}: {err}")
         return None
     return None if kernels is None else KernelComparison(game, kernels, checker.problem)
+
+
+def check_board(game: Game, count: int, report: CheckReport, checker) -> None:
+    """``Game.board_planes()``, when the game gives one: its cells must be its ``count`` features."""
+    try:
+        shape = game.board_planes()
+    except Exception as err:  # noqa: BLE001 - a user's hook that fails is reported, not raised
+        checker.problem("board_planes", f"board_planes() raised {type(err).__name__}: {err}")
+        return
+    if shape is None:
+        return
+    dims = [int(n) for n in shape] if isinstance(shape, (tuple, list)) else []
+    if len(dims) != 3 or min(dims) < 1 or dims[0] * dims[1] * dims[2] != count:
+        checker.problem("board_planes", f"board_planes() gave {shape!r}; give (planes, rows, columns) whose product is "
+                                        f"the {count} features, or None when the features are not a board")
+        return
+    report.board = (f"{dims[0]} x {dims[1]} x {dims[2]}: evolved players can read its neighbouring cell pairs "
+                    f"(player.pair_features)" if dims[0] <= 4 else f"{dims[0]} x {dims[1]} x {dims[2]}")
 
 
 def seat_blind(game: Game, seed: int, games: int = 20) -> str:

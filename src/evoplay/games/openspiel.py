@@ -170,6 +170,17 @@ class OpenSpielGame(Game):
     def num_features(self) -> int:
         return int(np.prod(self._shape)) if self._tensor is not None else len(self.feature_names())
 
+    def board_planes(self) -> tuple[int, int, int] | None:
+        """The observation's shape when it is (planes, rows, columns) of a board (at most 8 planes, each cell's
+        numbers 0 or 1); None otherwise."""
+        if self._tensor != "observation" or len(self._shape) != 3 or not 2 <= self._shape[0] <= 8:
+            return None
+        state = self.pyspiel_game.new_initial_state()
+        if state.current_player() < 0:
+            return None
+        start = np.asarray(state.observation_tensor(0))
+        return tuple(int(n) for n in self._shape) if np.isin(start, (0.0, 1.0)).all() else None
+
     def relative_index(self):
         """Per player, the indices that make the tensor relative to its seat (None: the tensor as it is)."""
         layout = self.seat_layout

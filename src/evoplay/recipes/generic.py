@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.agents.feature_view import FeatureView, measure_scales
+from evoplay.agents.feature_view import FeatureView, measure_scales, pair_board
 from evoplay.agents.generic_search import Budget
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
@@ -80,9 +80,11 @@ class GenericEvolution:
         pl = config["player"]
         self.free_features = bool(pl.get("free_features", False))
         self.scale_features = bool(pl.get("scale_features", False))
+        # pair counts where the game's features are a board they can be counted on (else the features as they are)
+        self.pair_features = bool(pl.get("pair_features", False)) and pair_board(self.game) is not None
         # The scales are measured when the run starts and kept in its state (use_view), so a resumed run reads
         # exactly what it read before, and a broken game is caught by the first generation, in its run folder.
-        self.view = FeatureView(self.game, self.free_features)
+        self.view = FeatureView(self.game, self.free_features, pairs=self.pair_features)
         self.train_budget = Budget(nodes=int(pl["nodes"])) if pl.get("nodes", 0) else None
         self.play = {k: v for k, v in config.get("play", {}).items() if v}
 
@@ -91,10 +93,10 @@ class GenericEvolution:
         """Read features as the run does: scaled by the scales its state holds."""
         scales = state.get("feature_scales")
         if scales is not None and (self.view.scales is None or not np.array_equal(self.view.scales, scales)):
-            self.view = FeatureView(self.game, self.free_features, scales)
+            self.view = FeatureView(self.game, self.free_features, scales, self.pair_features)
 
     def start(self, rng: np.random.Generator) -> dict:
-        scales = measure_scales(self.game, self.free_features, self.seed) if self.scale_features else None
+        scales = measure_scales(self.game, self.free_features, self.seed, pairs=self.pair_features) if self.scale_features else None
         self.use_view({"feature_scales": scales})
         state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
         if scales is not None:
