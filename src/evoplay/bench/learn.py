@@ -295,7 +295,8 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
                 rows[label]["spec"] = opponent
         log_lines = [json.loads(x) for x in (out / name / "log.jsonl").read_text().splitlines() if x.strip()]
         results[name] = {"game": raw, "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""),
-                         "minutes": minutes, "settings": dict(settings or {}), "matchups": rows, "seconds": round(time.perf_counter() - start, 1),
+                         "minutes": minutes, "settings": dict(settings or {}), "matchups": rows,
+                         "seconds": round(time.perf_counter() - start, 1),
                          "load": load_note()}
         kept.pop(name, None)
         (out / "results.json").write_text(json.dumps({**kept, **results}, indent=1) + "\n", encoding="utf-8")

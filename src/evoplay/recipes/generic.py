@@ -96,7 +96,8 @@ class GenericEvolution:
             self.view = FeatureView(self.game, self.free_features, scales, self.pair_features)
 
     def start(self, rng: np.random.Generator) -> dict:
-        scales = measure_scales(self.game, self.free_features, self.seed, pairs=self.pair_features) if self.scale_features else None
+        scales = (measure_scales(self.game, self.free_features, self.seed, pairs=self.pair_features)
+                  if self.scale_features else None)
         self.use_view({"feature_scales": scales})
         state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
         if scales is not None:
