@@ -176,7 +176,7 @@ class _Waiting:
 def test_requests_beyond_capacity_get_503_quick_games_go_on_and_a_client_that_leaves_hurries_its_game():
     from starlette.exceptions import HTTPException
 
-    from evoplay.serve.app import QUEUE_SECONDS, AgentThreads
+    from evoplay.serve.workers import QUEUE_SECONDS, AgentThreads
 
     async def scenario():
         threads = AgentThreads(threads=1, waiting=1, move_seconds=2.0)

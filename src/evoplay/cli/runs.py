@@ -313,7 +313,7 @@ def _exit_past_agents() -> None:
     import os
     import threading
 
-    from evoplay.serve.app import THREAD_NAME
+    from evoplay.serve.workers import THREAD_NAME
 
     if any(t.name == THREAD_NAME and t.is_alive() for t in threading.enumerate()):
         sys.stdout.flush()
