@@ -457,11 +457,7 @@ class EvolvedEvaluation:
 
     def move_scores(self, state: State, actions: list[int]) -> np.ndarray:
         mover = state.current_player()
-        children = []
-        for a in actions:
-            child = state.clone()
-            child.apply_action(a)
-            children.append(child)
+        children = self.agent.after_states(state, mover, actions)
         values = np.empty(len(actions))
         for i, child in enumerate(children):
             values[i] = (float(np.asarray(child.returns(), dtype=np.float64)[mover]) * 10.0 if child.is_terminal()
