@@ -300,9 +300,11 @@ def export(folder, lang: str) -> Path:
 
 
 def configured(recipe: str, evolution_class, config: dict, options: dict):
-    """A generic recipe's Evolution: ``config`` merged over the recipe's defaults (``make`` of gp and ga)."""
+    """A generic recipe's Evolution: ``config`` merged over the recipe's defaults (``make`` of gp and ga), or a
+    race of it without and with pair features (``player.pair_race``, evoplay.recipes.race)."""
     from evoplay.evolve.config import load_config, merge
+    from evoplay.recipes.race import raced
 
     if options.get("levels"):
         raise ConfigError("--levels is for the sevens recipe")
-    return evolution_class(merge(load_config(recipe), config, f"the {recipe} config"))
+    return raced(evolution_class, merge(load_config(recipe), config, f"the {recipe} config"))
