@@ -50,6 +50,8 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
             best = f"best {record['best']:.4g}" if record and "best" in record else ""
             if record and record.get("ladder"):
                 best += f" vs {record['ladder']}"
+            if record and record.get("setting"):
+                best += f" [{record['setting']}]"
             if minutes:  # a run with a time budget shows how much of it is spent; its generations come as they come
                 if record and spent[1] is not None and done > spent[1]:
                     spent[0] += float(record.get("seconds", 0))

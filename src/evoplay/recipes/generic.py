@@ -264,6 +264,12 @@ def report(folder, recipe: str) -> str:
                      f"{folder.file('best.json')}")
         if doc.get("notation"):
             lines.append(f"  program ({doc['size']} nodes): {doc['notation']}")
+        race = doc.get("race")
+        if race:
+            scores = ", ".join(f"{label} {score:.3g}" for label, score in race["playoff"].items())
+            lines.append(f"it evolved {race['winner']}, the winner of the race after "
+                         f"{' and '.join(map(str, race['steps']))} generations"
+                         + (f" (playoff: {scores})" if scores else ""))
         check = doc.get("play_check")
         if check:
             scores = ", ".join(f"{label} {score:.3g}" for label, score in check["scores"].items())
