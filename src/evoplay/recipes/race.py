@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from evoplay.errors import ConfigError
-from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population
+from evoplay.evolve.fitness import FitnessSpec, evaluate_population
 
 RACE_KEY = 0x7ACE  # the second setting's random generator in the run seed's derivation
 ARMS = ("without pair features", "with pair features")
@@ -125,18 +125,9 @@ class Race:
 
     def playoff_spec(self, state: dict) -> FitnessSpec:
         """The race's games: ``report.playoff_games`` a seat against each other and the top rungs of the setting
-        that climbed highest, with common random numbers."""
-        arm = self.arms[0]
-        spec = arm.fitness_spec
-        if spec.ladder:
-            top = max(int(s.get("ladder", 0)) for s in state["arms"])
-            opponents = tuple(Ladder(spec, top).opponents())
-        else:
-            opponents = tuple(spec.opponents)
-        games = int(self.config["report"]["playoff_games"])
-        return FitnessSpec(opponents, games, round_robin=games if self.game.num_players == 2 else 0,
-                           scoring=spec.scoring, crn=True, openings=spec.openings, win=spec.win, draw=spec.draw,
-                           loss=spec.loss)
+        that climbed highest, with common random numbers (the champion's playoff, evoplay.recipes.generic)."""
+        top = max(int(s.get("ladder", 0)) for s in state["arms"])
+        return self.arms[0].playoff_spec({"ladder": top}, int(self.config["report"]["playoff_games"]))
 
     def finish(self, state: dict, folder) -> None:
         decided = None
