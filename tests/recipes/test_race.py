@@ -80,9 +80,15 @@ def test_a_run_that_ends_inside_the_race_decides_at_its_finish(tmp_path):
     assert load_recipe("ga").make(cfg).generations == 3
 
 
+def test_the_ga_default_races_on_a_board():
+    evo = load_recipe("ga").make(load_config("ga", None, {"game": "openspiel:tic_tac_toe"}))
+    assert isinstance(evo, Race) and evo.share == 0.2
+
+
 def test_nothing_is_raced_without_a_board_or_with_pair_features_on():
     assert isinstance(load_recipe("ga").make(load_config("ga", None, {**SMALL, "game": TAKE_AWAY})), GAEvolution)
     assert isinstance(load_recipe("ga").make(config(**{"player.pair_features": True})), GAEvolution)
+    assert isinstance(load_recipe("ga").make(config(**{"player.pair_race": 0.0})), GAEvolution)
     assert isinstance(load_recipe("gp").make(load_config("gp", None, {"game": "openspiel:tic_tac_toe",
                                                                       "player.pair_race": 0.2})), Race)
 
