@@ -427,8 +427,9 @@ def check_board(game: Game, count: int, report: CheckReport, checker) -> None:
         checker.problem("board_planes", f"board_planes() gave {shape!r}; give (planes, rows, columns) whose product is "
                                         f"the {count} features, or None when the features are not a board")
         return
-    report.board = (f"{dims[0]} x {dims[1]} x {dims[2]}: evolved players can read its neighbouring cell pairs "
-                    f"(player.pair_features)" if dims[0] <= 4 else f"{dims[0]} x {dims[1]} x {dims[2]}")
+    size = f"{dims[0]} x {dims[1]} x {dims[2]}"
+    report.board = (f"{size}: evolved players can read its neighbouring cell pairs (evolve ga races them: "
+                    f"player.pair_race)" if dims[0] <= 4 else size)
 
 
 def seat_blind(game: Game, seed: int, games: int = 20) -> str:
