@@ -70,6 +70,20 @@ def test_a_race_resumed_after_a_kill_gives_the_same_log_and_champion(tmp_path):
     assert strip([parts.read_json("best.json")]) == strip([whole.read_json("best.json")])
 
 
+def test_a_run_folder_from_before_the_race_resumes_as_it_started(tmp_path):
+    old = config()
+    del old["player"]["pair_race"]  # written by an evoplay without the race: its default now races
+    folder = RunFolder.create(tmp_path / "old", "ga", old)
+    run_evolution(GAEvolution(config(**{"player.pair_race": 0.0})), folder, stop_after=2)
+    evo = load_recipe("ga").make(RunFolder.open(tmp_path / "old").config)
+    assert isinstance(evo, Race)
+    run_evolution(evo, RunFolder.open(tmp_path / "old"))
+    log = folder.read_log()
+    assert len(log) == 6 and not any("setting" in r for r in log)
+    doc = folder.read_json("best.json")
+    assert "race" not in doc and "pair_features" not in doc
+
+
 def test_a_run_that_ends_inside_the_race_decides_at_its_finish(tmp_path):
     cfg = config(generations=3)  # a quarter of three is one each; the third generation would start the winner
     folder = RunFolder.create(tmp_path / "run", "ga", config(generations=2))

@@ -72,8 +72,16 @@ class Race:
             return min(state["spent"]) < self.share * 60.0 * self.minutes
         return min(state["steps"]) < max(1, round(self.share * self.generations))
 
+    @staticmethod
+    def unraced(state: dict) -> bool:
+        """Whether ``state`` is a run's that started without a race (a run folder of an evoplay before it): such a
+        run goes on as it started, as the first setting alone."""
+        return "arms" not in state
+
     def step(self, state: dict, generation: int, executor) -> tuple[dict, dict]:
         self.executor = executor
+        if self.unraced(state):
+            return self.arms[0].step(state, generation, executor)
         decided = None
         if state["winner"] is None and not self.racing(state):
             decided = self.decide(state, executor)
@@ -130,6 +138,9 @@ class Race:
         return self.arms[0].playoff_spec({"ladder": top}, int(self.config["report"]["playoff_games"]))
 
     def finish(self, state: dict, folder) -> None:
+        if self.unraced(state):
+            self.arms[0].executor = self.executor
+            return self.arms[0].finish(state, folder)
         decided = None
         if state["winner"] is None:  # the run ended inside the race: the playoff picks from what there is
             decided = self.decide(state, self.executor)
