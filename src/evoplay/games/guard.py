@@ -90,11 +90,16 @@ def _watch() -> None:
                 del seen[ident]
         for ident, frame in frames.items():
             outer, hook = None, None
-            while frame is not None:
-                entry = _HOOKS.get(id(frame.f_code))
-                if entry is not None and entry[0] is frame.f_code:
-                    outer, hook = frame, entry
-                frame = frame.f_back
+            try:
+                while frame is not None:
+                    entry = _HOOKS.get(id(frame.f_code))
+                    if entry is not None and entry[0] is frame.f_code:
+                        outer, hook = frame, entry
+                    frame = frame.f_back
+            except AttributeError:
+                # another thread's stack read while it changes can show a frame half made (seen on CPython 3.11):
+                # the thread is looked at again next round; the watchdog itself must not die of it
+                continue
             if outer is None:
                 seen.pop(ident, None)
                 continue
