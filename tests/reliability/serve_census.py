@@ -18,6 +18,8 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
+from tests.serve.conftest import make_mancala_run
+
 warnings.filterwarnings("ignore", message=".*httpx.*")
 
 EVIL = "import pathlib\npathlib.Path({marker!r}).write_text('imported')\n"
@@ -29,8 +31,6 @@ def setup(base: Path) -> tuple[Path, Path]:
     """A runs folder with one finished Kalah run and symlinks out, beside an outside folder holding a Python file
     that leaves ``marker`` when imported, a best.json naming that file's game, and a run folder. Returns (runs,
     marker)."""
-    from tests.serve.conftest import make_mancala_run
-
     runs, outside = base / "runs", base / "outside"
     runs.mkdir()
     outside.mkdir()
