@@ -95,3 +95,37 @@ def test_a_round_robin_table_fits_80_columns_and_tells_repeated_agents_apart():
 
     rows = [line for line in text.splitlines() if line.strip().startswith(("random", "alphabeta"))]
     assert len(rows) == 3 and all(re.search(r" \d\.\d\d-\d\.\d\d ", row) for row in rows)  # whole intervals
+
+
+def _bar_text(minutes, log=()):
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from evoplay.cli.runs import _RunBar
+
+    folder = SimpleNamespace(recipe="ga", config={"minutes": minutes, "generations": 1000}, read_log=lambda: list(log))
+    bar = _RunBar(folder, 1000)
+    prog = bar.progress()
+    bar.update(len(log), 1000, log[-1] if log else None)
+    for g in range(len(log), 51):
+        bar.update(g + 1, 1000, {"generation": g, "best": 0.5, "seconds": 3.0})
+    console = Console(width=100, record=True)
+    console.print(prog.get_renderable())
+    return console.export_text()
+
+
+def test_a_run_with_a_time_budget_shows_its_minutes_spent_and_left_not_generations_of_a_cap():
+    import re
+
+    text = _bar_text(3)  # 51 generations of 3 s: 2.55 of 3 minutes spent, 27 s left
+    assert "2.5/3 min" in text or "2.6/3 min" in text
+    assert re.search(r"0:2[67] left", text) and "generation 51" in text
+    assert "1000" not in text and "eta" not in text
+    resumed = _bar_text(3, [{"generation": g, "best": 0.4, "seconds": 3.0} for g in range(40)])
+    assert "2.5/3 min" in resumed or "2.6/3 min" in resumed  # the generations before the resume count once
+
+
+def test_a_run_without_a_time_budget_shows_generations_and_their_eta():
+    text = _bar_text(0)
+    assert "51/1000" in text and "eta" in text and " min," not in text

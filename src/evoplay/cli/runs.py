@@ -5,7 +5,10 @@ import sys
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
+from rich.progress_bar import ProgressBar
+from rich.text import Text
 
 from evoplay.cli.common import console, executor_options, main, out, print_error
 from evoplay.compiling import CompileColumn, in_progress_bar
@@ -37,34 +40,91 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
 
     evo = module.make(folder.config, **folder.meta.get("options", {}))
     opened = nullcontext(executor) if executor is not None else make_executor(backend, workers, address)
-    with opened as ex, in_progress_bar(), Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[best]}"),
-        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), CompileColumn(), console=console,
-    ) as prog:
-        task = prog.add_task(f"{folder.recipe} generations", total=evo.generations, best="")
-
-        minutes = float(folder.config.get("minutes", 0) or 0)
-        spent = [sum(float(r.get("seconds", 0)) for r in folder.read_log()), None]  # seconds, generation shown
-
-        def update(done, total, record):
-            best = f"best {record['best']:.4g}" if record and "best" in record else ""
-            if record and record.get("ladder"):
-                best += f" vs {record['ladder']}"
-            if record and record.get("setting"):
-                best += f" [{record['setting']}]"
-            if minutes:  # a run with a time budget shows how much of it is spent; its generations come as they come
-                if record and spent[1] is not None and done > spent[1]:
-                    spent[0] += float(record.get("seconds", 0))
-                spent[1] = done
-                prog.update(task, completed=done, total=None, best=f"{best} ({spent[0] / 60:.1f} of {minutes:g} min)")
-            else:
-                prog.update(task, completed=done, total=total, best=best)
-
+    bar = _RunBar(folder, evo.generations)
+    with opened as ex, in_progress_bar(), bar.progress() as prog:
         # The final tables (the best against held-out opponents) can take longer than the generations did: the
         # bar says so while its clock keeps running.
-        finishing = _Finishing(evo, lambda: prog.update(task, description=f"{folder.recipe}: final tables"))
-        run_evolution(finishing, folder, ex, update)
+        finishing = _Finishing(evo, lambda: prog.update(bar.task, description=f"{folder.recipe}: final tables"))
+        run_evolution(finishing, folder, ex, bar.update)
     console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
+
+
+class _RunBar:
+    """The progress of a run in the units of its budget. A run with ``minutes`` is a bar over that time: the minutes
+    its generations have spent, the time left and the generation it is at (its ``generations`` are a cap it may
+    never reach, so neither their count nor an eta from them is shown); a run without one is a bar over its
+    generations with their eta."""
+
+    def __init__(self, folder, generations: int):
+        self.folder, self.generations = folder, generations
+        self.minutes = float(folder.config.get("minutes", 0) or 0)
+        # the seconds its generations have taken, as the time budget counts them (every resume included)
+        self.spent = sum(float(r.get("seconds", 0)) for r in folder.read_log())
+        self.shown = None  # the generation last shown: a record is added to ``spent`` once
+        self.prog = self.task = None
+
+    def progress(self) -> Progress:
+        if self.minutes:
+            # The bar is drawn over the budget's seconds from the task's fields: a task with a total would stop its
+            # clock once the generations had spent the budget, while the closing tables still run.
+            columns = (TextColumn("[bold]{task.description}"), _BudgetBar(), _BudgetColumn(),
+                       TextColumn("{task.fields[best]}"), TimeElapsedColumn(), CompileColumn())
+            description, total = f"{self.folder.recipe}, {self.minutes:g} min", None
+        else:
+            columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[best]}"), TimeElapsedColumn(), TextColumn("eta"),
+                       TimeRemainingColumn(), CompileColumn())
+            description, total = f"{self.folder.recipe} generations", self.generations
+        self.prog = Progress(*columns, console=console)
+        self.task = self.prog.add_task(description, total=total, best="", told=_now(), spent=self.spent,
+                                       budget=60.0 * self.minutes)
+        return self.prog
+
+    def update(self, done: int, total: int, record: dict | None) -> None:
+        """run_evolution's progress callback: ``done`` generations of ``total``, the last one's log record."""
+        best = f"best {record['best']:.4g}" if record and "best" in record else ""
+        if record and record.get("ladder"):
+            best += f" vs {record['ladder']}"
+        if record and record.get("setting"):
+            best += f" [{record['setting']}]"
+        if not self.minutes:
+            self.prog.update(self.task, completed=done, total=total, best=best)
+            return
+        if record and self.shown is not None and done > self.shown:
+            self.spent += float(record.get("seconds", 0))
+        self.shown = done
+        self.prog.update(self.task, completed=done, spent=self.spent, told=_now(),
+                         best=f"generation {done}" + (f", {best}" if best else ""))
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def _budget_spent(task) -> tuple[float, float]:
+    """A time budget's seconds and those spent: the generations' so far and the one under way."""
+    return task.fields["budget"], task.fields["spent"] + _now() - task.fields["told"]
+
+
+class _BudgetBar(BarColumn):
+    """A bar over a time budget."""
+
+    def render(self, task) -> ProgressBar:
+        budget, spent = _budget_spent(task)
+        return ProgressBar(total=budget, completed=min(spent, budget), width=self.bar_width, style=self.style,
+                           complete_style=self.complete_style, finished_style=self.finished_style)
+
+
+class _BudgetColumn(ProgressColumn):
+    """A time budget's minutes spent and the time left, counting down between generations."""
+
+    def render(self, task) -> Text:
+        budget, spent = _budget_spent(task)
+        left = max(0.0, budget - spent)
+        return Text(f"{min(spent, budget) / 60:.1f}/{budget / 60:g} min, {int(left // 60)}:{int(left % 60):02d} left",
+                    style="progress.remaining")
 
 
 class _Session:
