@@ -18,8 +18,8 @@ from evoplay.games.openspiel import OpenSpielGame, OpenSpielState  # noqa: E402
 # (evoplay spec, the same game loaded in pyspiel, random games): turn-based, chance, simultaneous, imperfect
 # information, three players.
 GAMES = [
-    ("openspiel:tic_tac_toe", ("tic_tac_toe", {}), 1500),
-    ("openspiel:connect_four", ("connect_four", {}), 300),
+    ("openspiel:tic_tac_toe(engine=openspiel)", ("tic_tac_toe", {}), 1500),
+    ("openspiel:connect_four(engine=openspiel)", ("connect_four", {}), 300),
     ("openspiel:pig(winscore=15)", ("pig", {"winscore": 15}), 300),
     ("openspiel:goofspiel(num_cards=4)", ("goofspiel", {"num_cards": 4}), 600),
     ("openspiel:kuhn_poker", ("kuhn_poker", {}), 1500),

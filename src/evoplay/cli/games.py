@@ -41,10 +41,19 @@ def progress_bar(description: str, enabled: bool = True):
 
 
 @main.command()
-def games():
-    """List the games and their parameters."""
+@click.argument("spec", required=False)
+def games(spec):
+    """List the games and their parameters, and the OpenSpiel games evoplay has kernel ports of (with SPEC: which
+    engine plays that game)."""
     from evoplay.games import GAMES, load_installed_games
+    from evoplay.games.openspiel import engine_note
+    from evoplay.games.ports import port_table
 
+    if spec:
+        g = _game(spec)
+        note = engine_note(g) or f"not an OpenSpiel game: its own rules ({type(g).__name__})"
+        out.print(f"[bold]{escape(g.spec)}[/]: {escape(note)}", highlight=False)
+        return
     load_installed_games()
     table = Table(title="games (also: path/file.py:Class, openspiel:NAME)", show_lines=True)
     table.add_column("game", style="bold")
@@ -52,6 +61,12 @@ def games():
     table.add_column("parameters")
     for e in GAMES.entries():
         table.add_row(e.name, e.help, "\n".join(p.describe() for p in e.params) or "-")
+    out.print(table)
+    table = Table(title="OpenSpiel games on evoplay's kernel ports (engine=openspiel: OpenSpiel's own)", show_lines=True)
+    table.add_column("game", style="bold")
+    table.add_column("the port plays")
+    for name, plays in port_table():
+        table.add_row(escape(name), escape(plays))
     out.print(table)
 
 
@@ -91,13 +106,16 @@ def agents(game_spec):
 @click.option("--seed", type=int, default=0, show_default=True,
               help="seed of the first random game (each game after it has its own)")
 @click.option("--max-moves", type=int, default=10_000, show_default=True, help="moves before a game counts as endless")
-def check_game_command(game, n_games, seed, max_moves):
+@click.option("--against-openspiel", is_flag=True,
+              help="(a port of an OpenSpiel game) also play as many seeded random games through the port and pyspiel "
+                   "side by side, stopping at the first difference")
+def check_game_command(game, n_games, seed, max_moves, against_openspiel):
     """Play seeded random games of GAME and report every broken promise of the game API (exit 2 if any)."""
     from evoplay.games.check import check_game
 
     if n_games < 1:
         raise SpecError(f"--games {n_games}: play at least 1 game")
-    report = check_game(game, n_games, seed, max_moves)
+    report = check_game(game, n_games, seed, max_moves, against_openspiel)
     table = Table(title=f"check-game {escape(report.spec)}")
     table.add_column("figure")
     table.add_column("value")

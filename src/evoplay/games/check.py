@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evoplay.errors import IllegalActionError
+from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
 
 
@@ -39,6 +39,8 @@ class CheckReport:
     num_features: int | None = None
     board: str = ""  # Game.board_planes(), as "planes x rows x columns" ('': none)
     kernels: str = ""  # what the comparison of the game's kernels with its State found ('': no kernels)
+    engine: str = ""  # which engine plays an openspiel: game ('': another game)
+    against: str = ""  # what --against-openspiel found ('': not asked)
     mean_returns: list[float] = field(default_factory=list)
     seconds: float = 0.0
     returns_sum: np.ndarray | None = field(default=None, repr=False)
@@ -51,6 +53,7 @@ class CheckReport:
         """(figure, value) rows for a table."""
         rows = [
             ("game", self.spec),
+            *([("engine", self.engine)] if self.engine else []),
             ("players", str(self.num_players)),
             ("features", "-" if self.num_features is None else str(self.num_features)),
             ("random games played", f"{self.played} of {self.games} (seed {self.seed})"),
@@ -64,6 +67,8 @@ class CheckReport:
             rows.append(("board of planes (Game.board_planes())", self.board))
         if self.kernels:
             rows.append(("Numba kernels (Game.kernels())", self.kernels))
+        if self.against:
+            rows.append(("held to OpenSpiel (--against-openspiel)", self.against))
         if self.moves:
             rows.append(("time per move (checks included)", f"{1e6 * self.seconds / self.moves:.0f} us"))
         return rows
@@ -340,24 +345,32 @@ class _Checker:
                                             f"legal_actions() {sorted(legal)} at a chance node ({where})")
 
 
-def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int = 10_000) -> CheckReport:
+def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int = 10_000,
+               against_openspiel: bool = False) -> CheckReport:
     """Play ``games`` seeded random games of ``game`` and check the API's promises at every move: legal actions,
     illegal actions refused, clone independence, terminal states, returns, features, action strings, and the
     same seed giving the same game. Game 0 is played from ``seed`` itself (the seed a run's error names), the
-    others from seeds derived from it. Returns a report; ``report.ok`` when no promise was broken."""
+    others from seeds derived from it. ``against_openspiel``: also play as many seeded random games of a port of
+    an OpenSpiel game side by side with pyspiel (evoplay.games.ports.against). Returns a report; ``report.ok``
+    when no promise was broken."""
     from evoplay.games.guard import unguarded
 
     with unguarded():  # the game's hooks as written: each broken promise is named by its own rule below
-        return _check_game(game, games, seed, max_moves)
+        return _check_game(game, games, seed, max_moves, against_openspiel)
 
 
-def _check_game(game: Game | str, games: int, seed: int, max_moves: int) -> CheckReport:
+def _check_game(game: Game | str, games: int, seed: int, max_moves: int,
+                against_openspiel: bool = False) -> CheckReport:
     from evoplay.seeds import derive_seed
     from evoplay.games import load_game
+    from evoplay.games.openspiel import engine_note
+    from evoplay.games.ports.against import against_openspiel as side_by_side, refusal
 
     if isinstance(game, str):
         game = load_game(game)
-    report = CheckReport(game.spec, games, seed, num_players=int(game.num_players))
+    if against_openspiel and refusal(game):
+        raise SpecError(refusal(game))
+    report = CheckReport(game.spec, games, seed, num_players=int(game.num_players), engine=engine_note(game))
     report.returns_sum = np.zeros(report.num_players)
     start = time.perf_counter()
     checker = _Checker(game, report)
@@ -393,6 +406,11 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int) -> Chec
             report.warnings.append(warning)
     if comparison is not None:
         report.kernels = comparison.summary()
+    if against_openspiel:
+        held = side_by_side(game, games, seed, max_moves=max_moves)
+        report.against = held.summary()
+        if not held.ok:
+            checker.problem("against-openspiel", f"the port {report.against}")
     report.seconds = time.perf_counter() - start
     if report.played:
         report.mean_returns = [float(x) / report.played for x in report.returns_sum]

@@ -1,5 +1,12 @@
 """Any OpenSpiel game as an evoplay game: ``openspiel:NAME`` or ``openspiel:NAME(param=value,...)``.
 
+**Which engine.** Where evoplay has a port of the game (``evoplay.games.ports``: its rules in plain Python beside
+Numba kernels, held move for move to OpenSpiel), ``openspiel:NAME`` plays the port: the same spec, parameters,
+action numbers, features and returns, with every search inside Numba. ``engine=openspiel`` (``openspiel:hex(
+board_size=5,engine=openspiel)``) forces OpenSpiel's own implementation through this adapter, and ``engine=port``
+asks for the port, refusing where there is none. A game's canonical spec names the engine only when it is not the
+one chosen by default.
+
 The wrapped ``pyspiel`` objects stay reachable (``OpenSpielGame.pyspiel_game``, ``OpenSpielState.pyspiel_state``)
 for agents that call OpenSpiel's own bots. Turn-based and simultaneous games of any number of players are
 played through evoplay's API; chance nodes are exposed as ``CHANCE`` with ``chance_outcomes()`` and sampled by
@@ -19,6 +26,8 @@ from evoplay.spec import _format_value, parse_spec, suggest
 
 PREFIX = "openspiel:"
 INSTALL = "pip install 'evoplay[openspiel]'"
+#: the ``engine=`` values: evoplay's port of the game, or OpenSpiel's own implementation
+ENGINES = ("port", "openspiel")
 
 
 def _pyspiel():
@@ -54,13 +63,20 @@ def _coerce(game: str, key: str, raw: str, default: Any) -> Any:
     return text
 
 
-def load_openspiel(spec: str) -> "OpenSpielGame":
-    """Build ``openspiel:NAME(param=value,...)``; parameters are typed by OpenSpiel's defaults."""
+def load_openspiel(spec: str) -> "OpenSpielGame | Game":
+    """Build ``openspiel:NAME(param=value,...)``; parameters are typed by OpenSpiel's defaults. The game is
+    evoplay's port of NAME where there is one that plays these parameters (``evoplay.games.ports``), else OpenSpiel's
+    own; ``engine=openspiel`` or ``engine=port`` chooses."""
     pyspiel = _pyspiel()
     body = spec.strip()[len(PREFIX):]
     parsed = parse_spec(body, "OpenSpiel game")
     if parsed.args:
         raise SpecError(f"openspiel:{parsed.name}: give parameters by name, e.g. openspiel:goofspiel(num_cards=4)")
+    kwargs = dict(parsed.kwargs)
+    engine = kwargs.pop("engine", "").strip().strip("'\"").lower() or None
+    if engine is not None and engine not in ENGINES:
+        raise SpecError(f"openspiel:{parsed.name}: engine={parsed.kwargs['engine']!r} is unknown; use engine=port "
+                        f"(evoplay's kernel port, where there is one) or engine=openspiel (OpenSpiel's own)")
     types = {t.short_name: t for t in pyspiel.registered_games()}
     if parsed.name not in types:
         try:  # OpenSpiel's games written in Python (python_*) register themselves on import
@@ -79,9 +95,9 @@ def load_openspiel(spec: str) -> "OpenSpielGame":
                         f"sequential and simultaneous games")
     defaults = dict(game_type.parameter_specification)
     values = {}
-    for key, raw in parsed.kwargs.items():
+    for key, raw in kwargs.items():
         if key not in defaults:
-            known = ", ".join(sorted(defaults)) or "(none)"
+            known = ", ".join(sorted(defaults) + ["engine"])
             raise SpecError(f"openspiel:{parsed.name} has no parameter '{key}'{suggest(key, defaults)}; its "
                             f"parameters: {known}")
         values[key] = _coerce(parsed.name, key, raw, defaults[key])
@@ -90,14 +106,54 @@ def load_openspiel(spec: str) -> "OpenSpielGame":
     except pyspiel.SpielError as err:
         raise SpecError(f"openspiel:{parsed.name}: OpenSpiel refused the parameters {values}: {err}") from None
     changed = {k: v for k, v in sorted(values.items()) if v != defaults[k]}
-    canonical = PREFIX + parsed.name
-    if changed:
-        canonical += "(" + ",".join(f"{k}={_format_value(v)}" for k, v in changed.items()) + ")"
-    return OpenSpielGame(canonical, changed, pyspiel_game)
+    port, why_not = _port(parsed.name, pyspiel_game)
+    if engine == "port" and port is None:
+        raise SpecError(f"openspiel:{parsed.name}(engine=port): {why_not}; drop engine=port to play OpenSpiel's own "
+                        f"implementation")
+    shown = [f"{k}={_format_value(v)}" for k, v in changed.items()]
+    if engine == "openspiel" and port is not None:
+        shown.append("engine=openspiel")  # not the default: the spec keeps it
+    canonical = PREFIX + parsed.name + (f"({','.join(shown)})" if shown else "")
+    if port is not None and engine != "openspiel":
+        return port(canonical, changed, pyspiel_game)
+    game = OpenSpielGame(canonical, changed, pyspiel_game)
+    game.engine_note = (f"OpenSpiel's own (pyspiel), asked for by engine=openspiel; without it evoplay's port runs"
+                        if port is not None else f"OpenSpiel's own (pyspiel): {why_not}")
+    return game
+
+
+def _port(name: str, pyspiel_game) -> tuple[type | None, str]:
+    """(evoplay's port class of the OpenSpiel game ``name``, '') when there is one that plays the parameters of
+    ``pyspiel_game``; else (None, why not)."""
+    from evoplay.games.ports import PORTS, port_class  # the registry: a port module is imported by its path
+
+    cls = port_class(name)
+    if cls is None:
+        return None, f"evoplay has no port of {name} (ports: {', '.join(sorted(PORTS))})"
+    why = cls.refuses(dict(pyspiel_game.get_parameters()))
+    return (None, f"evoplay's port of {name} does not play these parameters: {why}") if why else (cls, "")
+
+
+def rules_spec(spec: str) -> str:
+    """``spec`` without its ``engine=`` choice: two specs equal under it name the same rules, played by either
+    engine (a champion evolved on one plays on the other)."""
+    if not spec.startswith(PREFIX) or "engine=" not in spec:
+        return spec
+    parsed = parse_spec(spec[len(PREFIX):], "OpenSpiel game")
+    rest = [f"{k}={v}" for k, v in parsed.kwargs.items() if k != "engine"]
+    return PREFIX + parsed.name + (f"({','.join(rest)})" if rest else "")
+
+
+def engine_note(game) -> str:
+    """Which engine plays ``game``, in words ('' for a game that is not an ``openspiel:`` game)."""
+    return getattr(game, "engine_note", "") if getattr(game, "name", "").startswith(PREFIX) else ""
 
 
 class OpenSpielGame(Game):
     """A pyspiel game behind evoplay's Game API; ``pyspiel_game`` is the wrapped game."""
+
+    engine = "openspiel"
+    engine_note = "OpenSpiel's own (pyspiel)"
 
     def __reduce__(self):
         return (load_openspiel, (self.spec,))
@@ -120,6 +176,7 @@ class OpenSpielGame(Game):
         else:
             self._tensor, self._shape = None, ()
         self._planes = self._board_planes()
+        self.rules_spec = rules_spec(spec)
 
     def _board_planes(self) -> tuple[tuple[int, ...], bool] | None:
         """For ``OpenSpielState.grid``: a game of perfect information whose observation is shaped (planes, rows,
@@ -200,6 +257,17 @@ class OpenSpielGame(Game):
         return self._seat_layout
 
 
+def board_grid(game: OpenSpielGame, tensor) -> list[str] | None:
+    """``State.grid()`` of a state of ``game`` whose first player's observation tensor is ``tensor``: the board
+    from a shaped observation (see ``OpenSpielGame._board_planes``), or None."""
+    if game._planes is None:
+        return None
+    planes, drop = game._planes
+    which = np.asarray(tensor).reshape(game._shape).argmax(axis=0)
+    rows = ["".join("." if planes[k] < 0 else "XOABCDEF"[planes[k]] for k in row) for row in which]
+    return rows[::-1] if drop else rows
+
+
 def _observer(pyspiel_game, size: int):
     """OpenSpiel's observer object for the game: it writes the observation tensor into a NumPy buffer, several
     times faster than ``state.observation_tensor(player)``'s list. None where the game has no such observer."""
@@ -239,12 +307,7 @@ class OpenSpielState(State):
     def grid(self) -> list[str] | None:
         """The board from a shaped observation (see ``OpenSpielGame._board_planes``), seen from the first seat:
         '.' an empty cell, X, O, A, B... the other planes in order; None for any other game."""
-        if self.game._planes is None:
-            return None
-        planes, drop = self.game._planes
-        which = np.asarray(self.pyspiel_state.observation_tensor(0)).reshape(self.game._shape).argmax(axis=0)
-        rows = ["".join("." if planes[k] < 0 else "XOABCDEF"[planes[k]] for k in row) for row in which]
-        return rows[::-1] if drop else rows
+        return board_grid(self.game, self.pyspiel_state.observation_tensor(0))
 
     @property
     def history(self) -> list[int]:

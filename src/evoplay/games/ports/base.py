@@ -1,0 +1,225 @@
+"""What every port of an OpenSpiel game shares: its Game (OpenSpiel's metadata, the seat layout, the kernels'
+assembly), the base of its plain-Python State, and the kernels' helpers (features relative to the seat, hashing).
+
+A port's game is built by ``load_openspiel`` from the pyspiel game of the spec, whose parameters it reads, and keeps
+that game as ``pyspiel_game``; OpenSpiel's adapter over the same pyspiel game (``OpenSpielGame``) supplies what is
+not rules but evoplay's view of them, so the two engines cannot drift apart there: the feature names, the board's
+planes, the seat layout that makes the tensor relative to the player (inferred by the adapter from seeded random
+games of OpenSpiel's own implementation), the grid the web app draws. How a port is written: the docstring of
+``evoplay.games.ports``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.errors import SpecError
+from evoplay.games.base import CHANCE, TERMINAL, Game, State
+from evoplay.games.kernels import Kernels
+from evoplay.games.openspiel import PREFIX, OpenSpielGame, board_grid, load_openspiel, rules_spec
+
+
+class PortGame(Game):
+    """An OpenSpiel game played by evoplay's port of it: subclasses give ``openspiel_name``, ``refuses``, ``setup``,
+    ``new_initial_state`` and ``kernels`` (see the package docstring)."""
+
+    #: OpenSpiel's short name of the game
+    openspiel_name: str = ""
+    #: which of OpenSpiel's parameters the port plays, in words (``evoplay games`` lists it)
+    plays: str = "all of OpenSpiel's parameters"
+    engine = "port"
+    num_players = 2
+    perfect_information = True
+    simultaneous = False
+
+    def __init__(self, spec: str, params: dict, pyspiel_game):
+        super().__init__(spec, params)
+        self.pyspiel_game = pyspiel_game
+        self.name = PREFIX + self.openspiel_name
+        self.rules_spec = rules_spec(spec)
+        # OpenSpiel's adapter over the same game: the metadata below, and the tensors the side-by-side check reads
+        self.adapter = OpenSpielGame(spec, params, pyspiel_game)
+        self.settings = dict(pyspiel_game.get_parameters())
+        self.engine_note = (f"evoplay's port of OpenSpiel's {self.openspiel_name} (Python rules, Numba kernels); "
+                            f"engine=openspiel plays OpenSpiel's own")
+        self.setup(self.settings)
+
+    def __reduce__(self):
+        return (load_openspiel, (self.spec,))
+
+    # --- what a port fills in ---------------------------------------------------------------------------------
+    @classmethod
+    def refuses(cls, settings: dict) -> str | None:
+        """Why the port cannot play OpenSpiel's parameters ``settings`` (all of them, defaults included), or None
+        when it can (``openspiel:NAME`` then plays OpenSpiel's own implementation, ``engine=port`` is refused)."""
+        return None
+
+    def setup(self, settings: dict) -> None:
+        """Read OpenSpiel's parameters (all of them, defaults included) into the game's attributes."""
+
+    def kernels(self) -> Kernels:
+        raise NotImplementedError(f"{type(self).__name__}.kernels() is missing: return self.port_kernels(...)")
+
+    # --- OpenSpiel's metadata -----------------------------------------------------------------------------------
+    def num_distinct_actions(self) -> int:
+        return self.pyspiel_game.num_distinct_actions()
+
+    def max_utility(self) -> float:
+        return float(self.pyspiel_game.max_utility())
+
+    def feature_names(self) -> list[str]:
+        """The observation tensor's entries, named by its shape, as OpenSpiel's adapter names them."""
+        return self.adapter.feature_names()
+
+    def num_features(self) -> int:
+        return self.adapter.num_features()
+
+    def board_planes(self) -> tuple[int, int, int] | None:
+        return self.adapter.board_planes()
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return tuple(self.adapter._shape)
+
+    @property
+    def seat_layout(self):
+        """How the tensor is made relative to the seat: the adapter's (``OpenSpielGame.seat_layout``)."""
+        return self.adapter.seat_layout
+
+    @property
+    def seat_index(self) -> list[np.ndarray] | None:
+        """Per player, the flat indices that make the observation tensor relative to its seat (the adapter's seat
+        layout); None when the tensor is used as OpenSpiel gives it."""
+        layout = self.adapter.seat_layout
+        return None if layout is None else layout.index
+
+    def port_kernels(self, *, size: int, encode, legal, apply, mover, returns, features, initial, state_hash,
+                     params=(), dtype=np.int8) -> Kernels:
+        """The port's ``Kernels``: its actions are OpenSpiel's, its scores its returns (OpenSpiel has no separate
+        score), its features the observation tensor relative to the seat; ``params`` (the port's own numbers) get
+        the seat index appended, which ``seat_relative`` reads from the end."""
+        n = self.num_features()
+        index = self.seat_index or [np.arange(n)] * self.num_players
+        full = np.concatenate([np.asarray(params, np.int64).reshape(-1)] + [np.asarray(i, np.int64) for i in index])
+        return Kernels(size=size, actions=self.num_distinct_actions(), encode=encode, legal=legal, apply=apply,
+                       mover=mover, returns=returns, scores=returns, features=features, n_features=n,
+                       initial=initial, state_hash=state_hash, params=full, dtype=dtype, players=self.num_players)
+
+
+def encode_state(state: "PortState") -> np.ndarray:
+    """``Kernels.encode``: the position of a port's State (its ``encode()``)."""
+    return state.encode()
+
+
+class PortState(State):
+    """A position of a port, its rules in plain Python (subclasses: see the package docstring). The base keeps the
+    history, makes the features from ``observation``, clones, writes actions as OpenSpiel does and gives the equal
+    pyspiel state (``pyspiel_state``, replayed from the history) for OpenSpiel's bots."""
+
+    def __init__(self, game: PortGame):
+        self.game = game
+        self.history: list[int] = []
+
+    # --- what a port fills in (besides current_player, _legal_actions, returns, transposition_key, __str__) ----
+    def _do_apply_action(self, action: int) -> None:
+        raise NotImplementedError
+
+    def observation(self, player: int):
+        """OpenSpiel's ``observation_tensor(player)``, flat (a list or an array of numbers)."""
+        raise NotImplementedError
+
+    def action_string(self, player: int, action: int) -> str:
+        """OpenSpiel's ``action_to_string(player, action)``."""
+        raise NotImplementedError
+
+    def encode(self) -> np.ndarray:
+        """The position as the kernels hold it: a new array of ``Kernels.size`` numbers of ``Kernels.dtype``."""
+        raise NotImplementedError
+
+    # --- shared -----------------------------------------------------------------------------------------------
+    def _apply_action(self, action: int) -> None:
+        self._do_apply_action(action)
+        self.history.append(action)
+
+    def clone(self) -> "PortState":
+        """A copy: the subclass's fields are ints, strings and lists of them (lists are copied)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update({k: v[:] if isinstance(v, list) else v for k, v in self.__dict__.items()})
+        return copy
+
+    def scores(self) -> list[float]:
+        """OpenSpiel has no separate score: the returns (as the adapter gives them)."""
+        return self.returns()
+
+    def tensor(self, player: int) -> np.ndarray:
+        """``player``'s observation tensor as OpenSpiel gives it, flat."""
+        if not 0 <= player < self.game.num_players:
+            raise SpecError(f"{self.game.spec} has players 0..{self.game.num_players - 1}, not {player}")
+        return np.asarray(self.observation(player), dtype=np.float64).reshape(-1)
+
+    def features(self, player: int) -> np.ndarray:
+        """``player``'s observation tensor, made relative to its seat as OpenSpiel's adapter makes it."""
+        raw = self.tensor(player)
+        index = self.game.seat_index
+        return raw if index is None else raw[index[player]]
+
+    def _viewer(self, player: int | None) -> int:
+        if player is not None:
+            return player
+        p = self.current_player()
+        return p if p >= 0 or p == CHANCE else 0
+
+    def _action_to_string(self, action: int) -> str:
+        return self.action_string(self._viewer(None), action)
+
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        return self.action_string(self._viewer(player), int(action))
+
+    def grid(self) -> list[str] | None:
+        return board_grid(self.game.adapter, self.tensor(0))
+
+    def render(self, viewer: int) -> str:
+        return str(self)
+
+    @property
+    def pyspiel_state(self):
+        """The equal pyspiel state: OpenSpiel's implementation replayed through this state's history (a new
+        state at every call)."""
+        theirs = self.game.pyspiel_game.new_initial_state()
+        for action in self.history:
+            theirs.apply_action(action)
+        return theirs
+
+
+# --- the kernels' helpers ------------------------------------------------------------------------------------------
+@njit(cache=True)
+def seat_relative(params, player, raw, out):
+    """``out`` = the observation tensor ``raw`` made relative to ``player``'s seat: the seat index that
+    ``PortGame.port_kernels`` appends to the port's params (one row of ``len(out)`` numbers per player)."""
+    n = out.shape[0]
+    base = params.shape[0] - 2 * n + player * n
+    for i in range(n):
+        out[i] = raw[params[base + i]]
+
+
+@njit(cache=True, inline="always")
+def mix(x):
+    """splitmix64's finaliser: a well-spread 64-bit number for the integer ``x`` (a state hash XORs one per
+    occupied cell)."""
+    z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def cells_hash(cells, player, extra):
+    """A 64-bit hash of a board of small integers ``cells`` (0: empty), the player to move and one more number
+    ``extra`` (what else the transposition key holds): equal inputs, equal numbers."""
+    h = mix(np.int64(player) + 16) ^ mix(np.int64(extra) * 64 + 7)
+    for c in range(cells.shape[0]):
+        if cells[c] != 0:
+            h ^= mix((np.int64(c) + 1) * 64 + np.int64(cells[c]) + 16)
+    return np.int64(h)
+
+
+__all__ = ["TERMINAL", "PortGame", "PortState", "cells_hash", "encode_state", "mix", "seat_relative"]
