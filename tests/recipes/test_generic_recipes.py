@@ -128,3 +128,43 @@ def test_bad_configs_say_what_is_wrong():
         module.make(load_config("gp", None, {"program.functions": ["add", "pow"]}))
     with pytest.raises(ConfigError, match="parsimony is for programs"):
         load_recipe("ga").make(load_config("ga", None, {"fitness.parsimony": "seed000"}))
+
+
+@pytest.mark.parametrize("recipe", ["gp", "ga"])
+def test_the_report_measures_the_player_best_json_plays(tmp_path, recipe):
+    """One player: the final table is the player ``gp(best.json)`` / ``weights(best.json)`` loads -- here a search
+    by iterative deepening within a node budget -- and the report says how it thinks."""
+    from evoplay.evolve.fitness import strength
+
+    config = load_config(recipe, None, {"game": "mnk(m=3,n=3,k=3)", "generations": 2, "population": 4,
+                                        "minutes": 0.0, "fitness.games": 1, "report.games": 3,
+                                        "report.play_games": 0, "report.opponents": ["random"],
+                                        "play.ms": 0.0, "play.nodes": 60, "seed": 4})
+    folder = RunFolder.create(tmp_path / "run", recipe, config)
+    run_evolution(load_recipe(recipe).make(config), folder)
+    doc = folder.read_json("best.json")
+    assert doc["plays"].startswith("alpha-beta by iterative deepening within 60 nodes a move")
+    kind = "gp" if recipe == "gp" else "weights"
+    shipped = make_agent(f"{kind}({folder.file('best.json')})", "mnk(m=3,n=3,k=3)")
+    assert shipped.describe() == doc["plays"]
+    again = strength(shipped.game, shipped, list(doc["final"]), 3, int(config["seed"]) + 7919)
+    assert again == doc["final"]
+    text = load_recipe(recipe).report(folder)
+    assert f"the player, {kind}({folder.file('best.json')}): alpha-beta by iterative deepening" in text
+
+
+def test_a_time_budget_bounds_the_closing_tables(tmp_path):
+    """--minutes is the whole run: the generations stop early enough to leave ``closing`` of it, and the final
+    table plays only the rounds that fit in what is left (the first always)."""
+    config = load_config("ga", None, {"game": TAKE_AWAY, "minutes": 0.02, "closing": 0.5, "population": 4,
+                                      "fitness.games": 1, "report.games": 10000, "report.playoff": 0,
+                                      "report.play_games": 0, "play.ms": 5.0})
+    folder = RunFolder.create(tmp_path / "run", "ga", config)
+    run_evolution(load_recipe("ga").make(config), folder)
+    spent = sum(r["seconds"] for r in folder.read_log())
+    assert len(folder.read_log()) >= 1
+    assert spent < 60 * 0.02 or len(folder.read_log()) == 1  # stopped at the closing share (after the first)
+    final = folder.read_json("best.json")["final"]
+    assert all(2 <= r["games"] < 20000 for r in final.values())
+    with pytest.raises(ConfigError, match="closing"):
+        load_recipe("ga").make(load_config("ga", None, {"closing": 0.9}))

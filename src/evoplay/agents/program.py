@@ -334,15 +334,20 @@ class FeatureAgent(Agent):
         return joint
 
     def describe(self) -> str:
-        kind = "program" if isinstance(self.scorer, ProgramScorer) else "weights"
+        """How it thinks, in one phrase (a report prints it beside the figures it measured)."""
+        if isinstance(self.scorer, ProgramScorer):
+            what = f"an evolved program of {self.scorer.size} nodes"
+        else:
+            what = f"{self.scorer.size} evolved weights"
         if self.budget:
             limits = ([f"{self.budget.nodes} nodes"] if self.budget.nodes else []) + (
-                [f"{1000 * self.budget.seconds:g} ms"] if self.budget.seconds else [])
-            how = f"searches by iterative deepening within {' and '.join(limits)} a move"
+                [f"{1000 * self.budget.seconds:g} ms ({self.budget.clock} clock)"] if self.budget.seconds else [])
+            how = f"alpha-beta by iterative deepening within {' and '.join(limits)} a move, its leaves scored by {what}"
+        elif self.policy == "move":
+            how = f"1-ply player: each legal move's after-state scored by {what}, the best played"
         else:
-            how = "scores each move's after-state" if self.policy == "move" else f"searches {self.depth} plies"
-        text = f"{kind} of {self.scorer.size} {'nodes' if kind == 'program' else 'features'} that {how}"
-        return f"{text} ({self.note})" if self.note else text
+            how = f"alpha-beta {self.depth} plies deep, its leaves scored by {what}"
+        return f"{how} ({self.note})" if self.note else how
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -519,14 +519,44 @@ class Ladder:
         return self.rungs[self.top]
 
 
-def strength(game, agent, opponent_specs, games_per_seat: int, seed: int, executor=None) -> dict:
-    """W/D/L and win rate of one agent against each spec in every seat (a champion's report)."""
-    spec = FitnessSpec(tuple(opponent_specs), games_per_seat, 0, 0, 0)
-    res = evaluate_population(game, [agent], spec, seed, generation=1 << 20, executor=executor)
-    out = {}
-    for name in opponent_specs:
-        w, d, l_ = (int(x) for x in res.by_opponent[name][0])
-        g = w + d + l_
-        out[name] = {"wins": w, "draws": d, "losses": l_, "games": g,
-                     "win_rate": round((w + 0.5 * d) / g, 4) if g else 0.0}
+def strength(game, agent, opponent_specs, games_per_seat: int, seed: int, executor=None,
+             deadline: float | None = None) -> dict:
+    """W/D/L and win rate of one agent against each spec in every seat (a champion's report).
+
+    With a ``deadline`` (a ``time.perf_counter()``: the time budget of the command that asks) the games are
+    played in rounds, one game a seat against every opponent first, then twice as many each round, and no
+    round starts that the rounds so far say would end past the deadline: fewer games, never a late answer. The
+    first round always plays. Each round's games have seeds of their own, so the rounds played are the same
+    games whatever the machine; only how many rounds fit depends on its speed."""
+    import time
+
+    def tally(res, out):
+        for name in opponent_specs:
+            w, d, l_ = (int(x) for x in res.by_opponent[name][0])
+            r = out.setdefault(name, {"wins": 0, "draws": 0, "losses": 0})
+            r["wins"] += w
+            r["draws"] += d
+            r["losses"] += l_
+
+    out: dict = {}
+    if deadline is None:
+        spec = FitnessSpec(tuple(opponent_specs), games_per_seat, 0, 0, 0)
+        tally(evaluate_population(game, [agent], spec, seed, generation=1 << 20, executor=executor), out)
+    else:
+        played, size, index = 0, 1, 0
+        while played < games_per_seat:
+            size = min(size, games_per_seat - played)
+            start = time.perf_counter()
+            spec = FitnessSpec(tuple(opponent_specs), size, 0, 0, 0)
+            tally(evaluate_population(game, [agent], spec, seed, generation=(1 << 20) + index,
+                                      executor=executor), out)
+            played, index = played + size, index + 1
+            per_game = (time.perf_counter() - start) / size
+            size *= 2
+            if time.perf_counter() + per_game * min(size, games_per_seat - played) > deadline:
+                break
+    for r in out.values():
+        g = r["wins"] + r["draws"] + r["losses"]
+        r["games"] = g
+        r["win_rate"] = round((r["wins"] + 0.5 * r["draws"]) / g, 4) if g else 0.0
     return out

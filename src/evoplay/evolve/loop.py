@@ -51,10 +51,14 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     run (to test resuming).
 
     A config with ``minutes`` > 0 also stops once the generations logged have taken that much time (their
-    ``seconds``, summed over every resume); why the run stopped is written to the finish mark (``stopped``).
+    ``seconds``, summed over every resume), less the share ``closing`` (0..0.5, default 0) it keeps for the
+    recipe's ``finish`` (its closing playoff and tables, which read what is left from the log), and starts no
+    generation that the last ones say would end past that; why the run stopped is written to the finish mark
+    (``stopped``).
     """
     executor = executor or SerialExecutor()
     minutes = float(folder.config.get("minutes", 0) or 0)
+    limit = 60.0 * minutes * (1.0 - float(folder.config.get("closing", 0) or 0))
     with folder.locked():
         total = evo.generations
         loaded = folder.load_checkpoint()
@@ -84,7 +88,7 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             if done and generation > 0 and done(state):
                 stopped = f"the recipe's convergence test held after {generation} generations"
                 break
-            if minutes and spent >= 60.0 * minutes:
+            if minutes and (spent >= limit or spent + _next_generation(folder) > limit):
                 stopped = f"the time budget of {minutes:g} min was spent after {generation} generations"
                 break
             if stop_after is not None and ran >= stop_after:
@@ -102,6 +106,22 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
         evo.finish(state, folder)
         folder.write_json(FINISHED, {"generations": generation, "finished": time.time(), "stopped": stopped})
     return state
+
+
+def _next_generation(folder: RunFolder) -> float:
+    """How long the next generation should take: the median of the last three (0 before the second, since the
+    first carries the run's start-up)."""
+    seconds = [float(r.get("seconds", 0.0)) for r in folder.read_log()[1:][-3:]]
+    return float(np.median(seconds)) if seconds else 0.0
+
+
+def time_left(folder: RunFolder) -> float | None:
+    """Seconds of a run's time budget (``minutes``) its generations have not used (None: no budget): what its
+    closing playoff and tables may take."""
+    minutes = float(folder.config.get("minutes", 0) or 0)
+    if not minutes:
+        return None
+    return max(0.0, 60.0 * minutes - sum(float(r.get("seconds", 0.0)) for r in folder.read_log()))
 
 
 def rewrite_outputs(evo: Evolution, folder: RunFolder, executor: Executor | None = None) -> Any:

@@ -45,6 +45,9 @@ def check_player(config: dict) -> None:
         raise ConfigError("population must be >= 2 and generations >= 1")
     if config.get("minutes", 0) < 0:
         raise ConfigError(f"minutes = {config['minutes']}; give the time budget in minutes (0: none)")
+    if not 0 <= config.get("closing", 0) <= 0.5:
+        raise ConfigError(f"closing = {config['closing']}; give the share of minutes kept for the closing playoff "
+                          f"and tables, 0..0.5")
     report = config["report"]
     if report.get("play_games", 0) < 0:
         raise ConfigError(f"report.play_games = {report['play_games']}; give the games a seat that choose how the "
@@ -217,23 +220,34 @@ class GenericEvolution:
         return list(dict.fromkeys(list(spec.opponents) + reached + list(self.config["report"]["opponents"])))
 
     def finish(self, state: dict, folder) -> None:
+        """Choose the champion, choose how it plays (the play check), then measure that player -- the one
+        ``gp(best.json)`` / ``weights(best.json)`` loads, which ``play``, ``match``, the browser and the export
+        play too -- in fresh games, within what is left of the run's time budget."""
+        import time
+
+        from evoplay.agents.program import document_agent
+        from evoplay.evolve.loop import time_left
         from evoplay.evolve.plots import plot_log
 
+        left = time_left(folder)
+        deadline = None if left is None else time.perf_counter() + left
+        executor = getattr(self, "executor", None)
         self.use_view(state)
-        individual, chosen = self.champion(state, getattr(self, "executor", None))
-        champion = self.agent(individual, "champion")
-        games = int(self.config["report"]["games"])
-        final = strength(self.game, champion, self.report_opponents(state), games, self.seed + 7919) if games else {}
+        individual, chosen = self.champion(state, executor)
         doc = self.document(individual)
         doc.update(self.view.document())
         if self.play:
             doc["play"] = dict(self.play)
-            check = self.play_check(individual, doc, state, getattr(self, "executor", None))
+            check = self.play_check(individual, doc, state, executor)
             if check:
                 chosen["play_check"] = check
                 if check["shipped"] == "as trained":
                     del doc["play"]
-        doc.update(recipe=self.recipe, seed=self.seed, **chosen, final=final)
+        shipped = document_agent(self.game, doc, "champion")
+        games = int(self.config["report"]["games"])
+        final = (strength(self.game, shipped, self.report_opponents(state), games, self.seed + 7919, executor,
+                          deadline) if games else {})
+        doc.update(recipe=self.recipe, seed=self.seed, **chosen, plays=shipped.describe(), final=final)
         folder.write_json("best.json", doc)
         plot_log(folder, f"{self.recipe} on {self.game.spec}")
 
@@ -276,12 +290,17 @@ def report(folder, recipe: str) -> str:
             budget = ", ".join(f"{k}={v:g}" for k, v in (folder.config.get("play") or {}).items() if v)
             lines.append(f"it plays {check['shipped']}" + (f" ({budget} a move)" if "budget" in check["shipped"]
                                                            else "") + f"; the play check scored {scores}")
-        if doc.get("final"):
-            lines.append("its strength in fresh games, every seat, as trained:")
-            lines.append(final_table(doc["final"]))
         kind = "gp" if recipe == "gp" else "weights"
+        spec = f"{kind}({folder.file('best.json')})"
+        if doc.get("plays"):
+            lines.append(f"the player, {spec}: {doc['plays']}")
+        if doc.get("final"):
+            # a best.json written before the player was named was measured as evolution played it
+            lines.append("its strength in fresh games, every seat" + (", as evolution played it (before the play "
+                         "check chose how it plays):" if "plays" not in doc else ":"))
+            lines.append(final_table(doc["final"]))
         game = doc["game"] if "(" not in doc["game"] else f"'{doc['game']}'"
-        lines.append(f"play it: evoplay play {game} --vs '{kind}({folder.file('best.json')})'")
+        lines.append(f"play it: evoplay play {game} --vs '{spec}'")
         lines.append(f"export it: evoplay export {folder.path} --lang python")
         lines.append(f"plots: {folder.file('fitness.png')}, {folder.file('size.png')}")
     else:
