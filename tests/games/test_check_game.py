@@ -106,3 +106,16 @@ def test_a_board_of_planes_is_shown_and_a_wrong_one_refused():
     report = _check("WrongBoard", games=5)
     assert _rules(report) == {"board_planes"}
     assert "product is the 2 features" in report.problems[0].message
+
+
+def test_legal_moves_sharing_a_grid_cell_are_noted_not_failed():
+    hexapawn = Path(__file__).resolve().parents[2] / "examples" / "hexapawn.py"
+    report = check_game(f"{hexapawn}:Hexapawn", games=40, seed=0)
+    assert report.ok, [p.message for p in report.problems]
+    note = dict(report.summary())["legal moves sharing a grid cell"]
+    assert "xb2 and " in note and "xb2 both on grid()[1][1]" in note and "evoplay serve asks which" in note
+    assert report.shared_cell_positions > 0
+    othello = check_game(f"{hexapawn.with_name('othello6.py')}:Othello", games=5, seed=0)
+    assert othello.ok and "legal moves sharing a grid cell" not in dict(othello.summary())
+    result = CliRunner().invoke(main, ["check-game", f"{hexapawn}:Hexapawn", "--games", "20"])
+    assert result.exit_code == 0 and "legal moves sharing a grid cell" in result.output

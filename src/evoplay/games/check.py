@@ -39,6 +39,8 @@ class CheckReport:
     num_features: int | None = None
     board: str = ""  # Game.board_planes(), as "planes x rows x columns" ('': none)
     kernels: str = ""  # what the comparison of the game's kernels with its State found ('': no kernels)
+    shared_cell: str = ""  # the first two legal moves seen on one grid cell ('': none); allowed, noted
+    shared_cell_positions: int = 0  # positions where legal moves share a cell
     engine: str = ""  # which engine plays an openspiel: game ('': another game)
     against: str = ""  # what --against-openspiel found ('': not asked)
     mean_returns: list[float] = field(default_factory=list)
@@ -67,6 +69,10 @@ class CheckReport:
             rows.append(("board of planes (Game.board_planes())", self.board))
         if self.kernels:
             rows.append(("Numba kernels (Game.kernels())", self.kernels))
+        if self.shared_cell:
+            rows.append(("legal moves sharing a grid cell",
+                         f"{self.shared_cell}, at {self.shared_cell_positions} position(s); allowed: evoplay serve "
+                         f"asks which of them you mean when you click that cell"))
         if self.against:
             rows.append(("held to OpenSpiel (--against-openspiel)", self.against))
         if self.moves:
@@ -309,6 +315,7 @@ class _Checker:
         height, width = len(rows), len(rows[0])
         if player < 0:
             return
+        placed = []
         for a in legal:
             cell = self.call(where, f"action_cell({a})", state.action_cell, a)
             if cell is None:
@@ -318,6 +325,24 @@ class _Checker:
                 self.problem("grid", f"action_cell({a}) is {cell!r}, off the {height} x {width} grid ({where}); return "
                                      f"(row, column) counted from the top left, (None, column), or None")
                 return
+            placed.append((a, r, c))
+        if self.game.perfect_information:  # the browser draws a clickable board for these games only
+            self.note_shared_cell(state, placed, where)
+
+    def note_shared_cell(self, state, placed, where: str) -> None:
+        """Two legal moves on one cell (or a column's move and a cell of that column) are allowed; the report
+        notes the first such pair and counts the positions, since a click on that cell must then ask which."""
+        for i, (a, r, c) in enumerate(placed):
+            other = next((b for b, r2, c2 in placed[i + 1:] if c2 == c and (r2 == r or r is None or r2 is None)),
+                         None)
+            if other is None:
+                continue
+            self.report.shared_cell_positions += 1
+            if not self.report.shared_cell:
+                at = f"column {c}" if r is None else f"grid()[{r}][{c}]"
+                texts = [self.call(where, "action_to_string", state.action_to_string, x) for x in (a, other)]
+                self.report.shared_cell = f"{texts[0]} and {texts[1]} both on {at} ({where})"
+            return
 
     def check_terminal(self, state, legal, where: str) -> None:
         if legal:
