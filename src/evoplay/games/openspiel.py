@@ -144,6 +144,12 @@ def rules_spec(spec: str) -> str:
     return PREFIX + parsed.name + (f"({','.join(rest)})" if rest else "")
 
 
+def with_engine(spec: str, engine: str) -> str:
+    """``spec`` with ``engine=`` set: ``openspiel:hex(board_size=5)`` -> ``openspiel:hex(board_size=5,engine=port)``."""
+    base = rules_spec(spec)
+    return base[:-1] + f",engine={engine})" if base.endswith(")") else base + f"(engine={engine})"
+
+
 def engine_note(game) -> str:
     """Which engine plays ``game``, in words ('' for a game that is not an ``openspiel:`` game)."""
     return getattr(game, "engine_note", "") if getattr(game, "name", "").startswith(PREFIX) else ""

@@ -45,6 +45,10 @@ from __future__ import annotations
 #: OpenSpiel's short name -> its port class ("module:Class"), imported when a spec first asks for it
 PORTS = {
     "tic_tac_toe": "evoplay.games.ports.tic_tac_toe:TicTacToe",
+    "connect_four": "evoplay.games.ports.connect_four:ConnectFour",
+    "breakthrough": "evoplay.games.ports.breakthrough:Breakthrough",
+    "hex": "evoplay.games.ports.hex:Hex",
+    "clobber": "evoplay.games.ports.clobber:Clobber",
 }
 
 

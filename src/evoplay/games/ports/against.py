@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evoplay.errors import SpecError
+from evoplay.games.ports.base import PortState
 
 
 @dataclass
@@ -121,9 +122,9 @@ def _one_game(game, k, index, observer, g: int, game_seed: int, text: bool, max_
 
     for move in range(max_moves + 1):
         _same(game, k, index, observer, ours, theirs, pos, text, differ)
-        if theirs.is_terminal():
-            return move
         legal = theirs.legal_actions()
+        if theirs.is_terminal() or not legal:  # over, or a player who cannot move (all three agree: compared)
+            return move
         action = int(legal[int(rng.integers(len(legal)))])
         player = theirs.current_player()
         want = theirs.action_to_string(player, action)
@@ -132,7 +133,7 @@ def _one_game(game, k, index, observer, g: int, game_seed: int, text: bool, max_
             differ("action string", "Python rules", f"OpenSpiel writes action {action} as {want!r}, the port as "
                                                     f"{have!r}")
         theirs.apply_action(action)
-        ours.apply_action(action)
+        ours._apply_action(action)  # legal: the legal actions were just found equal
         if pos is not None:
             k.apply(k.params, pos, action)
         actions.append(action)
@@ -160,12 +161,13 @@ def _same(game, k, index, observer, ours, theirs, pos, text: bool, differ) -> No
     if text and str(ours) != str(theirs):
         differ("text", "Python rules", f"OpenSpiel prints the state as {str(theirs)!r}, the port as {str(ours)!r}")
     tensors = [_tensor(theirs, p, observer) for p in range(game.num_players)]
+    own_features = type(ours).features is not PortState.features  # the base's are the tensor's, made relative
     for p, tensor in enumerate(tensors):
         got = ours.tensor(p)
         if not np.array_equal(got, tensor):
             differ("observation tensor", "Python rules", f"player {p}'s {_first(got, tensor, game)}")
         want = tensor if index is None else tensor[index[p]]
-        if not np.array_equal(ours.features(p), want):
+        if own_features and not np.array_equal(ours.features(p), want):
             differ("observation tensor", "Python rules", f"player {p}'s features are not OpenSpiel's tensor made "
                                                          f"relative to the seat")
     if k is None:

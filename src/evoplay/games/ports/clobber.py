@@ -1,0 +1,249 @@
+"""OpenSpiel's clobber, ported: its rules in plain Python beside the same rules as Numba kernels.
+
+As open_spiel/games/clobber/clobber.cc, with its parameters ``rows`` and ``columns``: the board starts full, in a
+checkerboard of white (player 0, ``o``, on the bottom-left cell) and black (player 1, ``x``); row 0 is the top. A
+move takes one of the mover's pieces onto an orthogonally adjacent piece of the opponent's, which leaves the board.
+When after a move no piece touches an opponent's piece, the player who made it wins (returns 1 and -1). Action
+``(row * columns + column) * 4 + direction`` moves the piece on (row, column) up, right, down or left (0..3);
+OpenSpiel writes it ``a3b3``. Cells hold OpenSpiel's ``CellState`` (0 empty, 1 white, 2 black); the observation
+tensor has 3 planes of rows x columns: the viewer's pieces, the opponent's, the empty cells. The kernels' position is
+the cells row by row, the player to move (or TERMINAL) and the winner plus one (0: none yet).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+
+EMPTY, WHITE, BLACK = 0, 1, 2
+PIECE = (WHITE, BLACK)  # each player's pieces
+ROW_STEP = (-1, 0, 1, 0)  # OpenSpiel's kDirRowOffsets and kDirColumnOffsets: up, right, down, left
+COLUMN_STEP = (0, 1, 0, -1)
+
+
+# --- the rules, plain Python ---------------------------------------------------------------------------------
+def starting_board(rows: int, columns: int) -> list[int]:
+    return [WHITE if (r + rows - 1 + c) % 2 == 0 else BLACK for r in range(rows) for c in range(columns)]
+
+
+class ClobberState(PortState):
+    def __init__(self, game):
+        super().__init__(game)
+        self.board = starting_board(game.rows, game.columns)
+        self.player = 0
+        self.winner = -1
+
+    def current_player(self) -> int:
+        return TERMINAL if self.winner >= 0 else self.player
+
+    def _legal_actions(self) -> list[int]:
+        mine, theirs = PIECE[self.player], PIECE[1 - self.player]
+        board = self.board
+        return [action for i, state in enumerate(board) if state == mine
+                for action, target in self.game.steps[i] if board[target] == theirs]
+
+    def _do_apply_action(self, action: int) -> None:
+        g = self.game
+        (r, c), d = divmod(action // 4, g.columns), action % 4
+        target = (r + ROW_STEP[d]) * g.columns + c + COLUMN_STEP[d]
+        self.board[target] = self.board[r * g.columns + c]
+        self.board[r * g.columns + c] = EMPTY
+        if not self.moves_remain():
+            self.winner = self.player
+        self.player = 1 - self.player
+
+    def moves_remain(self) -> bool:
+        """Does any piece touch a piece of the other colour?"""
+        board = self.board
+        return any(state != EMPTY and board[target] == 3 - state
+                   for i, state in enumerate(board) for _, target in self.game.steps[i])
+
+    def returns(self) -> list[float]:
+        if self.winner == 0:
+            return [1.0, -1.0]
+        if self.winner == 1:
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def observation(self, player: int) -> list[float]:
+        cells = len(self.board)
+        tensor = [0.0] * (3 * cells)
+        for i, state in enumerate(self.board):
+            plane = 2 if state == EMPTY else (state - 1 + player) % 2  # the viewer's pieces first
+            tensor[plane * cells + i] = 1.0
+        return tensor
+
+    def action_string(self, player: int, action: int) -> str:
+        g = self.game
+        (r, c), d = divmod(action // 4, g.columns), action % 4
+        r2, c2 = r + ROW_STEP[d], c + COLUMN_STEP[d]
+        return f"{chr(ord('a') + c)}{g.rows - r}{chr(ord('a') + c2)}{g.rows - r2}"
+
+    def transposition_key(self):
+        return self.current_player(), tuple(self.board)
+
+    def encode(self) -> np.ndarray:
+        return np.array(self.board + [self.current_player(), self.winner + 1], np.int8)
+
+    def __str__(self) -> str:
+        g = self.game
+        wide = g.rows >= 10
+        lines = [(" " if wide and g.rows - r < 10 else "") + str(g.rows - r)
+                 + "".join(".ox"[self.board[r * g.columns + c]] for c in range(g.columns)) for r in range(g.rows)]
+        return "\n".join(lines) + "\n" + (" " if wide else "") + " " + "".join(
+            chr(ord("a") + c) for c in range(g.columns)) + "\n"
+
+
+# --- the same rules as kernels (params: rows, columns) -------------------------------------------------------------
+ROW_STEPS = np.array(ROW_STEP, np.int64)
+COLUMN_STEPS = np.array(COLUMN_STEP, np.int64)
+
+
+@njit(cache=True, inline="always")
+def layout(params):
+    """(cells, the index of the player to move, of the winner)."""
+    cells = params[0] * params[1]
+    return cells, cells, cells + 1
+
+
+@njit(cache=True)
+def initial(params, state, seed):
+    rows, columns = params[0], params[1]
+    cells, at_player, at_winner = layout(params)
+    for r in range(rows):
+        for c in range(columns):
+            state[r * columns + c] = WHITE if (r + rows - 1 + c) % 2 == 0 else BLACK
+    state[at_player] = 0
+    state[at_winner] = 0
+
+
+@njit(cache=True)
+def mover(params, state):
+    return np.int64(state[layout(params)[1]])
+
+
+@njit(cache=True)
+def legal(params, state, player, mask):
+    mask[:] = 0
+    rows, columns = params[0], params[1]
+    cells, at_player, _ = layout(params)
+    if state[at_player] != player:
+        return 0
+    mine = WHITE if player == 0 else BLACK
+    theirs = BLACK if player == 0 else WHITE
+    n = 0
+    for i in range(cells):
+        if state[i] != mine:
+            continue
+        r = i // columns
+        c = i - r * columns
+        if r > 0 and state[i - columns] == theirs:
+            mask[i * 4] = 1
+            n += 1
+        if c < columns - 1 and state[i + 1] == theirs:
+            mask[i * 4 + 1] = 1
+            n += 1
+        if r < rows - 1 and state[i + columns] == theirs:
+            mask[i * 4 + 2] = 1
+            n += 1
+        if c > 0 and state[i - 1] == theirs:
+            mask[i * 4 + 3] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def moves_remain(state, rows, columns):
+    """Does any piece touch a piece of the other colour? (Each pair is found from its upper or left cell.)"""
+    for i in range(rows * columns):
+        s = state[i]
+        if s == EMPTY:
+            continue
+        if i % columns < columns - 1 and state[i + 1] == 3 - s:
+            return True
+        if i + columns < rows * columns and state[i + columns] == 3 - s:
+            return True
+    return False
+
+
+@njit(cache=True)
+def apply(params, state, action):
+    rows, columns = params[0], params[1]
+    cells, at_player, at_winner = layout(params)
+    player = state[at_player]
+    i = action // 4
+    d = action % 4
+    j = i + ROW_STEPS[d] * columns + COLUMN_STEPS[d]
+    state[j] = state[i]
+    state[i] = EMPTY
+    if not moves_remain(state, rows, columns):
+        state[at_winner] = player + 1
+        state[at_player] = TERMINAL
+    else:
+        state[at_player] = 1 - player
+
+
+@njit(cache=True)
+def returns(params, state, out):
+    winner = state[layout(params)[2]]
+    out[0] = 0.0
+    out[1] = 0.0
+    if winner:
+        out[winner - 1] = 1.0
+        out[2 - winner] = -1.0
+
+
+@njit(cache=True)
+def observation(params, state, player, out):
+    cells = layout(params)[0]
+    out[:] = 0.0
+    for i in range(cells):
+        s = state[i]
+        plane = 2 if s == EMPTY else (s - 1 + player) % 2
+        out[plane * cells + i] = 1.0
+
+
+@njit(cache=True)
+def features(params, state, player, out):
+    raw = np.empty(out.shape[0])
+    observation(params, state, player, raw)
+    seat_relative(params, player, raw, out)
+
+
+@njit(cache=True)
+def state_hash(params, state):
+    cells, at_player, _ = layout(params)
+    return cells_hash(state[:cells], state[at_player], 0)
+
+
+# --- the game ----------------------------------------------------------------------------------------------------
+class Clobber(PortGame):
+    """OpenSpiel's clobber, ported (any rows and columns OpenSpiel plays)."""
+
+    openspiel_name = "clobber"
+    plays = "rows (2..99) and columns (2..26)"
+
+    @classmethod
+    def refuses(cls, settings: dict) -> str | None:
+        rows, columns = settings["rows"], settings["columns"]
+        if not (2 <= rows <= 99 and 2 <= columns <= 26):
+            return (f"rows={rows}, columns={columns}: the port plays 2..99 rows and 2..26 columns (OpenSpiel numbers "
+                    f"no move on a board of one row or column)")
+        return None
+
+    def setup(self, settings: dict) -> None:
+        self.rows, self.columns = int(settings["rows"]), int(settings["columns"])
+        # per cell, the orthogonal steps that stay on the board: (the move's action, the cell reached)
+        self.steps = [[((r * self.columns + c) * 4 + d, (r + ROW_STEP[d]) * self.columns + c + COLUMN_STEP[d])
+                       for d in range(4)
+                       if 0 <= r + ROW_STEP[d] < self.rows and 0 <= c + COLUMN_STEP[d] < self.columns]
+                      for r in range(self.rows) for c in range(self.columns)]
+
+    def new_initial_state(self, seed: int | None = None) -> ClobberState:
+        return ClobberState(self)
+
+    def kernels(self):
+        return self.port_kernels(size=self.rows * self.columns + 2, encode=encode_state, legal=legal, apply=apply,
+                                 mover=mover, returns=returns, features=features, initial=initial,
+                                 state_hash=state_hash, params=[self.rows, self.columns])
