@@ -1,5 +1,6 @@
 """evoplay bench prints each benchmark's table as it finishes and keeps the finished ones when interrupted."""
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -86,3 +87,41 @@ def test_a_narrow_terminal_gets_each_figure_as_two_short_lines():
     assert lines[1] == "Kalah random playouts per second, one core"
     assert lines[2] == "    438,000 /s; 7,400 Python reference (59.2x); target >= 400,000: yes"
     assert all(len(line) <= 80 for line in lines)
+
+
+def _judged_registry(calls):
+    def sizes(quick):
+        calls.append(quick)
+        return bench.BenchResult("sizes", [bench.Figure("playouts per second", 150.0, "/s", ">= 400", False, 1.5, "ref"),
+                                           bench.Figure("a move", 1.0, "ms", "<= 2 ms", True)], "evoplay bench sizes")
+
+    return {"sizes": bench.Benchmark("sizes", sizes, "a target met and one not")}
+
+
+@pytest.mark.parametrize("width", [80, 140])
+def test_a_quick_run_judges_no_figure_against_a_full_runs_target(monkeypatch, width):
+    from rich.console import Console
+
+    from evoplay.cli.tools import _bench_table
+
+    calls = []
+    monkeypatch.setattr(bench, "load_all", lambda: _judged_registry(calls))
+    r = bench.run_benchmark(bench.load_all()["sizes"], True)
+    assert r.quick and r.command == "evoplay bench sizes --quick" and [f.met for f in r.figures] == [None, None]
+    console = Console(width=width, record=True)
+    console.print(_bench_table(r, 1.0, width=width))
+    text = console.export_text()
+    assert text.count("quick, not judged") == 2 and ">= 400" in text and "100.0x" in text
+    assert " no" not in text.replace("not judged", "") and "yes" not in text
+    data = json.loads(CliRunner().invoke(main, ["bench", "--quick", "--json"]).output)
+    assert data[0]["quick"] is True and [f["met"] for f in data[0]["figures"]] == [None, None]
+
+
+def test_a_full_run_judges_its_figures(monkeypatch):
+    calls = []
+    monkeypatch.setattr(bench, "load_all", lambda: _judged_registry(calls))
+    result = CliRunner().invoke(main, ["bench", "sizes", "--json"])
+    data = json.loads(result.output)
+    assert calls == [False] and data[0]["quick"] is False and [f["met"] for f in data[0]["figures"]] == [False, True]
+    text = CliRunner().invoke(main, ["bench", "sizes"]).output
+    assert "not judged" not in text and re.search(r"\bno\b", text) and re.search(r"\byes\b", text)

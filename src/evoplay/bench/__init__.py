@@ -45,9 +45,30 @@ class BenchResult:
     name: str
     figures: list[Figure] = field(default_factory=list)
     command: str = ""
+    #: measured on ``--quick``'s smaller samples: a target is a full run's, so no figure is judged against it
+    quick: bool = False
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "command": self.command, "figures": [f.to_dict() for f in self.figures]}
+        return {"name": self.name, "command": self.command, "quick": self.quick,
+                "figures": [f.to_dict() for f in self.figures]}
+
+
+#: what a quick run says where a full run says whether a target was met
+NOT_JUDGED = "quick, not judged"
+
+
+def run_benchmark(bench: Benchmark, quick: bool, games: list[str] | None = None, **options) -> BenchResult:
+    """Run one benchmark (on ``games`` when it takes them, with the command-line ``options`` it reads). A quick
+    run's samples are too small to hold a full run's target: its figures keep their targets but are not judged
+    (``met`` is None, the result is marked ``quick``), and its command says ``--quick``."""
+    result = bench.run(quick, games, **options) if games else bench.run(quick, **options)
+    if quick:
+        result.quick = True
+        for figure in result.figures:
+            figure.met = None
+        if "--quick" not in result.command:
+            result.command = f"{result.command} --quick".strip()
+    return result
 
 
 @dataclass

@@ -88,8 +88,11 @@ def openspiel_cpp_rate(game, states, simulations: int) -> float:
     return done / (time.perf_counter() - start)
 
 
-def rates(spec: str, positions: int, rounds: int, simulations: int, plies: int) -> dict[str, float]:
-    """Median simulations per second of each search on the opening and ``positions - 1`` random positions."""
+def rates(spec: str, positions: int, rounds: int, simulations: int, plies: int,
+          warm: bool = False) -> dict[str, float]:
+    """Median simulations per second of each search on the opening and ``positions - 1`` random positions;
+    ``warm``: each search runs once on the opening before the timed rounds (a single round would otherwise time
+    a first run's compiling)."""
     from evoplay.bench.anygame import _game_spec
     from evoplay.games import load_game
 
@@ -99,6 +102,8 @@ def rates(spec: str, positions: int, rounds: int, simulations: int, plies: int) 
     if hasattr(game, "pyspiel_game"):
         runs["c++"] = openspiel_cpp_rate
     measured: dict[str, list[float]] = {name: [] for name in runs}
+    for run in runs.values() if warm else ():
+        run(game, states[:1], min(simulations, 50))
     for _ in range(rounds):
         for name, run in runs.items():
             measured[name].append(run(game, states, simulations))
@@ -113,7 +118,7 @@ def bench_uct(quick: bool = False) -> BenchResult:
     load_before = load_note()
     for spec, title, simulations, plies in GAMES:
         sims = simulations // 4 if quick else simulations
-        found = rates(spec, positions, rounds, sims, plies)
+        found = rates(spec, positions, rounds, sims, plies, warm=quick)
         note = f"{positions} positions x {sims} simulations, median of {rounds}"
         res.figures.append(Figure(f"{title}: uct simulations/s", found["uct"], "/s", reference=found["python"],
                                   reference_name="OpenSpiel's Python MCTSBot", note=note))

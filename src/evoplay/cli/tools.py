@@ -14,7 +14,8 @@ from evoplay.errors import SpecError
 
 @main.command()
 @click.argument("names", nargs=-1)
-@click.option("--quick", is_flag=True, help="smaller samples: every benchmark in under a minute in all, a first look")
+@click.option("--quick", is_flag=True,
+              help="smaller samples, a first look: the same ratios, no figure judged against a full run's target")
 @click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
 @click.option("--minutes", type=float, default=None, help="(learn) minutes of evolution per game (default 10)")
 @click.option("--games", "games_per_seat", type=int, default=None,
@@ -34,7 +35,7 @@ def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only, assignm
     Each benchmark's table is printed as it finishes; Ctrl-C keeps the finished ones (exit code 130)."""
     import time
 
-    from evoplay.bench import load_all, load_note
+    from evoplay.bench import load_all, load_note, run_benchmark
 
     registry = load_all()
     chosen, games = _bench_names(list(names), registry)
@@ -58,7 +59,7 @@ def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only, assignm
                               f"{registry[n].help}", style="dim", markup=False, highlight=False)
             t0 = time.perf_counter()
             extra = {k: v for k, v in given.items() if v is not None and k in registry[n].options}
-            r = registry[n].run(quick, games[n], **extra) if games.get(n) else registry[n].run(quick, **extra)
+            r = run_benchmark(registry[n], quick, games.get(n), **extra)
             results.append(r)
             if not as_json:
                 out.print(_bench_table(r, time.perf_counter() - t0))
@@ -109,7 +110,7 @@ def _bench_table(r, seconds: float, width: int | None = None):
         for f in r.figures:
             ref = f"; {_fmt(f.reference)} {f.reference_name}" if f.reference is not None else ""
             ratio = f" ({f.ratio:,.1f}x)" if f.ratio is not None else ""
-            target = f"; target {f.target}: {'yes' if f.met else 'no'}" if f.target and f.met is not None else ""
+            target = f"; target {f.target}: {_met(r, f)}" if f.target and (f.met is not None or r.quick) else ""
             parts.append(Text(f.name))
             parts.append(Text(f"    {_fmt(f.value)} {f.unit}{ref}{ratio}{target}"))
             if f.reference is None and f.note:
@@ -121,10 +122,19 @@ def _bench_table(r, seconds: float, width: int | None = None):
     for f in r.figures:
         ref = f"{_fmt(f.reference)} {f.reference_name}" if f.reference is not None else (f.note or "-")
         ratio = f"{f.ratio:,.1f}x" if f.ratio is not None else "-"
-        met = "-" if f.met is None else ("[green]yes[/]" if f.met else "[red]no[/]")
+        met = {"yes": "[green]yes[/]", "no": "[red]no[/]"}.get(_met(r, f), _met(r, f))
         table.add_row(escape(f.name), escape(f"{_fmt(f.value)} {f.unit}"), escape(ref), ratio, escape(f.target or "-"),
                       met)
     return table
+
+
+def _met(r, f) -> str:
+    """Whether a figure met its target: yes, no, "-" (no target), or a quick run's "quick, not judged"."""
+    from evoplay.bench import NOT_JUDGED
+
+    if r.quick and f.target:
+        return NOT_JUDGED
+    return "-" if f.met is None else ("yes" if f.met else "no")
 
 
 def _fmt(v: float | None) -> str:
