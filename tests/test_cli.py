@@ -129,3 +129,41 @@ def test_a_run_with_a_time_budget_shows_its_minutes_spent_and_left_not_generatio
 def test_a_run_without_a_time_budget_shows_generations_and_their_eta():
     text = _bar_text(0)
     assert "51/1000" in text and "eta" in text and " min," not in text
+
+
+def test_output_is_as_wide_as_the_terminal_or_columns_or_100_columns_when_piped():
+    from evoplay.cli.common import console_width
+
+    assert console_width(True, {"COLUMNS": "80"}) is None  # a terminal: rich asks it (or reads COLUMNS)
+    assert console_width(False, {"COLUMNS": "80"}) == 80
+    assert console_width(False, {}) == 100
+    assert console_width(False, {"COLUMNS": "wide"}) == 100 and console_width(False, {"COLUMNS": "0"}) == 100
+
+
+def _listing(command, columns):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    if columns:
+        env["COLUMNS"] = str(columns)
+    done = subprocess.run([sys.executable, "-m", "evoplay.cli", command], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_agents_read_at_80_columns_with_their_parameters_one_a_line():
+    lines = _listing("agents", 80)
+    assert max(len(line) for line in lines) <= 80 and len(lines) < 250  # 359 lines of a 3-column table before
+    text = "\n".join(lines)
+    assert "alphabeta - minimax with alpha-beta pruning" in text
+    assert "    clock wall or cpu; empty (the default): the file's own, else wall - what ms" in text
+    assert "default ," not in text and "one of ," not in text
+
+
+def test_piped_listings_are_100_columns_wide_without_columns():
+    lines = _listing("games", None)
+    assert max(len(line) for line in lines) <= 100 and any(len(line) > 80 for line in lines)
+    assert "kalah - Kalah (mancala)" in "\n".join(lines)

@@ -53,3 +53,26 @@ def test_registry_types_defaults_and_positional():
 def test_registry_errors(text, match):
     with pytest.raises(SpecError, match=match):
         _registry().resolve(text)
+
+
+def test_an_empty_default_reads_as_what_it_means_and_no_choice_prints_blank():
+    p = Param("clock", str, "", "what ms measures", ("", "wall", "cpu"), empty="the file's own, else wall")
+    assert p.describe() == "clock: wall or cpu; empty (the default): the file's own, else wall - what ms measures"
+    assert Param("mode", str, "a", "how", ("a", "b", "c")).describe() == "mode: a, b or c, default a - how"
+    assert Param("file", str, help="a run").describe() == "file: a string, required - a run"
+    assert Param("depth", int, 0).describe() == "depth: an integer, default 0"
+
+
+def test_every_parameter_with_an_empty_default_says_what_empty_means():
+    from evoplay.agents import AGENTS, register_game_players
+    from evoplay.games import GAMES, load_game
+
+    for name in GAMES.names():  # the players a game's own package offers (Sevens' specimen) join the agents
+        register_game_players(type(load_game(name)))
+    params = [(e.name, p) for registry in (AGENTS, GAMES) for e in registry.entries() for p in e.params]
+    assert any(p.default == "" for _, p in params)
+    for owner, p in params:
+        text = p.describe()
+        assert "default ," not in text and ", ," not in text and "one of ," not in text, (owner, text)
+        if p.default == "":
+            assert p.empty, f"{owner}: parameter {p.name} has an empty default; say what it means (Param(empty=...))"

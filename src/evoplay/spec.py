@@ -26,6 +26,8 @@ class Param:
     why: str = ""  # what the explicit bounds protect, for the error
     #: (old name, name) pairs of a choice that was renamed: the old name still works and means the new one
     aliases: tuple = ()
+    #: what an empty value means, for a string parameter whose default is empty ("the file's own")
+    empty: str = ""
 
     @property
     def required(self) -> bool:
@@ -64,10 +66,17 @@ class Param:
         return (self.min if self.min is not None else lo), (self.max if self.max is not None else hi), why
 
     def describe(self) -> str:
-        default = "required" if self.required else f"default {_format_value(self.default)}"
-        text = f"{self.name}: {_type_word(self.type)}, {default}"
-        if self.choices:
-            text += f", one of {', '.join(map(str, self.choices))}"
+        """One line for listings: the name, what it takes, its default and its help. An empty default reads as
+        what it means ("clock: wall or cpu; empty (the default): the file's own, else wall"), and an empty
+        choice is not listed as a blank item."""
+        choices = [_format_value(c) for c in self.choices or () if c != ""]
+        takes = (", ".join(choices[:-1]) + " or " + choices[-1] if len(choices) > 1 else
+                 choices[0] if choices else _type_word(self.type))
+        if self.default == "":
+            text = f"{self.name}: {takes}; empty (the default): {self.empty or 'none'}"
+        else:
+            default = "required" if self.required else f"default {_format_value(self.default)}"
+            text = f"{self.name}: {takes}, {default}"
         return text + (f" - {self.help}" if self.help else "")
 
 

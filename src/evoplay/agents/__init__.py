@@ -157,8 +157,8 @@ def _budget_of_file_params() -> tuple:
               "(-1: the file's own play budget; 0: none)", min=-1, max=3_600_000, why="at most an hour a move"),
         Param("nodes", int, -1, "node budget per move, reproducible (-1: the file's own; 0: none)", min=-1,
               max=10**12, why="a node count"),
-        Param("clock", str, "", "what ms measures: wall (elapsed) or cpu (this thread's CPU time); empty: the "
-              "file's own, else wall", ("", "wall", "cpu")),
+        Param("clock", str, "", "what ms measures: wall (elapsed) or cpu (this thread's CPU time)",
+              ("", "wall", "cpu"), empty="the file's own, else wall"),
     )
 
 
@@ -300,7 +300,7 @@ register_agent(
         Param("solve", bool, True, "back up proven wins and losses (MCTS-Solver)"),
         Param("seed", int, 0, "seed before the arena reseeds it"),
         Param("value", str, "", "an evolved evaluation (a gp or ga run's best.json, or the run folder) that scores "
-              "the leaves instead of rollouts to the end ('': random rollouts)"),
+              "the leaves instead of rollouts to the end", empty="random rollouts"),
         Param("cut", int, 0, "with value: random plies played before it scores a leaf (0: the leaf itself)",
               min=0, max=1000, why="plies of a rollout"),
         Param("prior", bool, False, "with value: its scores of the moves as priors (PUCT selection)"),

@@ -2,6 +2,7 @@
 options."""
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -11,9 +12,22 @@ from rich.markup import escape
 from evoplay.compiling import watch_compiles
 from evoplay.errors import ConfigError, EvoplayError, GameError, SpecError
 
-# Outside a terminal (pipes, files, CI) tables get room instead of the 80-column default.
-console = Console(stderr=True, width=None if sys.stderr.isatty() else 140)
-out = Console(width=None if sys.stdout.isatty() else 140)
+#: the width of output that goes to a pipe or a file when COLUMNS does not say one
+PIPED_WIDTH = 100
+
+
+def console_width(isatty: bool, environ=os.environ) -> int | None:
+    """Columns to print in: a terminal's own width (None: rich asks the terminal, or COLUMNS when set); outside a
+    terminal (pipes, files, CI) COLUMNS when set, else PIPED_WIDTH: room for tables, a width a reader's screen
+    holds."""
+    if isatty:
+        return None
+    columns = environ.get("COLUMNS", "").strip()
+    return int(columns) if columns.isdigit() and int(columns) > 0 else PIPED_WIDTH
+
+
+console = Console(stderr=True, width=console_width(sys.stderr.isatty()))
+out = Console(width=console_width(sys.stdout.isatty()))
 
 
 #: the commands that write a run folder, which a Ctrl-C leaves resumable

@@ -55,13 +55,7 @@ def games(spec):
         out.print(f"[bold]{escape(g.spec)}[/]: {escape(note)}", highlight=False)
         return
     load_installed_games()
-    table = Table(title="games (also: path/file.py:Class, openspiel:NAME)", show_lines=True)
-    table.add_column("game", style="bold")
-    table.add_column("description")
-    table.add_column("parameters")
-    for e in GAMES.entries():
-        table.add_row(e.name, e.help, "\n".join(p.describe() for p in e.params) or "-")
-    out.print(table)
+    out.print(_entries("games (also: path/file.py:Class, openspiel:NAME)", "game", GAMES.entries()))
     table = Table(title="OpenSpiel games on evoplay's kernel ports (engine=openspiel: OpenSpiel's own)", show_lines=True)
     table.add_column("game", style="bold")
     table.add_column("the port plays")
@@ -82,14 +76,8 @@ def agents(game_spec):
         register_game_players(type(game))  # the agents its own package offers (Game.players)
     entries = AGENTS.entries()
     reasons = {e.name: refusal(e.name, game) for e in entries} if game else {}
-    table = Table(title=f"agents for {escape(game.spec)}" if game else "agents", show_lines=True)
-    table.add_column("agent", style="bold")
-    table.add_column("description")
-    table.add_column("parameters")
-    for e in entries:
-        if not reasons.get(e.name):
-            table.add_row(e.name, escape(e.help), escape("\n".join(p.describe() for p in e.params) or "-"))
-    out.print(table)
+    out.print(_entries(f"agents for {game.spec}" if game else "agents", "agent",
+                       [e for e in entries if not reasons.get(e.name)]))
     refused = [(name, why) for name, why in reasons.items() if why]
     if refused:
         table = Table(title=f"cannot play {escape(game.spec)}", show_lines=True)
@@ -98,6 +86,42 @@ def agents(game_spec):
         for name, why in refused:
             table.add_row(name, escape(why))
         out.print(table)
+
+
+#: below this many columns a listing of games or agents prints each as a paragraph, not as a table's row
+WIDE_LISTING = 120
+
+
+def _entries(title: str, kind: str, entries, width: int | None = None):
+    """Games or agents with their parameters: a table of three columns on a wide terminal; on a narrower one each
+    entry as its name and description, then its parameters one a line, indented (a third column would leave the
+    description a few letters wide)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    if (width or out.width) >= WIDE_LISTING:
+        table = Table(title=escape(title), show_lines=True)
+        table.add_column(kind, style="bold")
+        table.add_column("description")
+        table.add_column("parameters")
+        for e in entries:
+            table.add_row(Text(e.name), Text(e.help), Text("\n".join(p.describe() for p in e.params) or "-"))
+        return table
+    import textwrap
+
+    width = width or out.width
+    parts = [Text(title, style="bold"), Text("")]
+    for e in entries:
+        head = Text(textwrap.fill(f"{e.name} - {e.help}", width, subsequent_indent="  ", break_on_hyphens=False))
+        head.stylize("bold", 0, len(e.name))
+        parts.append(head)
+        described = [p.describe().split(": ", 1) for p in e.params]
+        pad = max((len(name) for name, _ in described), default=0) + 1
+        for name, what in described:
+            parts.append(Text(textwrap.fill(f"{name.ljust(pad)}{what}", width, initial_indent="    ",
+                                            subsequent_indent=" " * (4 + pad), break_on_hyphens=False)))
+        parts.append(Text(""))
+    return Group(*parts)
 
 
 @main.command("check-game")

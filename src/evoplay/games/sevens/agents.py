@@ -305,9 +305,10 @@ HEURISTIC = AgentEntry(lambda game, spec: SevensHeuristicAgent(game), (), "Seven
 SPECIMEN = AgentEntry(
     make_specimen_agent,
     (
-        Param("path", str, "", "best.json of a sevens run"),
-        Param("level", str, "", "or a difficulty level: easy, medium, hard, expert"),
-        Param("computer", str, "", "a run's levels.json or run folder (default: the levels shipped with evoplay)"),
+        Param("path", str, "", "best.json of a sevens run", empty="no file (give level instead)"),
+        Param("level", str, "", "or a difficulty level: easy, medium, hard, expert",
+              empty="no level (give path instead)"),
+        Param("computer", str, "", "a run's levels.json or run folder", empty="the levels shipped with evoplay"),
     ),
     "Sevens: an evolved two-tree player (play and send trees), from a run or a difficulty level",
     _sevens_only,
