@@ -180,6 +180,8 @@ def _same(game, k, index, observer, ours, theirs, pos, text: bool, differ) -> No
     have = k.legal_actions(pos, player) if player >= 0 else k.legal_actions(pos, 0) + k.legal_actions(pos, 1)
     if have != legal:
         differ("legal actions", "kernels", f"OpenSpiel's are {legal}, the kernels' {have}")
+    if getattr(k, "moves", None) is not None and k.moves_of(pos) != legal:
+        differ("legal actions", "kernels", f"OpenSpiel's are {legal}, the moves kernel lists {k.moves_of(pos)}")
     if k.returns_of(pos) != returns:
         differ("returns", "kernels", f"OpenSpiel's are {returns}, the kernels' {k.returns_of(pos)}")
     for p, tensor in enumerate(tensors):

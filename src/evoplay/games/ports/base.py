@@ -10,6 +10,11 @@ games of OpenSpiel's own implementation), the grid the web app draws. How a port
 """
 from __future__ import annotations
 
+import hashlib
+import inspect
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 from numba import njit
 
@@ -93,16 +98,76 @@ class PortGame(Game):
         return None if layout is None else layout.index
 
     def port_kernels(self, *, size: int, encode, legal, apply, mover, returns, features, initial, state_hash,
-                     params=(), dtype=np.int8) -> Kernels:
+                     moves=None, random_move=None, params=(), dtype=np.int8) -> "PortKernels":
         """The port's ``Kernels``: its actions are OpenSpiel's, its scores its returns (OpenSpiel has no separate
         score), its features the observation tensor relative to the seat; ``params`` (the port's own numbers) get
-        the seat index appended, which ``seat_relative`` reads from the end."""
+        the seat index appended, which ``seat_relative`` reads from the end. ``moves`` and ``random_move``
+        (optional) are the random playouts' (see ``PortKernels``)."""
         n = self.num_features()
         index = self.seat_index or [np.arange(n)] * self.num_players
         full = np.concatenate([np.asarray(params, np.int64).reshape(-1)] + [np.asarray(i, np.int64) for i in index])
-        return Kernels(size=size, actions=self.num_distinct_actions(), encode=encode, legal=legal, apply=apply,
-                       mover=mover, returns=returns, scores=returns, features=features, n_features=n,
-                       initial=initial, state_hash=state_hash, params=full, dtype=dtype, players=self.num_players)
+        return PortKernels(size=size, actions=self.num_distinct_actions(), encode=encode, legal=legal, apply=apply,
+                           mover=mover, returns=returns, scores=returns, features=features, n_features=n,
+                           initial=initial, state_hash=state_hash, params=full, dtype=dtype, players=self.num_players,
+                           moves=moves, random_move=random_move)
+
+    def random_playouts(self, count: int, seed: int = 0) -> np.ndarray:
+        """Each player's summed returns over ``count`` uniformly random games from the start, played inside Numba
+        (``evoplay.games.ports.playouts``: through ``moves`` where the port gives it, else ``legal``)."""
+        from evoplay.games.kernels import kernels_of, specialise
+
+        k = kernels_of(self)
+        loop = specialise("evoplay.games.ports.playouts", k)
+        root = k.new_position()
+        k.initial(k.params, root, seed)
+        totals = np.zeros(self.num_players)
+        loop.random_playouts(k.params, root, count, seed, np.zeros(k.actions, np.int64), np.zeros(k.actions, np.int8),
+                             totals)
+        return totals
+
+
+@dataclass(frozen=True, eq=False)
+class PortKernels(Kernels):
+    """A port's ``Kernels``, with two more kernels that the searches do not need and random playouts use
+    (``evoplay.games.ports.playouts``; both optional):
+
+    - ``moves(params, state, out)`` writes the mover's legal actions into ``out`` (int64, ``actions`` long) in
+      increasing order and returns how many: what ``legal`` marks, as a list (no mask of every action to scan);
+    - ``random_move(params, state, out)`` returns one of the mover's legal actions drawn uniformly with Numba's
+      generator (``np.random``), -1 when it has none (``out`` is scratch of ``actions`` numbers): drawn, say, by
+      rejection from a set that holds each legal action once (a cell, a piece and a direction), falling back to
+      ``moves`` after ``TRIES`` misses, which keeps the draw uniform.
+    """
+
+    moves: Callable | None = None
+    random_move: Callable | None = None
+
+    def bindings(self) -> dict:
+        out = super().bindings()
+        out.update(game_moves=self.moves or no_moves, HAS_MOVES=self.moves is not None,
+                   game_random_move=self.random_move or no_random_move, HAS_RANDOM_MOVE=self.random_move is not None)
+        return out
+
+    @property
+    def key(self) -> str:
+        """``Kernels.key``, with ``moves``, ``random_move`` and the files they are written in."""
+        cached = self.__dict__.get("_port_key")
+        if cached:
+            return cached
+        digest = hashlib.sha256(super().key.encode())
+        for name in ("moves", "random_move"):
+            fn = getattr(self, name)
+            if fn is not None:
+                py = fn.py_func
+                digest.update(f"{name}:{py.__module__}.{py.__qualname__};".encode())
+                digest.update(open(inspect.getsourcefile(py), "rb").read())
+        key = digest.hexdigest()[:12]
+        object.__setattr__(self, "_port_key", key)
+        return key
+
+    def moves_of(self, state: np.ndarray) -> list[int]:
+        out = np.zeros(self.actions, np.int64)
+        return out[:self.moves(self.params, state, out)].tolist()
 
 
 def encode_state(state: "PortState") -> np.ndarray:
@@ -191,6 +256,26 @@ class PortState(State):
 
 
 # --- the kernels' helpers ------------------------------------------------------------------------------------------
+#: the misses a ``random_move`` kernel allows itself before it lists the moves
+TRIES = 32
+
+
+@njit(cache=True)
+def no_moves(params, state, out):
+    return 0
+
+
+@njit(cache=True)
+def no_random_move(params, state, out):
+    return -1
+
+
+@njit(cache=True, inline="always")
+def drawn(out, n):
+    """A uniformly random one of the ``n`` actions listed in ``out``, -1 when there are none."""
+    return out[np.random.randint(n)] if n > 0 else -1
+
+
 @njit(cache=True)
 def seat_relative(params, player, raw, out):
     """``out`` = the observation tensor ``raw`` made relative to ``player``'s seat: the seat index that
@@ -222,4 +307,5 @@ def cells_hash(cells, player, extra):
     return np.int64(h)
 
 
-__all__ = ["TERMINAL", "PortGame", "PortState", "cells_hash", "encode_state", "mix", "seat_relative"]
+__all__ = ["TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "cells_hash", "drawn", "encode_state", "mix",
+           "seat_relative"]

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
+                                     seat_relative)
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 PIECE = (BLACK, WHITE)  # each player's pieces
@@ -148,32 +149,87 @@ def mover(params, state):
 @njit(cache=True)
 def legal(params, state, player, mask):
     mask[:] = 0
+    if state[layout(params)[2]] != player:
+        return 0
+    return steps(params, state, mask, mask, False)
+
+
+@njit(cache=True)
+def moves(params, state, out):
+    return steps(params, state, out, out, True)
+
+
+@njit(cache=True, inline="always")
+def steps(params, state, out, mask, listing):
+    """The mover's moves in increasing action order, listed in ``out`` (``listing``) or marked in ``mask``: for each
+    of its pieces row by row, its forward steps to the left, straight and to the right (a step to the side is a
+    capture when an opponent's piece is there); how many."""
     rows, columns = params[0], params[1]
-    cells, _, at_player, _ = layout(params)
-    if state[at_player] != player:
+    player = state[layout(params)[2]]
+    if player < 0:
         return 0
     mine = BLACK if player == 0 else WHITE
-    theirs = WHITE if player == 0 else BLACK
+    step = 1 if player == 0 else -1
     n = 0
-    for i in range(cells):
-        if state[i] != mine:
+    for r in range(rows):
+        r2 = r + step
+        if r2 < 0 or r2 >= rows:
             continue
-        r = i // columns
-        c = i - r * columns
-        for o in range(3):
-            d = 3 * player + o
-            r2 = r + ROW_STEPS[d]
-            c2 = c + COLUMN_STEPS[d]
-            if r2 < 0 or r2 >= rows or c2 < 0 or c2 >= columns:
+        for c in range(columns):
+            i = r * columns + c
+            if state[i] != mine:
                 continue
-            target = state[r2 * columns + c2]
-            if target == EMPTY:
-                mask[(i * 6 + d) * 2] = 1
-                n += 1
-            elif o != 1 and target == theirs:
-                mask[(i * 6 + d) * 2 + 1] = 1
-                n += 1
+            for side in range(3):  # left, straight, right
+                a = step_action(state, columns, player, i, r2 * columns + c, c, side)
+                if a >= 0:
+                    if listing:
+                        out[n] = a
+                    else:
+                        mask[a] = 1
+                    n += 1
     return n
+
+
+@njit(cache=True)
+def random_move(params, state, out):
+    """A uniformly random move: a random one of the mover's pieces and a random side until that step is a move
+    (``TRIES`` at most; each move is one piece and one side), else one of the list."""
+    rows, columns = params[0], params[1]
+    cells, _, at_player, _ = layout(params)
+    player = state[at_player]
+    if player < 0:
+        return -1
+    mine = BLACK if player == 0 else WHITE
+    pieces = 0
+    for i in range(cells):  # the mover's pieces, listed without a branch
+        out[pieces] = i
+        pieces += state[i] == mine
+    step = 1 if player == 0 else -1
+    for _ in range(TRIES):
+        j = np.random.randint(3 * pieces)
+        i = out[j // 3]
+        r2 = i // columns + step
+        if 0 <= r2 < rows:
+            c = i % columns
+            a = step_action(state, columns, player, i, r2 * columns + c, c, j % 3)
+            if a >= 0:
+                return a
+    return drawn(out, moves(params, state, out))
+
+
+@njit(cache=True, inline="always")
+def step_action(state, columns, player, i, ahead, c, side):
+    """The action of the piece on cell ``i`` (column ``c``) stepping to the ``side`` (0 left, 1 straight, 2 right)
+    of the cell ``ahead`` of it, or -1 when that is no move."""
+    if (side == 0 and c == 0) or (side == 2 and c == columns - 1):
+        return -1
+    target = state[ahead + side - 1]
+    base = (i * 6 + 3 * player + side) * 2
+    if target == EMPTY:
+        return base
+    if side != 1 and target == (WHITE if player == 0 else BLACK):
+        return base + 1
+    return -1
 
 
 @njit(cache=True)
@@ -258,4 +314,5 @@ class Breakthrough(PortGame):
     def kernels(self):
         return self.port_kernels(size=self.rows * self.columns + 4, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
-                                 state_hash=state_hash, params=[self.rows, self.columns])
+                                 state_hash=state_hash, moves=moves, random_move=random_move,
+                                 params=[self.rows, self.columns])

@@ -7,7 +7,9 @@ When after a move no piece touches an opponent's piece, the player who made it w
 ``(row * columns + column) * 4 + direction`` moves the piece on (row, column) up, right, down or left (0..3);
 OpenSpiel writes it ``a3b3``. Cells hold OpenSpiel's ``CellState`` (0 empty, 1 white, 2 black); the observation
 tensor has 3 planes of rows x columns: the viewer's pieces, the opponent's, the empty cells. The kernels' position is
-the cells row by row, the player to move (or TERMINAL) and the winner plus one (0: none yet).
+the cells row by row, the player to move (or TERMINAL), the winner plus one (0: none yet) and the contacts: the
+pairs of orthogonally adjacent pieces of opposite colours. Each contact is one move for either player (its piece
+onto the other), so the game ends when a move leaves none, and a move changes the count only around its two cells.
 """
 from __future__ import annotations
 
@@ -83,8 +85,14 @@ class ClobberState(PortState):
     def transposition_key(self):
         return self.current_player(), tuple(self.board)
 
+    def contacts(self) -> int:
+        """The pairs of orthogonally adjacent pieces of opposite colours (each counted once)."""
+        board = self.board
+        return sum(state != EMPTY and board[target] == 3 - state
+                   for i, state in enumerate(board) for _, target in self.game.steps[i]) // 2
+
     def encode(self) -> np.ndarray:
-        return np.array(self.board + [self.current_player(), self.winner + 1], np.int8)
+        return np.array(self.board + [self.current_player(), self.winner + 1, self.contacts()], np.int16)
 
     def __str__(self) -> str:
         g = self.game
@@ -102,20 +110,21 @@ COLUMN_STEPS = np.array(COLUMN_STEP, np.int64)
 
 @njit(cache=True, inline="always")
 def layout(params):
-    """(cells, the index of the player to move, of the winner)."""
+    """(cells, the index of the player to move, of the winner, of the contacts)."""
     cells = params[0] * params[1]
-    return cells, cells, cells + 1
+    return cells, cells, cells + 1, cells + 2
 
 
 @njit(cache=True)
 def initial(params, state, seed):
     rows, columns = params[0], params[1]
-    cells, at_player, at_winner = layout(params)
+    cells, at_player, at_winner, at_contacts = layout(params)
     for r in range(rows):
         for c in range(columns):
             state[r * columns + c] = WHITE if (r + rows - 1 + c) % 2 == 0 else BLACK
     state[at_player] = 0
     state[at_winner] = 0
+    state[at_contacts] = rows * (columns - 1) + (rows - 1) * columns  # a full checkerboard: every pair
 
 
 @njit(cache=True)
@@ -126,58 +135,114 @@ def mover(params, state):
 @njit(cache=True)
 def legal(params, state, player, mask):
     mask[:] = 0
+    if state[layout(params)[1]] != player:
+        return 0
+    return captures(params, state, mask, mask, False)
+
+
+@njit(cache=True)
+def moves(params, state, out):
+    return captures(params, state, out, out, True)
+
+
+@njit(cache=True, inline="always")
+def captures(params, state, out, mask, listing):
+    """The mover's moves in increasing action order, listed in ``out`` (``listing``) or marked in ``mask``: for each
+    of its pieces row by row, the opponent's pieces above, right, below and left of it; how many."""
     rows, columns = params[0], params[1]
-    cells, at_player, _ = layout(params)
-    if state[at_player] != player:
+    player = state[layout(params)[1]]
+    if player < 0:
         return 0
     mine = WHITE if player == 0 else BLACK
-    theirs = BLACK if player == 0 else WHITE
     n = 0
-    for i in range(cells):
-        if state[i] != mine:
-            continue
-        r = i // columns
-        c = i - r * columns
-        if r > 0 and state[i - columns] == theirs:
-            mask[i * 4] = 1
-            n += 1
-        if c < columns - 1 and state[i + 1] == theirs:
-            mask[i * 4 + 1] = 1
-            n += 1
-        if r < rows - 1 and state[i + columns] == theirs:
-            mask[i * 4 + 2] = 1
-            n += 1
-        if c > 0 and state[i - 1] == theirs:
-            mask[i * 4 + 3] = 1
-            n += 1
+    for r in range(rows):
+        for c in range(columns):
+            i = r * columns + c
+            if state[i] != mine:
+                continue
+            for d in range(4):
+                if capture(state, rows, columns, r, c, d, 3 - mine):
+                    if listing:
+                        out[n] = i * 4 + d
+                    else:
+                        mask[i * 4 + d] = 1
+                    n += 1
     return n
 
 
 @njit(cache=True)
-def moves_remain(state, rows, columns):
-    """Does any piece touch a piece of the other colour? (Each pair is found from its upper or left cell.)"""
-    for i in range(rows * columns):
-        s = state[i]
-        if s == EMPTY:
-            continue
-        if i % columns < columns - 1 and state[i + 1] == 3 - s:
-            return True
-        if i + columns < rows * columns and state[i + columns] == 3 - s:
-            return True
-    return False
+def random_move(params, state, out):
+    """A uniformly random move: each contact is one move of the mover (its piece onto the other), so the k-th
+    contact, k drawn below their number, found by walking each cell's pairs with its right and lower neighbours
+    (counted without a branch on what the cells hold: an empty cell's other colour, 3, is on no cell)."""
+    rows, columns = params[0], params[1]
+    cells, at_player, _, at_contacts = layout(params)
+    player = state[at_player]
+    if player < 0 or state[at_contacts] == 0:
+        return -1
+    mine = WHITE if player == 0 else BLACK
+    k = np.random.randint(state[at_contacts])
+    for r in range(rows):
+        for c in range(columns):
+            i = r * columns + c
+            other = 3 - state[i]
+            right = c < columns - 1 and state[i + 1] == other
+            down = r < rows - 1 and state[i + columns] == other
+            if k < right + down:
+                if right and k == 0:
+                    return i * 4 + 1 if state[i] == mine else (i + 1) * 4 + 3  # right, or the other piece left
+                return i * 4 + 2 if state[i] == mine else (i + columns) * 4  # down, or the other piece up
+            k -= right + down
+    return -1
+
+
+@njit(cache=True, inline="always")
+def capture(state, rows, columns, r, c, d, theirs):
+    """Is a piece of ``theirs`` next to (r, c) in direction ``d`` (0 up, 1 right, 2 down, 3 left)?"""
+    i = r * columns + c
+    if d == 0:
+        return r > 0 and state[i - columns] == theirs
+    if d == 1:
+        return c < columns - 1 and state[i + 1] == theirs
+    if d == 2:
+        return r < rows - 1 and state[i + columns] == theirs
+    return c > 0 and state[i - 1] == theirs
+
+
+@njit(cache=True, inline="always")
+def around(state, rows, columns, r, c, colour):
+    """How many pieces of ``colour`` are orthogonally next to (r, c)."""
+    i = r * columns + c
+    n = 0
+    if r > 0 and state[i - columns] == colour:
+        n += 1
+    if c < columns - 1 and state[i + 1] == colour:
+        n += 1
+    if r < rows - 1 and state[i + columns] == colour:
+        n += 1
+    if c > 0 and state[i - 1] == colour:
+        n += 1
+    return n
 
 
 @njit(cache=True)
 def apply(params, state, action):
     rows, columns = params[0], params[1]
-    cells, at_player, at_winner = layout(params)
+    cells, at_player, at_winner, at_contacts = layout(params)
     player = state[at_player]
+    mine = WHITE if player == 0 else BLACK
     i = action // 4
     d = action % 4
-    j = i + ROW_STEPS[d] * columns + COLUMN_STEPS[d]
-    state[j] = state[i]
+    r = i // columns
+    c = i - r * columns
+    r2 = r + ROW_STEPS[d]
+    c2 = c + COLUMN_STEPS[d]
+    # the contacts of the two cells before the move (the pair of them in both), then of the taken cell, now the mover's
+    lost = around(state, rows, columns, r, c, 3 - mine) + around(state, rows, columns, r2, c2, mine) - 1
+    state[r2 * columns + c2] = mine
     state[i] = EMPTY
-    if not moves_remain(state, rows, columns):
+    state[at_contacts] += around(state, rows, columns, r2, c2, 3 - mine) - lost
+    if state[at_contacts] == 0:
         state[at_winner] = player + 1
         state[at_player] = TERMINAL
     else:
@@ -213,7 +278,7 @@ def features(params, state, player, out):
 
 @njit(cache=True)
 def state_hash(params, state):
-    cells, at_player, _ = layout(params)
+    cells, at_player, _, _ = layout(params)
     return cells_hash(state[:cells], state[at_player], 0)
 
 
@@ -244,6 +309,7 @@ class Clobber(PortGame):
         return ClobberState(self)
 
     def kernels(self):
-        return self.port_kernels(size=self.rows * self.columns + 2, encode=encode_state, legal=legal, apply=apply,
+        return self.port_kernels(size=self.rows * self.columns + 3, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
-                                 state_hash=state_hash, params=[self.rows, self.columns])
+                                 state_hash=state_hash, moves=moves, random_move=random_move,
+                                 params=[self.rows, self.columns], dtype=np.int16)

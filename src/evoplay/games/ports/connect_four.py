@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
+                                     seat_relative)
 
 EMPTY, NOUGHT, CROSS = 0, 1, 2
 MARK = (CROSS, NOUGHT)  # the cell state each player drops
@@ -136,6 +137,34 @@ def legal(params, state, player, mask):
 
 
 @njit(cache=True)
+def moves(params, state, out):
+    rows, columns = params[0], params[1]
+    cells, at_player, _ = layout(params)
+    if state[at_player] < 0:
+        return 0
+    n = 0
+    for c in range(columns):
+        if state[cells + c] < rows:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def random_move(params, state, out):
+    """A uniformly random open column: a random column until one is open (``TRIES`` at most), else one of the list."""
+    rows, columns = params[0], params[1]
+    cells, at_player, _ = layout(params)
+    if state[at_player] < 0:
+        return -1
+    for _ in range(TRIES):
+        c = np.random.randint(columns)
+        if state[cells + c] < rows:
+            return c
+    return drawn(out, moves(params, state, out))
+
+
+@njit(cache=True, inline="always")
 def run_from(state, columns, rows, row, column, dr, dc, mark):
     """How many stones of ``mark`` follow (row, column) along (dr, dc)."""
     n = 0
@@ -157,15 +186,15 @@ def apply(params, state, action):
     row = state[cells + action]
     state[row * columns + action] = mark
     state[cells + action] = row + 1
-    won = False
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        if 1 + run_from(state, columns, rows, row, action, dr, dc, mark) + run_from(
-                state, columns, rows, row, action, -dr, -dc, mark) >= x_in_row:
-            won = True
-            break
-    if won:
+    if (run_from(state, columns, rows, row, action, 0, 1, mark) + run_from(state, columns, rows, row, action, 0, -1,
+                                                                            mark) + 1 >= x_in_row
+            or run_from(state, columns, rows, row, action, -1, 0, mark) + 1 >= x_in_row  # nothing lies above it
+            or run_from(state, columns, rows, row, action, 1, 1, mark) + run_from(state, columns, rows, row, action,
+                                                                                  -1, -1, mark) + 1 >= x_in_row
+            or run_from(state, columns, rows, row, action, 1, -1, mark) + run_from(state, columns, rows, row, action,
+                                                                                   -1, 1, mark) + 1 >= x_in_row):
         state[at_outcome] = player + 1
-    else:
+    elif row == rows - 1:  # the column is full now: is the board?
         full = True
         for c in range(columns):
             if state[cells + c] < rows:
@@ -241,4 +270,5 @@ class ConnectFour(PortGame):
         size = self.rows * self.columns + self.columns + 2
         return self.port_kernels(size=size, encode=encode_state, legal=legal, apply=apply, mover=mover,
                                  returns=returns, features=features, initial=initial, state_hash=state_hash,
+                                 moves=moves, random_move=random_move,
                                  params=[self.rows, self.columns, self.x_in_row, int(self.egocentric)])

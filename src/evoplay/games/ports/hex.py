@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
+                                     seat_relative)
 
 EMPTY, BLACK, BLACK_SOUTH, BLACK_NORTH, BLACK_WIN = 0, 1, 2, 3, 4
 WHITE, WHITE_EAST, WHITE_WEST, WHITE_WIN = -1, -2, -3, -4
@@ -146,7 +147,26 @@ class HexState(PortState):
         return "\n".join(rows)
 
 
-# --- the same rules as kernels (params: num_cols, num_rows, swap, plain_obs_tensor) -----------------------------
+# --- the same rules as kernels ---------------------------------------------------------------------------------
+# params: num_cols, num_rows, swap, plain_obs_tensor, then the six cells around each cell (-1: off the board) and
+# each cell's edges (NORTH | SOUTH | WEST | EAST bits)
+AROUND = 4
+NORTH, SOUTH, WEST, EAST = 1, 2, 4, 8
+
+
+def tables(columns: int, rows: int) -> list[int]:
+    """The kernels' tables of a board: the six cells around each cell (OpenSpiel's neighbours, -1 for those off
+    the board), then each cell's edges."""
+    cells = columns * rows
+    around, edges = [], []
+    for c in range(cells):
+        near = neighbours(c, columns, cells)
+        around += near + [-1] * (6 - len(near))
+        edges.append((NORTH if c < columns else 0) | (SOUTH if c >= cells - columns else 0)
+                     | (WEST if c % columns == 0 else 0) | (EAST if c % columns == columns - 1 else 0))
+    return around + edges
+
+
 @njit(cache=True, inline="always")
 def layout(params):
     """(cells, the index of the player to move, of the result, of the plies)."""
@@ -181,39 +201,54 @@ def legal(params, state, player, mask):
     return n
 
 
-@njit(cache=True, inline="always")
-def neighbour(cell, k, columns, cells):
-    """The ``k``-th of the six cells around ``cell`` in OpenSpiel's order, or -1 off the board."""
-    north = cell < columns
-    south = cell >= cells - columns
-    west = cell % columns == 0
-    east = cell % columns == columns - 1
-    if k == 0:
-        return -1 if north else cell - columns
-    if k == 1:
-        return -1 if north or east else cell - columns + 1
-    if k == 2:
-        return -1 if east else cell + 1
-    if k == 3:
-        return -1 if south else cell + columns
-    if k == 4:
-        return -1 if south or west else cell + columns - 1
-    return -1 if west else cell - 1
+@njit(cache=True)
+def moves(params, state, out):
+    cells, at_player, _, at_plies = layout(params)
+    player = state[at_player]
+    if player < 0:
+        return 0
+    n = 0
+    for c in range(cells):  # without a branch: every cell is written, only the empty ones are kept
+        out[n] = c
+        n += state[c] == EMPTY
+    if params[2] and state[at_plies] == 1 and player == 1:
+        out[n] = cells
+        n += 1
+    return n
 
 
 @njit(cache=True)
-def stone(state, player, cell, columns, cells):
-    """HexState.stone: the state of a stone of ``player`` placed on ``cell``."""
+def random_move(params, state, out):
+    """A uniformly random move: a random cell (or the swap, where it is a move) until one is a move (``TRIES`` at
+    most), else one of the list."""
+    cells, at_player, _, at_plies = layout(params)
+    player = state[at_player]
+    if player < 0:
+        return -1
+    choices = cells + 1 if params[2] and state[at_plies] == 1 and player == 1 else cells
+    for _ in range(TRIES):
+        c = np.random.randint(choices)
+        if c == cells or state[c] == EMPTY:
+            return c
+    return drawn(out, moves(params, state, out))
+
+
+@njit(cache=True, inline="always")
+def stone(params, state, player, cell):
+    """HexState.stone: the state of a stone of ``player`` placed on ``cell`` (its edges and the six cells around it
+    read from the tables in ``params``)."""
+    cells = layout(params)[0]
+    edges = params[AROUND + 6 * cells + cell]
     if player == 0:
-        first = cell < columns
-        second = (not first) and cell >= cells - columns
+        first = edges & NORTH != 0
+        second = (not first) and edges & SOUTH != 0
         joins_first, joins_second = BLACK_NORTH, BLACK_SOUTH
     else:
-        first = cell % columns == 0
-        second = (not first) and cell % columns == columns - 1
+        first = edges & WEST != 0
+        second = (not first) and edges & EAST != 0
         joins_first, joins_second = WHITE_WEST, WHITE_EAST
     for k in range(6):
-        n = neighbour(cell, k, columns, cells)
+        n = params[AROUND + 6 * cell + k]
         if n >= 0:
             if state[n] == joins_first:
                 first = True
@@ -222,6 +257,16 @@ def stone(state, player, cell, columns, cells):
     if player == 0:
         return BLACK_WIN if first and second else BLACK_NORTH if first else BLACK_SOUTH if second else BLACK
     return WHITE_WIN if first and second else WHITE_WEST if first else WHITE_EAST if second else WHITE
+
+
+@njit(cache=True, inline="always")
+def touches(params, state, cell, plain):
+    """Is a stone ``plain`` next to ``cell``?"""
+    for k in range(6):
+        n = params[AROUND + 6 * cell + k]
+        if n >= 0 and state[n] == plain:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -236,17 +281,18 @@ def apply(params, state, action):
             if state[c] != EMPTY:
                 state[c] = EMPTY
                 mirrored = (c % columns) * columns + c // columns
-                state[mirrored] = stone(state, 1, mirrored, columns, cells)
+                state[mirrored] = stone(params, state, 1, mirrored)
                 break
         state[at_player] = 0
         return
-    s = stone(state, player, action, columns, cells)
+    s = stone(params, state, player, action)
     state[action] = s
     if s == BLACK_WIN:
         state[at_result] = 1
     elif s == WHITE_WIN:
         state[at_result] = -1
-    elif s != BLACK and s != WHITE:  # joined to an edge: so is every plain stone of its group
+    elif s != BLACK and s != WHITE and touches(params, state, action, BLACK if player == 0 else WHITE):
+        # joined to an edge: so is every plain stone of its group
         plain = BLACK if player == 0 else WHITE
         stack = np.empty(cells, np.int64)
         stack[0] = action
@@ -255,7 +301,7 @@ def apply(params, state, action):
             top -= 1
             cell = stack[top]
             for k in range(6):
-                n = neighbour(cell, k, columns, cells)
+                n = params[AROUND + 6 * cell + k]
                 if n >= 0 and state[n] == plain:
                     state[n] = s
                     stack[top] = n
@@ -326,4 +372,6 @@ class Hex(PortGame):
     def kernels(self):
         return self.port_kernels(size=self.cells + 3, encode=encode_state, legal=legal, apply=apply, mover=mover,
                                  returns=returns, features=features, initial=initial, state_hash=state_hash,
-                                 params=[self.columns, self.rows, int(self.swap), int(self.plain_obs)])
+                                 moves=moves, random_move=random_move,
+                                 params=[self.columns, self.rows, int(self.swap), int(self.plain_obs)]
+                                 + tables(self.columns, self.rows))

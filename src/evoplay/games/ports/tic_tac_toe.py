@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
+                                     seat_relative)
 
 CELLS = 9
 EMPTY, NOUGHT, CROSS = 0, 1, 2
@@ -75,6 +76,9 @@ class TicTacToeState(PortState):
 
 # --- the same rules as kernels --------------------------------------------------------------------------------
 LINE_CELLS = np.array(LINES, np.int64)
+# per cell, the lines through it (-1 after the last)
+THROUGH = np.array([[i for i, line in enumerate(LINES) if c in line] + [-1] * (4 - sum(c in line for line in LINES))
+                    for c in range(CELLS)], np.int64)
 
 
 @njit(cache=True)
@@ -101,8 +105,36 @@ def legal(params, state, player, mask):
 
 
 @njit(cache=True)
-def line_of(state, mark):
-    for i in range(LINE_CELLS.shape[0]):
+def moves(params, state, out):
+    if state[PLAYER] < 0:
+        return 0
+    n = 0
+    for c in range(CELLS):
+        if state[c] == EMPTY:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def random_move(params, state, out):
+    """A uniformly random empty cell: a random cell until one is empty (``TRIES`` at most), else one of the list."""
+    if state[PLAYER] < 0:
+        return -1
+    for _ in range(TRIES):
+        c = np.random.randint(CELLS)
+        if state[c] == EMPTY:
+            return c
+    return drawn(out, moves(params, state, out))
+
+
+@njit(cache=True)
+def line_through(state, cell, mark):
+    """Does ``cell`` complete a line of ``mark``? (Only the lines through the cell just played can be new.)"""
+    for k in range(THROUGH.shape[1]):
+        i = THROUGH[cell, k]
+        if i < 0:
+            break
         if state[LINE_CELLS[i, 0]] == mark and state[LINE_CELLS[i, 1]] == mark and state[LINE_CELLS[i, 2]] == mark:
             return True
     return False
@@ -114,7 +146,7 @@ def apply(params, state, action):
     mark = CROSS if player == 0 else NOUGHT
     state[action] = mark
     state[MOVES] += 1
-    if line_of(state, mark):
+    if line_through(state, action, mark):
         state[WINNER] = player + 1
     state[PLAYER] = TERMINAL if state[WINNER] or state[MOVES] == CELLS else 1 - player
 
@@ -159,4 +191,5 @@ class TicTacToe(PortGame):
 
     def kernels(self):
         return self.port_kernels(size=SIZE, encode=encode_state, legal=legal, apply=apply, mover=mover,
-                                 returns=returns, features=features, initial=initial, state_hash=state_hash)
+                                 returns=returns, features=features, initial=initial, state_hash=state_hash,
+                                 moves=moves, random_move=random_move)
