@@ -132,19 +132,28 @@ def test_features_are_the_adapters_made_relative_to_the_seat():
     assert a.features(0)[18] == 1.0 and a.features(1)[22] == 1.0 and a.features(1)[18] == 0.0
 
 
-def test_an_evolved_player_plays_the_same_moves_on_either_engine():
-    """A weights player (depth 2) moves through the port's kernels on the port and through OpenSpiel's Python API
-    on engine=openspiel: the same features, so the same moves, whole games against the same opponent."""
-    from evoplay.agents.program import linear_agent
+def test_an_evolved_player_plays_the_same_moves_on_either_engine(tmp_path):
+    """A champion's weights file (depth 2) evolved on the port plays on engine=openspiel as it is, through OpenSpiel's
+    Python API instead of the port's kernels: the same features, so the same moves, whole games against the same
+    opponent, and no warning that the rules differ."""
+    import json
+
+    from evoplay.agents.program import check_game as check_evolved_for
+    from evoplay.agents.weights import FORMAT
 
     port, own = load_game("openspiel:tic_tac_toe"), load_game("openspiel:tic_tac_toe(engine=openspiel)")
     weights = np.random.default_rng(7).uniform(-1, 1, port.num_features())
+    best = tmp_path / "best.json"
+    best.write_text(json.dumps({"format": FORMAT, "game": port.spec, "features": port.feature_names(),
+                                "weights": weights.tolist(), "depth": 2, "policy": "search"}))
     histories = []
     for game in (port, own):
+        champion = make_agent(f"weights({best})", game)
+        assert champion.note == ""
+        assert (champion.kernel is not None) == (game is port)  # the port's kernels search; OpenSpiel's Python API
         for seed in range(4):
-            player = linear_agent(game, weights, "search", 2)
-            seats = [player, make_agent("random", game)] if seed % 2 == 0 else [make_agent("random", game), player]
-            histories.append((game.spec, seed, list(play_game(game, seats, seed).history)))
-    assert [h[2] for h in histories[:4]] == [h[2] for h in histories[4:]]
-    assert linear_agent(port, weights, "search", 2).kernel is not None  # the port's kernels did the searching
-    assert linear_agent(own, weights, "search", 2).kernel is None  # OpenSpiel's through its Python API
+            champion = make_agent(f"weights({best})", game)
+            seats = [champion, make_agent("random", game)] if seed % 2 == 0 else [make_agent("random", game), champion]
+            histories.append(list(play_game(game, seats, seed).history))
+    assert histories[:4] == histories[4:]
+    assert check_evolved_for("a file", port.spec, own) == check_evolved_for("a file", own.spec, port) == ""

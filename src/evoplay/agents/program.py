@@ -104,8 +104,8 @@ def check_game(where: str, recorded_spec: str, game) -> str:
         made_for = load_game(recorded_spec)
     except SpecError:
         made_for = None
-    if made_for is not None and made_for.spec == game.spec:
-        return ""
+    if made_for is not None and _rules(made_for) == _rules(game):
+        return ""  # the same game (or the same rules on another engine: an OpenSpiel game and evoplay's port of it)
     if _family(recorded_spec) != _family(game.spec):
         raise SpecError(f"{where} was evolved for {recorded_spec}, not {game.spec}; play it on that game")
     return f"{where} was evolved under {recorded_spec}; playing {game.spec}, whose rules differ"
@@ -113,6 +113,11 @@ def check_game(where: str, recorded_spec: str, game) -> str:
 
 def _family(spec: str) -> str:
     return spec.split("(", 1)[0].strip()
+
+
+def _rules(game) -> str:
+    """What names a game's rules: its spec, or an OpenSpiel game's spec without its engine (``rules_spec``)."""
+    return getattr(game, "rules_spec", game.spec)
 
 
 # --------------------------------------------------------------------------------------------------------------
