@@ -27,7 +27,9 @@ How a port is added (``tic_tac_toe.py`` is the smallest whole example; ``connect
      ``observation`` (the raw tensor), ``features`` (three lines: the raw tensor, then ``seat_relative``: evoplay's
      features for OpenSpiel games are the tensor made relative to the seat, as the adapter infers it) and
      ``state_hash`` (``mix`` of what the transposition key holds); the kernels take ``params`` first: the port's
-     own numbers (board size...) at the front, the framework appends the seat index after them;
+     own numbers (board size...) at the front, the framework appends the seat index after them; for speed, also
+     ``moves`` (the legal actions as a list) and ``random_move`` (one drawn uniformly: the random playouts of
+     ``PortGame.random_playouts`` and ``evoplay bench ports``; see ``base.PortKernels``);
    - a ``PortGame`` subclass: ``openspiel_name``, ``plays`` (which parameters it plays, in words: ``evoplay
      games`` shows it), ``refuses(settings)`` (why the port cannot play OpenSpiel's
      parameters ``settings``, or None), ``setup(settings)`` (reads them), ``new_initial_state`` and ``kernels()``
