@@ -92,8 +92,9 @@ def test_a_narrow_terminal_gets_each_figure_as_two_short_lines():
 def _judged_registry(calls):
     def sizes(quick):
         calls.append(quick)
-        return bench.BenchResult("sizes", [bench.Figure("playouts per second", 150.0, "/s", ">= 400", False, 1.5, "ref"),
-                                           bench.Figure("a move", 1.0, "ms", "<= 2 ms", True)], "evoplay bench sizes")
+        figures = [bench.Figure("playouts per second", 150.0, "/s", ">= 400", False, 1.5, "ref"),
+                   bench.Figure("a move", 1.0, "ms", "<= 2 ms", True)]
+        return bench.BenchResult("sizes", figures, "evoplay bench sizes")
 
     return {"sizes": bench.Benchmark("sizes", sizes, "a target met and one not")}
 
@@ -125,3 +126,18 @@ def test_a_full_run_judges_its_figures(monkeypatch):
     assert calls == [False] and data[0]["quick"] is False and [f["met"] for f in data[0]["figures"]] == [False, True]
     text = CliRunner().invoke(main, ["bench", "sizes"]).output
     assert "not judged" not in text and re.search(r"\bno\b", text) and re.search(r"\byes\b", text)
+
+
+def test_a_long_figure_wraps_indented_under_itself_at_80_columns():
+    from rich.console import Console
+
+    from evoplay.cli.tools import _bench_table
+
+    note = "per move (5.5 legal actions on average): features 53.6 us + stacking 62.7 + program 1.6 + choice 3.1"
+    r = bench.BenchResult("x", [bench.Figure("what evoplay adds to a GP move (features, stacking, program, choice) / "
+                                             "the game's own work in it", 0.51, "x", note=note)], "evoplay bench x")
+    console = Console(width=80, record=True)
+    console.print(_bench_table(r, 3.0, width=80))
+    lines = [line for line in console.export_text().splitlines() if line.strip()]
+    assert all(len(line) <= 80 for line in lines)
+    assert [line[:6] for line in lines[1:]] == ["what e", "  game", "    0.", "    pe", "      "]

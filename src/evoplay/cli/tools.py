@@ -105,16 +105,23 @@ def _bench_table(r, seconds: float, width: int | None = None):
     from rich.text import Text
 
     title = f"{r.name}  ({r.command}, {seconds:.0f} s)"
-    if (width or out.width) < WIDE:
+    width = width or out.width
+    if width < WIDE:
+        import textwrap
+
+        def wrapped(text: str, indent: int, style: str = "") -> Text:  # a long line goes on indented under itself
+            return Text(textwrap.fill(text, width, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                                      break_on_hyphens=False), style=style)
+
         parts = [Text(title, style="bold")]
         for f in r.figures:
             ref = f"; {_fmt(f.reference)} {f.reference_name}" if f.reference is not None else ""
             ratio = f" ({f.ratio:,.1f}x)" if f.ratio is not None else ""
             target = f"; target {f.target}: {_met(r, f)}" if f.target and (f.met is not None or r.quick) else ""
-            parts.append(Text(f.name))
-            parts.append(Text(f"    {_fmt(f.value)} {f.unit}{ref}{ratio}{target}"))
+            parts.append(wrapped(f.name, 0))
+            parts.append(wrapped(f"{_fmt(f.value)} {f.unit}{ref}{ratio}{target}".rstrip(), 4))
             if f.reference is None and f.note:
-                parts.append(Text(f"    {f.note}", style="dim"))
+                parts.append(wrapped(f.note, 4, "dim"))
         return Group(*parts, Text(""))
     table = Table(title=escape(title))
     for col in ("figure", "evoplay", "reference (same run)", "speed-up", "target", "met"):
