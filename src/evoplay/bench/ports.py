@@ -1,6 +1,8 @@
 """``evoplay bench ports``: each port of an OpenSpiel game against OpenSpiel itself, measured in one run.
 
-For every port (evoplay.games.ports) on its default parameters, timed in alternation (median of rounds):
+For every port (evoplay.games.ports) on its default parameters, timed in alternation (median of rounds), in CPU
+seconds of the measuring thread (``time.thread_time``: OpenSpiel's C++ runs in the thread that calls it, and on a
+shared machine wall time would count the other sessions' work too):
 
 - **random playouts a second**: whole games from the start, every move uniformly random, in one Numba loop over
   the port's kernels (``PortGame.random_playouts``: its ``moves`` and ``apply``) against pyspiel driven from Python
@@ -22,8 +24,10 @@ import time
 
 from evoplay.bench import BenchResult, Figure, load_note, random_positions, register_benchmark
 from evoplay.bench.generic import alternate
-from evoplay.bench.kernel import move_seconds
-from evoplay.bench.uct import UCT_C, uct_rate
+from evoplay.bench.kernel import evaluation_player
+from evoplay.bench.uct import UCT_C
+
+CLOCK = time.thread_time  # CPU seconds of this thread
 
 PORTS = (  # (spec, title, simulations per uct search, random plies at most to reach its positions)
     ("openspiel:tic_tac_toe", "tic-tac-toe", 2000, 2),
@@ -38,32 +42,57 @@ def pyspiel_playout_rate(pyspiel_game, count: int, seed: int = 0) -> float:
     """Random games per second of OpenSpiel's C++ state driven from Python: clone, legal_actions, apply_action."""
     rng = random.Random(seed)
     root = pyspiel_game.new_initial_state()
-    start = time.perf_counter()
+    start = CLOCK()
     for _ in range(count):
         s = root.clone()
         while not s.is_terminal():
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
-    return count / (time.perf_counter() - start)
+    return count / (CLOCK() - start)
 
 
 def port_playout_rate(port, count: int, seed: int = 0) -> float:
     """Random games per second of the port's own playout loop inside Numba."""
-    start = time.perf_counter()
+    start = CLOCK()
     port.random_playouts(count, seed)
-    return count / (time.perf_counter() - start)
+    return count / (CLOCK() - start)
 
 
 def mcts_rate(pyspiel_game, theirs: list, simulations: int) -> float:
     """Simulations per second of OpenSpiel's C++ MCTSBot searching each pyspiel state of ``theirs``."""
     import pyspiel
 
-    done, start = 0, time.perf_counter()
+    done, start = 0, CLOCK()
     for i, state in enumerate(theirs):
         bot = pyspiel.MCTSBot(pyspiel_game, pyspiel.RandomRolloutEvaluator(1, i), UCT_C, simulations, 1000, True, i,
                               False)
         done += bot.mcts_search(state).explore_count
-    return done / (time.perf_counter() - start)
+    return done / (CLOCK() - start)
+
+
+def uct_rate(game, states: list, simulations: int) -> float:
+    """Simulations per second of evoplay's ``uct`` searching each of ``states`` (on the port's kernels)."""
+    from evoplay.agents import make_agent
+
+    agent = make_agent(f"uct(simulations={simulations},uct_c={UCT_C})", game)
+    done, start = 0, CLOCK()
+    for i, state in enumerate(states):
+        agent.restart(i, state.current_player())
+        agent.step(state)
+        done += agent.last_root.explore_count
+    return done / (CLOCK() - start)
+
+
+def move_seconds(game, positions: list, moves: list) -> float:
+    """Mean seconds of one move of the 2-ply evaluation player over ``positions`` (the moves chosen to
+    ``moves``)."""
+    agent = evaluation_player(game)
+    agent.step(positions[0])  # compiled before timing
+    moves.clear()
+    start = CLOCK()
+    for state in positions:
+        moves.append(agent.step(state))
+    return (CLOCK() - start) / len(positions)
 
 
 def sized(count: float, seconds: float, rate: float) -> int:
@@ -89,7 +118,7 @@ def port_figures(spec: str, title: str, simulations: int, plies: int, quick: boo
         port.pyspiel_game, n_py), rounds)
     figures.append(Figure(f"{title}: random playouts/s (port's kernels)", k_rate, "/s", ">= 20x pyspiel",
                           k_rate >= 20 * p_rate, p_rate, "pyspiel from Python",
-                          note=f"whole games from the start, median of {rounds} alternating rounds"))
+                          note=f"whole games from the start, median of {rounds} alternating rounds, CPU time"))
 
     # uct against OpenSpiel's C++ MCTSBot on the same positions
     positions = 3 if quick else 8
@@ -104,7 +133,8 @@ def port_figures(spec: str, title: str, simulations: int, plies: int, quick: boo
     u, c = statistics.median(ours), statistics.median(cpp)
     figures.append(Figure(f"{title}: uct simulations/s (port's kernels)", u, "/s", ">= 0.8x MCTSBot", u >= 0.8 * c,
                           c, "OpenSpiel's C++ MCTSBot, same process",
-                          note=f"{positions} positions x {sims} simulations, median of {rounds} alternating rounds"))
+                          note=f"{positions} positions x {sims} simulations, median of {rounds} alternating rounds, "
+                               f"CPU time"))
 
     # a 2-ply evolved move: the port's kernels against OpenSpiel's Python API
     at = random_positions(port, 6 if quick else 20, 5, max_moves=plies)
@@ -114,7 +144,7 @@ def port_figures(spec: str, title: str, simulations: int, plies: int, quick: boo
                                lambda: move_seconds(own, replayed, own_moves), 1 if quick else 3)
     figures.append(Figure(f"{title}: one 2-ply evolved move (weights player)", k_move * 1e3, "ms", "",
                           None, p_move * 1e3, "ms on engine=openspiel (Python API)", higher_is_better=False,
-                          note=f"{len(at)} positions; same moves: {port_moves == own_moves}"))
+                          note=f"{len(at)} positions, CPU time; same moves: {port_moves == own_moves}"))
     return figures
 
 

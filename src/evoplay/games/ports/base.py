@@ -271,9 +271,16 @@ def no_random_move(params, state, out):
 
 
 @njit(cache=True, inline="always")
+def below(n):
+    """A uniformly random integer in [0, n) from one draw of Numba's generator (``np.random.random``; faster than
+    ``np.random.randint``, which rejects draws, and uniform to within 2**-53, as uct's kernels draw)."""
+    return int(np.random.random() * n)
+
+
+@njit(cache=True, inline="always")
 def drawn(out, n):
     """A uniformly random one of the ``n`` actions listed in ``out``, -1 when there are none."""
-    return out[np.random.randint(n)] if n > 0 else -1
+    return out[below(n)] if n > 0 else -1
 
 
 @njit(cache=True)
@@ -307,5 +314,5 @@ def cells_hash(cells, player, extra):
     return np.int64(h)
 
 
-__all__ = ["TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "cells_hash", "drawn", "encode_state", "mix",
-           "seat_relative"]
+__all__ = ["TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash", "drawn", "encode_state",
+           "mix", "seat_relative"]

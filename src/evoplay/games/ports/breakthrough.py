@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
-                                     seat_relative)
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+                                     encode_state, seat_relative)
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 PIECE = (BLACK, WHITE)  # each player's pieces
@@ -206,7 +206,7 @@ def random_move(params, state, out):
         pieces += state[i] == mine
     step = 1 if player == 0 else -1
     for _ in range(TRIES):
-        j = np.random.randint(3 * pieces)
+        j = below(3 * pieces)
         i = out[j // 3]
         r2 = i // columns + step
         if 0 <= r2 < rows:

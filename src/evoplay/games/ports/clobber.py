@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, below, cells_hash, encode_state, seat_relative
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 PIECE = (WHITE, BLACK)  # each player's pieces
@@ -181,7 +181,7 @@ def random_move(params, state, out):
     if player < 0 or state[at_contacts] == 0:
         return -1
     mine = WHITE if player == 0 else BLACK
-    k = np.random.randint(state[at_contacts])
+    k = below(state[at_contacts])
     for r in range(rows):
         for c in range(columns):
             i = r * columns + c

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
-                                     seat_relative)
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+                                     encode_state, seat_relative)
 
 EMPTY, NOUGHT, CROSS = 0, 1, 2
 MARK = (CROSS, NOUGHT)  # the cell state each player drops
@@ -158,7 +158,7 @@ def random_move(params, state, out):
     if state[at_player] < 0:
         return -1
     for _ in range(TRIES):
-        c = np.random.randint(columns)
+        c = below(columns)
         if state[cells + c] < rows:
             return c
     return drawn(out, moves(params, state, out))

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
-                                     seat_relative)
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+                                     encode_state, seat_relative)
 
 EMPTY, BLACK, BLACK_SOUTH, BLACK_NORTH, BLACK_WIN = 0, 1, 2, 3, 4
 WHITE, WHITE_EAST, WHITE_WEST, WHITE_WIN = -1, -2, -3, -4
@@ -227,7 +227,7 @@ def random_move(params, state, out):
         return -1
     choices = cells + 1 if params[2] and state[at_plies] == 1 and player == 1 else cells
     for _ in range(TRIES):
-        c = np.random.randint(choices)
+        c = below(choices)
         if c == cells or state[c] == EMPTY:
             return c
     return drawn(out, moves(params, state, out))

@@ -18,7 +18,7 @@ game_chance = game_initial = game_hide = game_moves = game_random_move = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = HAS_MOVES = HAS_RANDOM_MOVE = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def listed(params, state, found, mask):
     """The mover's legal actions into ``found``; how many."""
     if HAS_MOVES:
@@ -32,13 +32,13 @@ def listed(params, state, found, mask):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_move(params, state, found, mask):
     """A uniformly random legal action of the mover, -1 when it has none."""
     if HAS_RANDOM_MOVE:
         return game_random_move(params, state, found)
     n = listed(params, state, found, mask)
-    return found[np.random.randint(n)] if n > 0 else -1
+    return found[int(np.random.random() * n)] if n > 0 else -1
 
 
 @njit(cache=True)

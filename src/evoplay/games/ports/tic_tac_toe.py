@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, drawn, encode_state,
-                                     seat_relative)
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+                                     encode_state, seat_relative)
 
 CELLS = 9
 EMPTY, NOUGHT, CROSS = 0, 1, 2
@@ -122,7 +122,7 @@ def random_move(params, state, out):
     if state[PLAYER] < 0:
         return -1
     for _ in range(TRIES):
-        c = np.random.randint(CELLS)
+        c = below(CELLS)
         if state[c] == EMPTY:
             return c
     return drawn(out, moves(params, state, out))
