@@ -93,8 +93,10 @@ def test_a_run_with_pair_features_ships_a_player_that_reads_them(tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     view = FeatureView.from_document(game, doc)
-    assert module.read(state, 0) == pytest.approx(view.row(state, 0).tolist())
-    assert module.choose(state) in state.legal_actions()
+    theirs = module.GAME.new_initial_state()
+    theirs.apply_action(4)
+    assert module.View(module.GAME).rows([theirs], 0)[0].tolist() == view.row(state, 0).tolist()
+    assert module.Player(0).choose(theirs) in state.legal_actions()
 
 
 def test_pair_features_are_left_out_where_the_game_has_no_board(tmp_path):

@@ -1,170 +1,378 @@
-"""The feature players' standalone forms: a ``gp`` or ``ga`` champion (a program or a weight vector over a game's
-features, evoplay.agents.program) as a Python player of the game's own State, or its evaluation in Lua."""
+"""The feature players' exported forms: a ``gp`` or ``ga`` champion as a Python file that is the agent, or its
+evaluation in Lua.
+
+The Python file plays exactly as ``gp(best.json)`` / ``weights(best.json)`` (``document_agent`` in
+evoplay.agents.program) plays: the policy, the depth and the play budget the champion was shipped with (nodes, ms,
+clock), the iterative deepening with its move ordering, transposition table and history heuristic, the leaf
+evaluation (the game's features, the free features, the pair counts, the scales, the clipping), the terminal
+values and the chance and simultaneous nodes. None of it is written twice: the file carries evoplay's own source
+of the search (evoplay.agents.generic_search), of the player's move choice (``FeatureAgent``'s methods, ties drawn
+with a generator seeded like the agent's) and of the feature view (evoplay.agents.feature_view), and
+``missing_names`` refuses a file whose carried code needs something the file lacks. Only the evaluation is
+written out: the program as one expression (evoplay.gp.export), or the weights.
+
+Its game: a built-in game with a standalone form (Kalah, m,n,k) travels inside it, so the file needs Python and
+NumPy only; a file game (``path/file.py:Class``) is imported from the user's file; ``openspiel:NAME`` runs on
+pyspiel through evoplay's adapter, carried; the other built-in games are loaded from evoplay.
+"""
 from __future__ import annotations
 
-import inspect
+import os
+from pathlib import Path
 
-from evoplay.agents.feature_view import free_features, pair_counts
+from evoplay.agents import feature_view, generic_search, program as program_module
+from evoplay.errors import SpecError
+from evoplay.games import sources, standalone
 from evoplay.gp.export import to_lua, to_python
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
 
-_PLAYER_TEMPLATE = '''
-# ----------------------------------------------------------------------------------------------------------------
-# Choosing a move. Needs only the game's own file: ``state`` is a state of its class (evoplay's game API).
-# ----------------------------------------------------------------------------------------------------------------
-GAME = {game!r}
-FEATURES = {features!r}
-POLICY = {policy!r}  # "move": the best after-state; "search": alpha-beta with evaluate() at the leaves
-DEPTH = {depth!r}
-FREE_FEATURES = {free!r}  # the six free features follow the game's own (seat, my_turn, ...)
-PAIR_BOARD = {board!r}  # (planes, rows, columns): the counts of neighbouring cell pairs follow (None: not read)
-SCALES = {scales!r}  # each feature is multiplied by its scale before evaluate() reads it (None: unscaled)
-TERMINAL_SCALE = 1e9
-EVAL_LIMIT = 1e8
+# --------------------------------------------------------------------------------------------------------------
+# The parts of the Python file.
+# --------------------------------------------------------------------------------------------------------------
 
-{free_source}
-{pair_source}
+_HEAD = '''"""An evolved evoplay player of {game}: {plays}.
 
-def read(state, player):
-    """The numbers evaluate() reads: state.features(player), the free features, the pair counts, each times its
-    scale."""
-    own = [float(x) for x in state.features(player)]
-    row = list(own)
-    if FREE_FEATURES:
-        row += free_features(state, player)
-    if PAIR_BOARD is not None:
-        row += pair_counts(own, *PAIR_BOARD)
-    if SCALES is not None:
-        row = [x * s for x, s in zip(row, SCALES)]
-    return row
+It is the player ``{kind}(best.json)`` is in evoplay, written out by ``evoplay export``: its evaluation over the
+{count} numbers it reads ({names}), and evoplay's own search and move choice, carried as evoplay runs them.
+{needs}
+
+Command line (python {file} with no command says the same):
+{usage}
+From Python: ``player = Player(seed=0)``, ``player.restart(seed, seat)`` before each game, then
+``player.choose(state)`` at each of its moves, ``state`` a state of ``GAME`` (``GAME.new_initial_state()``).
+``Player(nodes=N, ms=0)`` searches within N nodes a move instead of its shipped budget ({budget}).
+Ties between equally valued moves are drawn with a NumPy generator seeded by ``Player(seed)`` and
+``restart(seed, seat)``, the draw evoplay's agent makes when seeded alike (``evoplay export RUN --check`` seeds
+both alike and compares their moves).
+"""
+'''
+
+_USAGE = """\
+  python {file} play [--games N] [--seed S] [--nodes N] [--ms MS]
+      N games (default 10) against a uniformly random player, this player taking each seat in turn;
+      prints its wins, draws and losses
+  python {file} move [ACTION ...] [--seed S] [--seat P] [--nodes N] [--ms MS]
+      the move it chooses at the position the ACTIONs reach from the start: numbers, or as the game
+      writes them; chance outcomes included; at a simultaneous move one action per player joined by a
+      comma (2,4); --seat: whose move to choose there (default 0)
+"""
+
+_VIEW = '''
+class View:
+    """The numbers the evaluation reads at a position, from one player's side (evoplay's FeatureView)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.own = OWN_FEATURES
+        self._names = list(FEATURES)
+        self.free = FREE
+        self.board = PAIR_BOARD
+        self.scales = None if SCALES is None else np.array(SCALES, dtype=np.float64)
+
+'''
+
+_PLAYER = '''
+class Player:
+    """The evolved player. ``choose(state)`` is its move; ``restart(seed, seat)`` starts a game (its tie draws,
+    its transposition table)."""
+
+    def __init__(self, seed=0, ms=-1, nodes=-1, clock=""):
+        """``ms``, ``nodes``: its budget a move instead of the shipped one (-1: the shipped one; 0: none of that
+        kind); ``clock``: what ms measures ("wall" or "cpu"; "": the shipped one)."""
+        self.game = GAME
+        self.view = View(GAME)
+        self.scorer = score_rows
+        self.policy = POLICY
+        self.opponents = OPPONENTS
+        self.budget = play_budget(PLAY, ms, nodes, clock)
+        self.depth = _played_depth("Player", POLICY, DEPTH, 0, self.budget)
+        self.kernel = None  # evoplay's compiled search; this file searches through the State, as evoplay does
+        self._leaves = _Leaves(self)
+        self.last_depth = 0
+        self.restart(seed)
+
+    def choose(self, state):
+        """The action it plays at ``state`` (its turn, or a simultaneous move where it has actions)."""
+        return self.step(state)
+
+'''
+
+_MAIN = r'''
+USAGE = """usage:
+{usage}"""
 
 
-def value(features):
-    """The evaluation of one feature vector (len(FEATURES) numbers, as state.features(player) gives them)."""
-    v = float(evaluate(features))
-    if v != v:
-        return 0.0
-    return min(EVAL_LIMIT, max(-EVAL_LIMIT, v))
+def _fail(message):
+    print(f"{{Path(sys.argv[0]).name}}: {{message}}", file=sys.stderr)
+    print(USAGE, file=sys.stderr)
+    return 2
 
 
-def _child(state, action, player):
-    child = state.clone()
-    if child.current_player() == -2:  # simultaneous: the others play their no-op (their last legal action)
-        joint = []
-        for q in range(child.game.num_players):
-            legal = child.legal_actions(q)
-            joint.append(action if q == player else (legal[-1] if legal else 0))
-        child.apply_actions(joint)
-    else:
-        child.apply_action(action)
-    return child
-
-
-def _search(state, player, depth, alpha, beta):
-    if state.is_terminal():
-        return state.returns()[player] * (TERMINAL_SCALE + depth)
-    if depth == 0:
-        return value(read(state, player))
-    if state.current_player() == -1:  # chance: the expectation
-        outcomes = state.chance_outcomes()
-        total = 0.0
-        for action, p in outcomes:
-            child = state.clone()
-            child.apply_action(action)
-            total += p * _search(child, player, depth, float("-inf"), float("inf"))
-        return total / sum(p for _, p in outcomes)
-    mover = state.current_player()
-    maximise = mover == player or mover == -2
-    actions = state.legal_actions(player) if mover == -2 else state.legal_actions()
-    best = float("-inf") if maximise else float("inf")
-    for a in actions:
-        v = _search(_child(state, a, player), player, depth - 1, alpha, beta)
-        if maximise:
-            best = max(best, v)
-            alpha = max(alpha, best)
+def _options(args, allowed):
+    """(positional arguments, {{option: int}}) of ``args``; ValueError says what is wrong."""
+    positional, values = [], {{}}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg.startswith("--"):
+            name = arg[2:]
+            if name not in allowed:
+                raise ValueError(f"unknown option {{arg}}; this command takes {{', '.join('--' + a for a in allowed)}}")
+            if i + 1 >= len(args):
+                raise ValueError(f"{{arg}} needs a whole number after it")
+            text = args[i + 1]
+            if not text.lstrip("-").isdigit():
+                raise ValueError(f"{{arg}} {{text!r}}: give a whole number")
+            values[name] = int(text)
+            i += 2
         else:
-            best = min(best, v)
-            beta = min(beta, best)
-        if alpha >= beta:
-            break
-    return best
+            positional.append(arg)
+            i += 1
+    for name in ("games", "nodes", "ms", "seat"):
+        if values.get(name, 0) < 0:
+            raise ValueError(f"--{{name}} {{values[name]}}: give a number >= 0")
+    return positional, values
 
 
-def choose(state, player=None):
-    """The action the evolved player picks at ``state`` for ``player`` (default: the player to move); ties go to
-    the first legal action (evoplay's agent breaks them with a seeded draw instead)."""
-    if player is None:
-        player = state.current_player()
-    actions = state.legal_actions(player) if state.current_player() == -2 else state.legal_actions()
-    best, best_value = None, None
-    for a in actions:
-        child = _child(state, a, player)
-        if POLICY == "move":
-            v = child.returns()[player] * TERMINAL_SCALE if child.is_terminal() else value(read(child, player))
+def _action(state, text, player=None):
+    """An action written as a number or as the game writes it."""
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return state.string_to_action(text, player)
+
+
+def _random_game(player, seat, seed):
+    """One game against a uniformly random player; ``player``'s return minus the best other's."""
+    import random
+
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(seed)
+    player.restart(seed, seat)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        elif state.is_simultaneous_node():
+            joint = []
+            for p in range(GAME.num_players):
+                legal = state.legal_actions(p)
+                joint.append(0 if not legal else player.choose(state) if p == seat else rng.choice(legal))
+            state.apply_actions(joint)
+        elif state.current_player() == seat:
+            state.apply_action(player.choose(state))
         else:
-            v = _search(child, player, DEPTH - 1, float("-inf"), float("inf"))
-        if best_value is None or v > best_value:
-            best, best_value = a, v
-    return best
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    return returns[seat] - max(r for p, r in enumerate(returns) if p != seat)
+
+
+def main(args):
+    """The command line (see USAGE); returns the exit status."""
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(__doc__.split("\n\n")[0])
+        print(USAGE)
+        return 0 if args else 2
+    command, rest = args[0], args[1:]
+    try:
+        if command == "play":
+            positional, o = _options(rest, ("games", "seed", "nodes", "ms"))
+            if positional:
+                raise ValueError(f"play takes options only, not {{' '.join(positional)}}")
+        elif command == "move":
+            positional, o = _options(rest, ("seed", "seat", "nodes", "ms"))
+        else:
+            raise ValueError(f"unknown command {{command!r}}; use play or move")
+        seed = o.get("seed", 0)
+        player = Player(seed, o.get("ms", -1), o.get("nodes", -1))
+    except (ValueError, SpecError) as err:
+        return _fail(str(err))
+    if command == "play":
+        games = o.get("games", 10)
+        results = [_random_game(player, g % GAME.num_players, seed + g) for g in range(games)]
+        won, drawn = sum(r > 0 for r in results), sum(r == 0 for r in results)
+        print(f"won {{won}}, drew {{drawn}}, lost {{games - won - drawn}} of {{games}} games against a random player "
+              f"(seats in turn, seeds {{seed}}..{{seed + games - 1}})")
+        return 0
+    state = GAME.new_initial_state(seed)
+    try:
+        for k, text in enumerate(positional):
+            if state.is_terminal():
+                raise ValueError(f"the game is over after {{k}} actions; {{text!r}} cannot be played")
+            if state.is_simultaneous_node():
+                parts = text.split(",")
+                if len(parts) != GAME.num_players:
+                    raise ValueError(f"action {{k + 1}}, {{text!r}}: every player moves at once here; give "
+                                     f"{{GAME.num_players}} actions joined by a comma")
+                state.apply_actions([_action(state, t, p) for p, t in enumerate(parts)])
+            else:
+                state.apply_action(_action(state, text))
+        if state.is_terminal():
+            raise ValueError("the game is over there; there is no move to choose")
+        if state.is_chance_node():
+            raise ValueError("chance moves next there: give its outcome as one more action")
+    except (ValueError, SpecError) as err:
+        return _fail(str(err))
+    seat = o.get("seat", 0) if state.is_simultaneous_node() else state.current_player()
+    if state.is_simultaneous_node() and not state.legal_actions(seat):
+        return _fail(f"player {{seat}} has no move there; choose another --seat")
+    player.restart(seed, seat)
+    action = player.choose(state)
+    print(f"{{state.action_to_string(action, seat)}} ({{action}})")
+    return 0
 
 
 if __name__ == "__main__":
-    import sys
-
-    print(f"an evolved player of {{GAME}} over {{len(FEATURES)}} features; import this file and call choose(state)")
-    if len(sys.argv) > 1:
-        print(value([float(x) for x in sys.argv[1:]]))
+    sys.exit(main(sys.argv[1:]))
 '''
 
 
-def _linear_python(weights, names) -> str:
-    terms = "\n".join(f"    {w!r},  # {n}" for w, n in zip(weights, names))
-    return ("WEIGHTS = [\n" + terms + "\n]\n\n\ndef evaluate(features):\n"
-            '    """The weighted sum of the features."""\n'
-            "    return sum(w * f for w, f in zip(WEIGHTS, features))\n")
+#: FeatureAgent's members the file does not carry: its own ``__init__`` (``Player.__init__`` sets what it sets from
+#: the file's settings) and the description (the file's docstring says how it plays)
+_NOT_CARRIED = ("__init__", "describe")
 
 
-def _doc_weights(doc: dict) -> list[float]:
-    if "weights" in doc:  # a real-valued genome (CMA-ES)
-        return [float(w) for w in doc["weights"]]
-    scale = float(doc.get("weight_scale", 1.0))
-    return [float(doc["params"][f"w{i}"]) * scale for i in range(len(doc["features"]))]
+def _carried_player() -> str:
+    """evoplay's search, move choice and feature view, as evoplay runs them."""
+    gs, pm, fv = generic_search, program_module, feature_view
+    parts = [
+        "# " + "-" * 114,
+        "# The search and the player: evoplay's own code (evoplay.agents.generic_search, program, feature_view).",
+        "# " + "-" * 114,
+        standalone.constants(gs, "TERMINAL_SCALE", "EVAL_LIMIT", "MAX_DEPTH", "TABLE_LIMIT", "EXACT", "LOWER",
+                             "UPPER") + f"SEARCH_DEPTH_LIMIT = {gs.MAX_DEPTH!r}\n"
+        + standalone.constants(pm, "CLOCKS") + standalone.constants(fv, "FREE_FEATURES", "PAIR_DIRECTIONS"),
+    ]
+    parts += [standalone.carried(x) for x in (
+        gs.Budget, gs._OutOfBudget, gs.transposition_key, gs._apply, gs._clip, gs.clip_value, gs._Search, gs.search,
+        pm.choose_best, pm._Leaves, pm.linear_rows, pm.play_budget, pm._played_depth, fv.free_features,
+        fv.pair_counts_batch)]
+    parts.append(f"_SHIFTS = {fv._SHIFTS!r}\n")
+    view = _VIEW + "\n".join(standalone.carried(getattr(fv.FeatureView, m), "    ") for m in ("pair_count", "rows"))
+    methods = [m for m, v in vars(pm.FeatureAgent).items() if callable(v) and m not in _NOT_CARRIED]
+    player = _PLAYER + "\n".join(standalone.carried(pm.FeatureAgent.__dict__[m], "    ") for m in methods)
+    return "\n\n".join(parts) + view + "\n" + player
 
 
-def _pair_board(doc: dict) -> tuple[int, int, int] | None:
-    """The board a champion counted pairs on (None when it read no pair counts), from its game."""
-    if not doc.get("pair_features"):
-        return None
-    from evoplay.agents.feature_view import pair_board
-    from evoplay.games import load_game
-
-    return pair_board(load_game(doc["game"]))
-
-
-def feature_player_python(doc: dict) -> str:
-    """Python source of a generic champion (a ``best.json`` of the gp or ga recipe): ``evaluate(features)``, the
-    program or weighted sum over the feature vector, and ``choose(state)``, its move (policy and depth as it
-    played), needing only the game's own file."""
-    names = list(doc["features"])
-    head = (f'"""An evolved evoplay player of {doc["game"]} (policy {doc["policy"]}, depth {doc.get("depth", 1)}).'
-            f'\n\nevaluate(features) reads the {len(names)} numbers state.features(player) gives, in this order: '
-            f'{", ".join(names[:12])}{" ..." if len(names) > 12 else ""}\n"""\n')
+def _evaluation(doc: dict, agent) -> str:
+    """The evaluation: ``evaluate(features)`` (a program) or ``WEIGHTS``, and ``score_rows(rows)``, the clipped
+    value of every row as evoplay's scorer gives it."""
+    names = agent.view.names()
     if "program" in doc:
-        program = Program.from_dict(doc["program"])
-        pset = PrimitiveSet.from_dict(doc["primitive_set"])
-        body = to_python(program, pset, "evaluate", "The evolved program over the feature vector.")
-        body = body.split("\n", 1)[1]  # its own docstring gives way to the player's
+        body = to_python(Program.from_dict(doc["program"]), PrimitiveSet.from_dict(doc["primitive_set"]),
+                         "evaluate").split("\n", 1)[1]  # the file's docstring says what it is
+        score = ("    for r in range(rows.shape[0]):\n"
+                 "        out[r] = clip_value(evaluate(rows[r].tolist()))\n")
     else:
-        body = "\n" + _linear_python(_doc_weights(doc), names)
-    free = bool(doc.get("free_features", False))
-    free_source = inspect.getsource(free_features) if free else ""
-    board = _pair_board(doc)
-    pair_source = inspect.getsource(pair_counts) if board else ""
-    tail = _PLAYER_TEMPLATE.format(game=doc["game"], features=names, policy=doc["policy"],
-                                   depth=int(doc.get("depth", 1)), free=free, board=board,
-                                   scales=doc.get("feature_scales"), free_source=free_source, pair_source=pair_source)
-    return head + body + tail
+        weights = "\n".join(f"    {float(w)!r},  # {n}" for w, n in zip(agent.scorer.weights, names))
+        body = f"\nWEIGHTS = np.array([\n{weights}\n])\n"
+        score = "    linear_rows(WEIGHTS, rows, out)\n"
+    return (body + "\n\ndef score_rows(rows):\n    \"\"\"The clipped value of every row of ``rows`` (one position's "
+            "numbers a row).\"\"\"\n    out = np.empty(rows.shape[0], np.float64)\n" + score + "    return out\n")
+
+
+def _file_game(spec: str, out_folder: Path) -> str:
+    """A file game: imported from the user's file (by its path from the exported file's folder, else where it was
+    when exported) through evoplay, which the game file imports for its Game and State."""
+    path, _, rest = spec.strip().partition(".py:")
+    absolute = Path(path + ".py").resolve()
+    relative = Path(os.path.relpath(absolute, out_folder.resolve())).as_posix()
+    return f'''
+# The game: the class in your game file, for its rules and its features (the file imports evoplay's Game and State).
+from evoplay.games import load_game as _load_game
+from evoplay.games.base import State, search_moves
+
+GAME_FILE = {relative!r}  # from this file's folder
+GAME_FILE_WHEN_EXPORTED = {absolute.as_posix()!r}
+GAME_CLASS = {rest!r}
+
+
+def _game():
+    path = Path(__file__).resolve().parent / GAME_FILE
+    if not path.is_file():
+        path = Path(GAME_FILE_WHEN_EXPORTED)
+    if not path.is_file():
+        raise FileNotFoundError(f"the game file {{GAME_FILE}} is not there from {{Path(__file__).name}}'s folder, "
+                                f"nor at {{GAME_FILE_WHEN_EXPORTED}}; keep them together as they were exported")
+    return _load_game(f"{{path}}:{{GAME_CLASS}}")
+
+
+GAME = _game()
+'''
+
+
+def _evoplay_game(spec: str) -> str:
+    return f'''
+# The game: evoplay's built-in {spec} (its rules are evoplay's Numba kernels, which have no standalone form).
+from evoplay.games import load_game as _load_game
+from evoplay.games.base import State, search_moves
+
+GAME = _load_game({spec!r})
+'''
+
+
+def game_source(game, out_folder: Path) -> tuple[str, str]:
+    """(the Python that makes the file's ``GAME`` and ``search_moves``, what the file needs to run)."""
+    if game.spec.startswith("openspiel:"):
+        return (standalone.openspiel_source(game),
+                "It needs Python with NumPy and OpenSpiel (pip install open_spiel), not evoplay: the game runs on "
+                "pyspiel through evoplay's adapter, carried.")
+    if sources.is_file_spec(game.spec):
+        return (standalone.errors_source() + _file_game(game.spec, out_folder),
+                "It needs your game file (imported from its path relative to this file) and what that file imports "
+                "(evoplay's Game and State).")
+    own = standalone.standalone_source(game)
+    if own is not None:
+        return own, "It needs Python and NumPy only: the game's rules travel inside it."
+    return (standalone.errors_source() + _evoplay_game(game.spec),
+            "It needs evoplay for the game's rules (this game's rules are Numba kernels).")
+
+
+def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "best.py") -> str:
+    """The Python file of a generic champion (a ``best.json`` of the gp or ga recipe, its game made absolute,
+    ``load_program`` / ``load_weights``) for ``game`` (the game it names), to be written into ``out_folder``:
+    the player ``document_agent`` builds (see the module docstring)."""
+    where = f"export of {doc['game']}"
+    shipped = program_module.document_agent(game, doc, where)
+    make = (program_module.agent_from_program_document if "program" in doc
+            else program_module.agent_from_weights_document)
+    trained = make(game, doc, where, where, ms=0, nodes=0)  # the depth it evolved with
+    play = {k: doc[k] for k in ("play", "nodes") if doc.get(k)}
+    budget = shipped.budget
+    budget_text = ("none: it plays its evolved policy and depth" if not budget else " and ".join(
+        ([f"{budget.nodes} nodes"] if budget.nodes else [])
+        + ([f"{1000 * budget.seconds:g} ms of {budget.clock} clock"] if budget.seconds else [])))
+    game_code, needs = game_source(game, out_folder)
+    names = shipped.view.names()
+    usage = _USAGE.format(file=file_name)
+    head = _HEAD.format(game=doc["game"], plays=shipped.describe(), kind="gp" if "program" in doc else "weights",
+                        count=len(names), names=", ".join(names[:8]) + (" ..." if len(names) > 8 else ""),
+                        needs=needs, file=file_name, usage=usage, budget=budget_text)
+    settings = "\n".join([
+        f"FEATURES = {names!r}",
+        f"OWN_FEATURES = {shipped.view.own!r}  # the game's own features(player); then the free features, the pairs",
+        f"FREE = {shipped.view.free!r}  # the six free features follow the game's own (seat, my_turn, ...)",
+        f"PAIR_BOARD = {shipped.view.board!r}  # (planes, rows, columns): the neighbouring-pair counts follow",
+        "SCALES = " + (repr(None) if shipped.view.scales is None else repr([float(s) for s in shipped.view.scales]))
+        + "  # each number times its scale (None: unscaled)",
+        f"POLICY = {shipped.policy!r}  # without a budget: 'move' scores each move's after-state, 'search' searches",
+        f"DEPTH = {trained.depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
+        f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
+        f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.program.play_budget reads it)",
+    ])
+    text = "\n\n".join([
+        head + standalone.IMPORTS,
+        "# " + "-" * 114 + "\n# The game.\n# " + "-" * 114 + "\n" + game_code,
+        "# " + "-" * 114 + "\n# What it reads and how it plays.\n# " + "-" * 114 + "\n" + settings + "\n",
+        "# " + "-" * 114 + "\n# The evaluation.\n# " + "-" * 114 + _evaluation(doc, shipped),
+        _carried_player(),
+        "# " + "-" * 114 + "\n# The command line.\n# " + "-" * 114 + _MAIN.format(usage=usage),
+    ])
+    missing = standalone.missing_names(text)
+    if missing:
+        raise SpecError(f"export: the player's carried code needs {', '.join(missing)}, which the exported file "
+                        f"does not define; evoplay's export has fallen behind its players (report it)")
+    return text
 
 
 def feature_value_lua(doc: dict) -> str:
@@ -196,3 +404,10 @@ def feature_value_lua(doc: dict) -> str:
              "  local scaled = {}", "  for i = 1, #SCALES do", "    scaled[i] = features[i] * SCALES[i]", "  end",
              "  return unscaled(scaled)", "end", ""]
     return "\n".join(head)
+
+
+def _doc_weights(doc: dict) -> list[float]:
+    if "weights" in doc:  # a real-valued genome (CMA-ES)
+        return [float(w) for w in doc["weights"]]
+    scale = float(doc.get("weight_scale", 1.0))
+    return [float(doc["params"][f"w{i}"]) * scale for i in range(len(doc["features"]))]

@@ -332,9 +332,15 @@ def report(run_dir, rewrite):
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--lang", type=click.Choice(["python", "lua"]), default="python", show_default=True)
-def export(run_dir, lang):
-    """Write the run's best agent as Python or Lua source; prints the file's path."""
+@click.option("--lang", type=click.Choice(["python", "lua"]), default=None,
+              help="the language to write  [default: python; with --check, every language the recipe writes]")
+@click.option("--check", is_flag=True, help="then play the written file beside the agent on positions of seeded games "
+              "and print the share of equal moves (exit status 1 when any differs)")
+@click.option("--positions", type=int, default=1000, show_default=True, help="--check: the positions compared")
+@click.option("--nodes", type=int, default=1000, show_default=True,
+              help="--check: the node budget a move both play under when the champion plays within a time budget")
+def export(run_dir, lang, check, positions, nodes):
+    """Write the run's best agent as Python or Lua source; prints the file's path (with --check, what it checked)."""
     from evoplay.evolve import RunFolder
     from evoplay.recipes import load_recipe
 
@@ -345,8 +351,14 @@ def export(run_dir, lang):
         of = f" of {total}" if isinstance(total, int) else ""
         raise CheckpointError(f"{folder.path} has not finished ({ran}{of} generations ran), so it has no best agent "
                               f"to export yet; finish it with 'evoplay resume {folder.path}', then export")
-    path = load_recipe(folder.recipe).export(folder, lang)
-    click.echo(str(path))
+    if not check:
+        click.echo(str(load_recipe(folder.recipe).export(folder, lang or "python")))
+        return
+    from evoplay.recipes.export_check import check_export, languages
+
+    results = check_export(folder, (lang,) if lang else languages(folder), positions, nodes, say=click.echo)
+    if any(r.equal < r.positions for r in results):
+        sys.exit(1)
 
 
 @main.command()

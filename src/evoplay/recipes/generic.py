@@ -309,15 +309,16 @@ def report(folder, recipe: str) -> str:
 
 
 def export(folder, lang: str) -> Path:
-    """The champion as a standalone Python player (its evaluation over the feature vector and ``choose(state)``),
-    or for a built-in game the evaluation function in Lua."""
+    """The champion as best.py, the player ``gp(best.json)`` / ``weights(best.json)`` is (its evaluation, search
+    and budget: ``evoplay.agents.feature_export``), or for a built-in game its evaluation function as best.lua."""
     from evoplay.agents.feature_export import feature_player_python, feature_value_lua
+    from evoplay.games import load_game
 
     if lang not in LANGUAGES:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(LANGUAGES)}")
     doc = folder.read_json("best.json")
     if lang == "python":
-        return folder.write_text("best.py", feature_player_python(doc))
+        return folder.write_text("best.py", feature_player_python(doc, load_game(doc["game"]), folder.path))
     if ".py:" in doc["game"] or doc["game"].startswith("openspiel:"):
         raise SpecError("Lua export is for the built-in games (their rules exist in Lua form); export a file or "
                         "OpenSpiel game's player with --lang python")

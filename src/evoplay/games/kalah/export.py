@@ -108,3 +108,21 @@ def weights_player(game, doc: dict, lang: str) -> str:
                 made=f" from a genome of round {doc.get('round', '?')} (fitness {doc.get('fitness', '?')})",
                 program="", weights=repr(tuple(weights)) if lang == "python" else ", ".join(map(str, weights)),
                 **_common(lang, game.pits, game.empty_capture, depth))
+
+
+def standalone(game) -> str:
+    """Kalah as standalone Python for an exported player (evoplay.games.standalone): the reference sowing (the
+    rules the kernels are held to), ``KalahState`` as evoplay runs it on that sowing, the parts of ``KalahGame`` a
+    player uses, and ``GAME``, the game of ``game``'s parameters."""
+    from evoplay.games.kalah import game as kalah
+    from evoplay.games.standalone import carried, carried_class
+
+    return "\n\n".join([
+        carried(kalah.store_index), carried(kalah.pit_index), carried(kalah.reference_sow),
+        "sow = reference_sow  # the sowing KalahState plays: evoplay's kernel of it is held equal to this reference\n",
+        carried_class(kalah.KalahGame, ("__init__", "num_distinct_actions", "initial_board", "new_initial_state",
+                                        "feature_names", "state_from_board"), base="Game",
+                      attributes={"name": kalah.KalahGame.name, "num_players": kalah.KalahGame.num_players}),
+        carried(kalah.KalahState), carried(kalah._render),
+        f"GAME = KalahGame({game.spec!r}, {dict(game.params)!r})\n",
+    ])

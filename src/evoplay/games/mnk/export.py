@@ -52,3 +52,25 @@ def weights_player(game, doc: dict, lang: str) -> str:
     ext = "py" if lang == "python" else "lua"
     text = resources.files("evoplay.games.mnk").joinpath(f"templates/player.{ext}.tmpl").read_text(encoding="utf-8")
     return Template(text).substitute(values)
+
+
+def standalone(game) -> str:
+    """The m,n,k-game as standalone Python for an exported player (evoplay.games.standalone): the reference rules
+    (those the kernels are held to), ``MnkState`` as evoplay runs it on them, the parts of ``MnkGame`` a player
+    uses, and ``GAME``, the game of ``game``'s parameters."""
+    from evoplay.games.mnk import game as mnk
+    from evoplay.games.standalone import carried, carried_class
+
+    views = ", ".join(f"np.array({v.tolist()!r})" for v in mnk._VIEW)
+    return "\n\n".join([
+        f"DIRECTIONS = {mnk.DIRECTIONS!r}\n_MARKS = {mnk._MARKS!r}\n_VIEW = ({views})  # cell code -> feature value, "
+        "per player\n",
+        carried(mnk.reference_wins), carried(mnk.reference_play),
+        "def play(board, player, cell, m, n, k, empties):\n    \"\"\"The move MnkState plays: evoplay's kernel of "
+        "it is held equal to the reference.\"\"\"\n    return reference_play(board, player, cell, m, n, k)\n",
+        carried_class(mnk.MnkGame, ("__init__", "num_distinct_actions", "new_initial_state", "state_from_board",
+                                    "feature_names", "cell_name"), base="Game",
+                      attributes={"name": mnk.MnkGame.name, "num_players": mnk.MnkGame.num_players}),
+        carried(mnk.MnkState),
+        f"GAME = MnkGame({game.spec!r}, {dict(game.params)!r})\n",
+    ])
