@@ -81,7 +81,7 @@ def test_cli_quick_prints_every_pairing_with_both_seats():
     assert "kalah(empty_capture=false): champion vs openspiel_mcts(simulations=10000)" in names
     assert "mnk(m=5,n=5,k=4): alphabeta(schedule=empty_cells) vs openspiel_mcts(simulations=1000)" in names
     champion = figures[names.index("kalah(empty_capture=false): champion vs openspiel_mcts(simulations=10000)")]
-    assert champion["target"].startswith(">= 60 %") and champion["met"] in (True, False)
+    assert champion["target"].startswith(">= 60 %") and champion["met"] is None  # quick: not judged
     first, second = champion["note"].split("; second ")
     for seat in (first.removeprefix("first "), second):
         wins, draws, losses = (int(x) for x in seat.split(",")[0].split("/"))
