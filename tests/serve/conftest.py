@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,63 @@ def client(runs_root):
 def record_line(generation: int) -> str:
     return json.dumps({"generation": generation, "best": 40.0 + generation, "mean": 25.0, "worst": 4.0,
                        "mean_size": 15.0, "max_size": 33, "seconds": 0.1}) + "\n"
+
+
+HEXAPAWN = Path(__file__).resolve().parents[2] / "examples" / "hexapawn.py"
+
+
+def evolve_run(root, recipe: str, name: str, game: str, **overrides):
+    """A real run of the gp or ga recipe, as small as it goes (two generations of four, one game a pairing), run to
+    the end in this process: its best.json, report and finish mark are what ``evoplay evolve`` writes."""
+    from evoplay.evolve import RunFolder, load_config, run_evolution
+    from evoplay.recipes import load_recipe
+
+    values = {"game": game, "generations": 2, "population": 4, "fitness.games": 1, "report.games": 1, **overrides}
+    if recipe == "ga":
+        values.setdefault("genome.start_games", 20)
+    config = load_config(recipe, None, values)
+    folder = RunFolder.create(root / name, recipe, config)
+    run_evolution(load_recipe(recipe).make(config), folder)
+    return folder
+
+
+def make_mnk_run(root, name: str, variant: str | None = None):
+    """A finished run of the mnk recipe (seed 001's GA; variant "kalah": Kalah): best.json is a seeded genome of
+    the recipe's schema, written by ``weights_document`` with the recipe's search settings, and a log of two
+    rounds."""
+    import numpy as np
+
+    from evoplay.agents.weights import weights_document
+    from evoplay.evolve import RunFolder, load_config
+    from evoplay.recipes.mnk import make
+
+    config = load_config("mnk", variant, {"generations": 2, "population": 4})
+    folder = RunFolder.create(root / name, "mnk", config)
+    for g in range(2):
+        folder.log({"generation": g, "best": 10 + g, "mean": 2.0, "worst": -8, "games": 12, "draw_share": 0.25,
+                    "seconds": 0.2})
+    evo = make(config)
+    s = evo.config["search"]
+    genome = evo.schema.random(1, np.random.default_rng(0))[0]
+    folder.write_json("best.json", weights_document(evo.game, evo.schema, genome, schedule=s["schedule"],
+                                                    streaks=s["streaks"], depth=s["depth"], nodes=s.get("nodes", 0),
+                                                    round=1, fitness=11, recipe="mnk", seed=0))
+    folder.write_json("finished.json", {"generations": 2, "stopped": "2 generations run"})
+    return folder
+
+
+def make_sevens_run(root, name: str, players: int = 3):
+    """A finished run of the sevens recipe with its difficulty levels: best.json and levels.json are specimens
+    of the levels evoplay ships, written as the recipe writes them."""
+    from evoplay.evolve import RunFolder, load_config
+    from evoplay.games.sevens.agents import level_specimen, load_levels
+
+    config = load_config("sevens", None, {"generations": 2, "population": 8, "game.players": players})
+    folder = RunFolder.create(root / name, "sevens", config)
+    for g in range(2):
+        folder.log({"generation": g, "best": 0.4, "best_win_ratio": 0.4, "best_size": 8, "mean": 0.3,
+                    "seconds": 0.3})
+    folder.write_json("best.json", level_specimen("medium").to_dict())
+    folder.write_json("levels.json", {k: v for k, v in load_levels().items() if k in ("easy", "medium")})
+    folder.write_json("finished.json", {"generations": 2, "stopped": "2 generations run"})
+    return folder

@@ -1,12 +1,13 @@
 """End-to-end: a headless Chromium plays Kalah, a target-number round and a Sevens hand, and watches a run live."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from browser import Server, missing, start_browser, stop_browser, wait_for
-from conftest import make_mancala_run, record_line
+from conftest import HEXAPAWN, evolve_run, make_mancala_run, record_line
 
 reason = missing()
 pytestmark = pytest.mark.skipif(reason is not None, reason=f"no browser for the end-to-end tests: {reason}")
@@ -209,3 +210,64 @@ def test_runs_list_links_to_play_against_the_best(driver, server):
     by_id(driver, "start").click()
     wait_for(lambda: "/play?id=" in driver.current_url and version(driver) > 0, what="the game page")
     assert "against gp(file=mancala-1/best.json)" in by_id(driver, "title").text
+
+
+def test_two_moves_ending_on_one_cell_are_chosen_between(driver, server, runs):
+    """Hexapawn's a1xb2 and c1xb2 both end on b2: clicking b2 lists both by their action strings, and the one
+    picked is the one played (before, the second overwrote the first and a1xb2 could not be played)."""
+    shutil.copy(HEXAPAWN, runs / "hexapawn.py")
+    for seed in range(12):  # random answers b1-b2 by taking on b2 from a3 or c3 in about half the games
+        start_game(driver, server, "hexapawn.py:Hexapawn", "random", seed=seed)
+        before = version(driver)
+        by_id(driver, "cell-1-1").click()  # b2: row 3 is the grid's top row; only b1-b2 ends there at the start
+        wait_for(lambda: version(driver) > before, what="the reply to b1-b2")
+        if "3xb2 (" in by_css(driver, "#moves li.theirs")[-1].text:  # "random played c3xb2 (0.06 ms)"
+            break
+    else:
+        pytest.fail(f"random never took on b2 in 12 seeded games: {[li.text for li in by_css(driver, '#moves li')]}")
+    assert by_css(driver, "#cell-1-1.shared") and by_id(driver, "cell-1-1").get_attribute("title") == "a1xb2 or c1xb2"
+    by_id(driver, "cell-1-1").click()
+    choices = wait_for(lambda: by_css(driver, "#chooser button.choice"), what="the chooser")
+    assert [c.text for c in choices] == ["a1xb2", "c1xb2"] and by_id(driver, "message").text == ""
+    before = version(driver)
+    choices[0].click()
+    wait_for(lambda: version(driver) > before, what="the reply to the chosen move")
+    mine = [li.text for li in by_css(driver, "#moves li.mine")]
+    assert mine == ["you played b1-b2", "you played a1xb2"]
+    assert not by_css(driver, "#chooser button")
+
+
+def test_a_ga_runs_page_plays_its_best(driver, server, runs):
+    (runs / "games").mkdir(exist_ok=True)
+    shutil.copy(HEXAPAWN, runs / "games" / "hexapawn.py")
+    evolve_run(runs, "ga", "ga-hexapawn", str(runs / "games" / "hexapawn.py") + ":Hexapawn")
+    driver.get(server.url + "/run?path=ga-hexapawn")
+    play = wait_for(lambda: by_css(driver, "#play-it"), what="the run's play link")[0]
+    assert by_id(driver, "progress").text == "finished: 2 generations run"
+    assert "weights (21 features): cell_00" in by_id(driver, "notation").text  # 15 of the game, 6 free ones
+    assert not by_css(driver, "#no-notation")
+    play.click()
+    wait_for(lambda: by_id(driver, "opponent").get_attribute("value") == "weights(ga-hexapawn/best.json)",
+             what="the run's best as the opponent")
+    assert by_id(driver, "game-spec").get_attribute("value") == "games/hexapawn.py:Hexapawn"
+    by_id(driver, "start").click()
+    wait_for(lambda: "/play?id=" in driver.current_url and version(driver) > 0, what="the game page")
+    assert "against weights(file=ga-hexapawn/best.json)" in by_id(driver, "title").text
+    assert len(by_css(driver, ".board .cell")) == 9
+
+
+def test_a_time_budget_runs_page_counts_minutes(driver, server, runs):
+    from evoplay.evolve import RunFolder, load_config
+
+    folder = RunFolder.create(runs / "ga-minutes", "ga", load_config("ga", None, {"minutes": 3.0}))
+    for g in range(20):
+        folder.log({"generation": g, "best": 0.5, "mean": 0.3, "worst": 0.1, "mean_size": 21.0, "games": 88,
+                    "seconds": 3.0})
+    driver.get(server.url + "/run?path=ga-minutes")
+    wait_for(lambda: by_id(driver, "progress").text == "20 generations logged; 1.0 of 3 min spent, 2.0 min left",
+             what="the minutes spent and left")
+    folder.write_json("finished.json", {"generations": 20, "stopped": "the time budget of 3 min was spent after "
+                                                                      "20 generations"})
+    wait_for(lambda: by_id(driver, "progress").text == "finished: the time budget of 3 min was spent after 20 "
+             "generations", timeout=10, what="why the run stopped")
+    assert by_id(driver, "state").text == "finished"

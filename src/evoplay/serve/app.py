@@ -313,17 +313,29 @@ async def events(request: Request):
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+def _same_game(spec: str, wanted: str | None) -> bool:
+    return not wanted or spec == wanted or spec.split("(")[0] == wanted.split("(")[0]
+
+
 async def opponents(request: Request):
-    """The runs' best agents that play the game named in ``?game=`` (all of them without it)."""
+    """The runs' best agents that play the game named in ``?game=`` (all of them without it), and the runs of that
+    game whose best the browser cannot play (``unplayable``, each saying why; a file game matched by its file's
+    name)."""
     root = request.app.state.runs
-    wanted = request.query_params.get("game")
-    found = []
+    wanted = (request.query_params.get("game") or "").strip() or None
+    found, unplayable = [], []
     for path in await run_in_threadpool(run_pages.find_runs, root):
         s = await run_in_threadpool(run_pages.summary, root, path)
         opp = s.get("opponent")
-        if opp and (not wanted or opp["game"] == wanted or opp["game"].split("(")[0] == wanted.split("(")[0]):
+        if not opp:
+            continue
+        if "why_not" in opp:
+            name = opp.get("game_name")
+            if not wanted or (name and _same_game(name, wanted.rsplit("/", 1)[-1])):
+                unplayable.append({"path": s["path"], "recipe": s.get("recipe"), "why_not": opp["why_not"]})
+        elif _same_game(opp["game"], wanted):
             found.append({"path": s["path"], "recipe": s.get("recipe"), **opp})
-    return JSONResponse({"runs": found})
+    return JSONResponse({"runs": found, "unplayable": unplayable})
 
 
 # --------------------------------------------------------------------------------------------------------------

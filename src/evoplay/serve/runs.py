@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, OutsideRunsError, SpecError
-from evoplay.serve.safety import confine, is_inside, relative_name
+from evoplay.serve.safety import confine, confined_to, is_inside, relative_name
 
 MAX_DEPTH = 3  # run folders are found this many levels below the runs folder
 #: files of a run folder the browser may download, besides its PNG plots
@@ -64,33 +64,92 @@ def _best(folder) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
+#: the agent that plays each kind of best.json: the spec ``evoplay play GAME --vs SPEC`` takes, as each recipe's
+#: report prints it (a document's ``format``, or a Sevens specimen's ``kind``)
+PLAYERS = {"evoplay-gp-program/1": "gp({file})", "evoplay-weights/1": "weights({file})",
+           "sevens-specimen": "specimen(path={file})"}
+
+
+def player_spec(doc: dict, file: str) -> str | None:
+    """The agent spec that plays the best.json ``doc`` read from ``file``, or None for a document no agent reads.
+    (Older documents carry no format string: a program or a genome is known by its keys.)"""
+    marks = [doc.get(key) for key in ("kind", "format")]
+    template = next((PLAYERS[m] for m in marks if isinstance(m, str) and m in PLAYERS), None)
+    if template is None and "program" in doc and "primitive_set" in doc:
+        template = PLAYERS["evoplay-gp-program/1"]
+    if template is None and "schema" in doc and "genome" in doc:
+        template = PLAYERS["evoplay-weights/1"]
+    return None if template is None else template.format(file=file)
+
+
 def opponent_of(root: Path, folder, doc: dict | None = None) -> dict | None:
-    """The game spec and the agent spec (its file relative to the runs folder) that play a run's best."""
+    """How the browser plays a run's best agent: ``{"game", "agent"}``, the game spec and the agent spec ``evoplay
+    play`` takes for the run (its best.json through gp(FILE), weights(FILE) or specimen(path=FILE)), files named
+    relative to the runs folder, with ``levels`` when the run has difficulty levels (``[{"level", "agent"}]``); or
+    ``{"why_not": ...}`` for a run the browser cannot play (every page says why); None while the run has no best
+    agent."""
     doc = doc if doc is not None else _best(folder)
     if doc is None:
         return None
     rel = relative_name(root, folder.file("best.json"))
-    if doc.get("kind") == "sevens-specimen":
-        players = folder.config.get("game", {}).get("players", 4) if isinstance(folder.config.get("game"), dict) \
-            else 4
-        return {"game": f"sevens(players={players})" if players != 4 else "sevens",
-                "agent": f"specimen(path={rel})"}
+    agent = player_spec(doc, rel)
+    if agent is None:
+        what = doc.get("format", doc.get("kind"))
+        return {"why_not": f"its best.json is no player evoplay knows (format {str(what)[:40]!r}); gp, ga, mancala, "
+                           f"mnk and sevens runs write one"}
     game = doc.get("game")
-    if not isinstance(game, str):
-        return None
-    game = _game_as_named(root, game)
-    if "program" in doc and "primitive_set" in doc:
-        out = {"game": game, "agent": f"gp({rel})"}
-    elif "schema" in doc and "genome" in doc:
-        out = {"game": game, "agent": f"weights({rel})"}
-    else:
-        return None
-    path, sep, _ = game.partition(".py:")
-    if sep and Path(path + ".py").is_absolute():  # a game file outside the runs folder: the page cannot name it
-        out = {"why_not": f"its game file {Path(path).name}.py lies outside the runs folder, and the browser "
-                          f"imports game files from there only: copy it into the runs folder, or start evoplay "
-                          f"serve --runs on a folder that holds both"}
+    if not isinstance(game, str) or not game.strip():
+        return {"why_not": "its best.json names no game"}
+    if doc.get("kind") == "sevens-specimen":
+        game = _sevens_table(folder.config)
+    why = _game_file_refused(root, game)
+    if why:
+        path, _, rest = game.partition(".py:")
+        return {"why_not": why, "game_name": f"{Path(path).name}.py:{rest}"}  # the file's name, not where it is
+    out = {"game": _game_as_named(root, game), "agent": agent}
+    levels = _levels(root, folder)
+    if levels:
+        out["levels"] = levels
     return out
+
+
+def _sevens_table(config: dict) -> str:
+    """The table a Sevens run trained at (its config's players): a specimen plays there."""
+    table = config.get("game")
+    players = table.get("players", 4) if isinstance(table, dict) else 4
+    return f"sevens(players={players})" if isinstance(players, int) and players != 4 else "sevens"
+
+
+def _game_file_refused(root: Path, game: str) -> str | None:
+    """Why the browser cannot load a run's file game (None when it can, or the game is no file): the file must lie
+    in the runs folder, since the app imports nothing from elsewhere, and must be there."""
+    path, sep, _ = game.partition(".py:")
+    if not sep or not Path(path + ".py").is_absolute():
+        return None
+    file = Path(path + ".py")
+    if not is_inside(root, file):
+        return (f"its game file {file.name} lies outside the runs folder, and the browser imports game files from "
+                f"there only: copy it into the runs folder, or start evoplay serve --runs on a folder that holds both")
+    if not file.is_file():
+        return f"its game file {relative_name(root, file)} is missing; put the game file back where the run found it"
+    return None
+
+
+def _levels(root: Path, folder) -> list[dict]:
+    """A run's difficulty levels (its levels.json: ``evoplay evolve sevens --levels``), each as the agent spec that
+    plays it, in the file's order."""
+    file = folder.file("levels.json")
+    if not file.is_file() or not is_inside(root, file):
+        return []
+    try:
+        levels = folder.read_json("levels.json")
+    except CheckpointError:
+        return []
+    if not isinstance(levels, dict):
+        return []
+    rel = relative_name(root, file)
+    return [{"level": name, "agent": f"specimen(level={name},computer={rel})"} for name in levels
+            if isinstance(name, str) and name.isidentifier()]
 
 
 def _game_as_named(root: Path, game: str) -> str:
@@ -119,16 +178,25 @@ def notation(doc: dict | None) -> list[dict]:
         out.append({"label": "genome", "text": ", ".join(f"{k}={v}" for k, v in doc["params"].items())})
     if "pit_rule" in doc:
         out.append({"label": "move rule", "text": str(doc["pit_rule"])})
+    weights, features = doc.get("weights"), doc.get("features")
+    if isinstance(weights, list) and isinstance(features, list) and len(features) >= len(weights):
+        text = ", ".join(f"{name} {w:.3g}" if isinstance(w, (int, float)) else f"{name} {w}"
+                         for name, w in zip(features, weights))
+        out.append({"label": f"weights ({len(weights)} features)", "text": text})
     return out
 
 
-def scores(doc: dict | None) -> dict:
-    """The plain numbers of best.json (fitness, scores, W/D/L), without the program itself."""
+def scores(doc: dict | None, opponent: dict | None = None) -> dict:
+    """The plain numbers of best.json (fitness, scores, W/D/L), without the program itself; its game as the page
+    names it."""
     if not doc:
         return {}
     skip = {"format", "program", "primitive_set", "schema", "genome", "params", "notation", "simplified", "play",
-            "send", "primitives", "play_text", "send_text", "pit_rule", "kind"}
-    return {k: v for k, v in doc.items() if k not in skip and isinstance(v, (int, float, str)) and len(str(v)) < 80}
+            "send", "primitives", "play_text", "send_text", "pit_rule", "kind", "game"}
+    out = {k: v for k, v in doc.items() if k not in skip and isinstance(v, (int, float, str)) and len(str(v)) < 80}
+    if opponent and "game" in opponent:
+        out = {"game": opponent["game"], **out}
+    return out
 
 
 def summary(root: Path, path: Path) -> dict:
@@ -140,10 +208,9 @@ def summary(root: Path, path: Path) -> dict:
         return {"path": name, "error": str(err)}
     log = _read_log(folder)
     last = log[-1] if log else {}
-    total = _generations(folder.config)
-    return {"path": name, "recipe": folder.recipe, "generations": len(log), "total": total,
-            "finished": folder.finished, "best": last.get("best"), "created": folder.meta.get("created"),
-            "opponent": opponent_of(root, folder)}
+    return {"path": name, "recipe": folder.recipe, "generations": len(log), "total": _generations(folder.config),
+            "progress": progress(folder, log), "finished": folder.finished, "best": last.get("best"),
+            "created": folder.meta.get("created"), "opponent": opponent_of(root, folder)}
 
 
 def _read_log(folder) -> list[dict]:
@@ -155,7 +222,56 @@ def _read_log(folder) -> list[dict]:
 
 def _generations(config: dict):
     value = config.get("generations")
-    return value if isinstance(value, int) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _minutes(config: dict) -> float | None:
+    """The run's time budget in minutes (``minutes`` of its config, ``evolve --minutes``), None without one."""
+    value = config.get("minutes")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+
+def progress(folder, log: list[dict]) -> dict:
+    """How far a run has come, in its budget's units: generations of its cap, or minutes of its time budget when
+    it has one the cap will not beat; and for a finished run why it stopped (its finish mark's ``stopped``).
+    Minutes are counted as the driver counts them: the logged generations' own seconds, summed over resumes."""
+    count, cap, budget = len(log), _generations(folder.config), _minutes(folder.config)
+    seconds = sum(float(r["seconds"]) for r in log if isinstance(r.get("seconds"), (int, float)))
+    spent = seconds / 60.0
+    out = {"generations": count, "total": cap, "minutes": budget, "spent_minutes": round(spent, 3),
+           "finished": folder.finished, "stopped": None}
+    noun = "generation" if count == 1 else "generations"
+    if folder.finished:
+        mark = _finish_mark(folder)
+        stopped = mark.get("stopped") if isinstance(mark.get("stopped"), str) else None
+        out["stopped"] = stopped
+        out["text"] = f"finished: {stopped}" if stopped else f"finished after {count} {noun}"
+        out["short"] = f"{count} {noun}"
+        return out
+    cap_first = cap is not None and (budget is None or (count > 0 and (cap - count) * seconds / count
+                                                        <= 60.0 * budget - seconds))
+    if budget is None or cap_first:
+        out["unit"] = "generations"
+        out["text"] = f"{count}{f' / {cap}' if cap is not None else ''} generations logged"
+        if budget is not None:
+            out["text"] += f" ({spent:.1f} of {budget:g} min spent)"
+        out["short"] = f"{count} / {cap} generations" if cap is not None else f"{count} {noun}"
+        return out
+    out["unit"] = "minutes"
+    left = max(0.0, budget - spent)
+    out["text"] = f"{count} {noun} logged; {spent:.1f} of {budget:g} min spent, {left:.1f} min left"
+    out["short"] = f"{spent:.1f} / {budget:g} min ({count} {noun})"
+    return out
+
+
+def _finish_mark(folder) -> dict:
+    from evoplay.evolve.runs import FINISHED
+
+    try:
+        mark = folder.read_json(FINISHED)
+    except (CheckpointError, OSError, ValueError):
+        return {}
+    return mark if isinstance(mark, dict) else {}
 
 
 def detail(root: Path, name: str) -> dict:
@@ -172,10 +288,12 @@ def detail(root: Path, name: str) -> dict:
     downloads = [n for n in DOWNLOADS if folder.file(n).is_file() and is_inside(root, folder.file(n))]
     config_text = folder.file("config.toml").read_text(encoding="utf-8") if folder.file("config.toml").is_file() \
         else ""
+    opponent = opponent_of(root, folder, doc)
     return {"path": relative_name(root, folder.path), "recipe": folder.recipe, "finished": folder.finished,
-            "total": _generations(folder.config), "config": config_text, "report": report, "plots": plots,
-            "downloads": downloads, "notation": notation(doc), "scores": scores(doc),
-            "opponent": opponent_of(root, folder, doc), "has_best": doc is not None}
+            "total": _generations(folder.config), "progress": progress(folder, _read_log(folder)),
+            "config": config_text, "report": report, "plots": plots, "downloads": downloads,
+            "notation": notation(doc), "scores": scores(doc, opponent), "opponent": opponent,
+            "has_best": doc is not None}
 
 
 def log_since(root: Path, name: str, since: int) -> dict:
@@ -184,7 +302,7 @@ def log_since(root: Path, name: str, since: int) -> dict:
     log = _read_log(folder)
     since = max(0, min(int(since), len(log)))
     return {"records": [_plain(r) for r in log[since:]], "count": len(log), "finished": folder.finished,
-            "total": _generations(folder.config)}
+            "total": _generations(folder.config), "progress": progress(folder, log)}
 
 
 def _plain(record: dict) -> dict:
@@ -210,13 +328,19 @@ def export(root: Path, name: str, lang: str) -> Path:
     for candidate in EXPORT_NAMES[lang]:
         if folder.file(candidate).is_file():
             return confine(root, f"{relative_name(root, folder.path)}/{candidate}", "file")
-    if _best(folder) is None:
+    doc = _best(folder)
+    if doc is None:
         raise FileNotFoundError(f"{relative_name(root, folder.path)} has no best agent yet; exports come when the "
                                 f"run finishes")
+    opponent = opponent_of(root, folder, doc)
+    if opponent and "why_not" in opponent:  # writing the export would import the game file
+        raise OutsideRunsError(f"{relative_name(root, folder.path)} cannot be exported here: {opponent['why_not']}; "
+                               f"or export it at the terminal: evoplay export RUN --lang {lang}")
     from evoplay.recipes import load_recipe
 
     try:
-        written = Path(load_recipe(folder.recipe).export(folder, lang))
+        with confined_to(root):  # the recipe loads the run's game: from the runs folder only, as every page does
+            written = Path(load_recipe(folder.recipe).export(folder, lang))
     except (ConfigError, CheckpointError) as err:
         raise SpecError(str(err)) from None
     if not is_inside(root, written):

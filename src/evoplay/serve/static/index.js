@@ -30,8 +30,13 @@ async function fillOpponents(spec, preset) {
   try {
     const found = await api(`/api/opponents?game=${encodeURIComponent(spec)}`);
     if (found.runs.length) {
-      pick.append(el("optgroup", { label: "best of a run" },
-        found.runs.map((r) => el("option", { value: r.agent }, `${r.path} (${r.recipe})`))));
+      pick.append(el("optgroup", { label: "best of a run" }, found.runs.flatMap((r) => [
+        el("option", { value: r.agent }, `${r.path} (${r.recipe})`),
+        ...(r.levels || []).map((l) => el("option", { value: l.agent }, `${r.path}: level ${l.level}`))])));
+    }
+    if (found.unplayable && found.unplayable.length) {
+      pick.append(el("optgroup", { label: "runs that cannot be played here" }, found.unplayable.map((r) =>
+        el("option", { value: "", disabled: true, title: r.why_not }, `${r.path}: ${r.why_not}`))));
     }
   } catch (e) { /* the runs folder is optional */ }
   const value = preset || (game ? game.default_opponent : "random");

@@ -21,8 +21,9 @@ async function refresh() {
       : el("tr", { dataset: { path: r.path } },
         el("td", {}, el("a", { href: `/run?path=${encodeURIComponent(r.path)}` }, r.path)),
         el("td", {}, r.recipe),
-        el("td", {}, r.total ? `${r.generations} / ${r.total}` : String(r.generations)),
-        el("td", {}, el("span", { class: "badge " + (r.finished ? "done" : "live") }, r.finished ? "finished" : "running or stopped")),
+        el("td", { title: r.progress.text }, r.progress.short),
+        el("td", {}, el("span", { class: "badge " + (r.finished ? "done" : "live"), title: r.progress.text },
+          r.finished ? "finished" : "running or stopped")),
         el("td", {}, r.best === null || r.best === undefined ? "-" : String(Number(r.best).toPrecision(4))),
         el("td", {}, playLink(r.opponent)))));
     $("empty").hidden = data.runs.length > 0;
