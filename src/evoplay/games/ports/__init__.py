@@ -51,6 +51,7 @@ PORTS = {
     "breakthrough": "evoplay.games.ports.breakthrough:Breakthrough",
     "hex": "evoplay.games.ports.hex:Hex",
     "clobber": "evoplay.games.ports.clobber:Clobber",
+    "othello": "evoplay.games.ports.othello:Othello",
 }
 
 
