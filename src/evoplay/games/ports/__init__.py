@@ -52,6 +52,7 @@ PORTS = {
     "hex": "evoplay.games.ports.hex:Hex",
     "clobber": "evoplay.games.ports.clobber:Clobber",
     "othello": "evoplay.games.ports.othello:Othello",
+    "pentago": "evoplay.games.ports.pentago:Pentago",
 }
 
 
