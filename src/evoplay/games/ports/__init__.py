@@ -53,6 +53,7 @@ PORTS = {
     "clobber": "evoplay.games.ports.clobber:Clobber",
     "othello": "evoplay.games.ports.othello:Othello",
     "pentago": "evoplay.games.ports.pentago:Pentago",
+    "dots_and_boxes": "evoplay.games.ports.dots_and_boxes:DotsAndBoxes",
 }
 
 

@@ -1,0 +1,286 @@
+"""OpenSpiel's dots_and_boxes, ported: its rules in plain Python beside the same rules as Numba kernels.
+
+As open_spiel/games/dots_and_boxes/dots_and_boxes.cc, with its parameters ``num_rows`` and ``num_cols`` (boxes) and
+``utility_margin``. The lines are the actions: first the horizontal ones, ``row * num_cols + col`` for rows
+0..num_rows and columns 0..num_cols-1, then the vertical ones, ``(num_rows + 1) * num_cols + row * (num_cols + 1) +
+col``; OpenSpiel writes them ``P1(h,row,col)`` and ``P2(v,row,col)``. Player 0 (``1``) moves first; whoever draws a
+box's fourth side takes it (one or two boxes a line) and moves again, else the turn passes. When every line is
+drawn the game ends: more boxes win (returns 1 and -1, equal counts draw), or with ``utility_margin`` the returns
+are the difference in boxes. OpenSpiel keeps three grids of (num_rows + 1) x (num_cols + 1) cells: who drew the
+horizontal line right of each dot, who drew the vertical line below it, who took the box below and right of it
+(OpenSpiel's ``CellState``: 0 nobody, 1 player 0, 2 player 1); the observation tensor is (cell state, cell, grid),
+the same for both players. The kernels' position is the three grids, the player to move (or TERMINAL), each
+player's boxes and the lines drawn.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+
+EMPTY = 0
+MAX_SIDE = 100  # the port plays boards of up to this many boxes a side
+
+
+# --- the rules, plain Python ---------------------------------------------------------------------------------
+def corner(state: int, row: int, col: int, rows: int, cols: int) -> str:
+    """OpenSpiel's ``StateToStringH``: the dot at (row, col) and the horizontal line right of it."""
+    line = "╴ ╶" if state == EMPTY else "───"
+    if col == cols:
+        return "┐" if row == 0 else "┘" if row == rows else "┤"
+    if col == 0:
+        return ("┌" if row == 0 else "└" if row == rows else "├") + line
+    return ("┬" if row == 0 else "┴" if row == rows else "┼") + line
+
+
+class DotsAndBoxesState(PortState):
+    def __init__(self, game):
+        super().__init__(game)
+        cells = game.cells
+        self.h, self.v, self.p = [EMPTY] * cells, [EMPTY] * cells, [EMPTY] * cells
+        self.player = 0
+        self.points = [0, 0]
+        self.drawn = 0
+
+    def over(self) -> bool:
+        return self.drawn == self.game.lines
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over() else self.player
+
+    def _legal_actions(self) -> list[int]:
+        g = self.game
+        stride = g.cols + 1
+        return ([r * g.cols + c for r in range(g.rows + 1) for c in range(g.cols) if self.h[r * stride + c] == EMPTY]
+                + [g.horizontal + r * stride + c for r in range(g.rows) for c in range(stride)
+                   if self.v[r * stride + c] == EMPTY])
+
+    def _do_apply_action(self, action: int) -> None:
+        g = self.game
+        h, v, p, stride = self.h, self.v, self.p, g.cols + 1
+        mark = self.player + 1
+        took = False
+        if action < g.horizontal:
+            row, col = divmod(action, g.cols)
+            cell = row * stride + col
+            h[cell] = mark
+            boxes = [cell - stride] if row > 0 else []  # the box above, then the box below
+            if row < g.rows:
+                boxes.append(cell)
+        else:
+            row, col = divmod(action - g.horizontal, stride)
+            cell = row * stride + col
+            v[cell] = mark
+            boxes = [cell - 1] if col > 0 else []  # the box left, then the box right
+            if col < g.cols:
+                boxes.append(cell)
+        for box in boxes:
+            if h[box] and h[box + stride] and v[box] and v[box + 1]:
+                p[box] = mark
+                self.points[self.player] += 1
+                took = True
+        if not took:
+            self.player = 1 - self.player
+        self.drawn += 1
+
+    def returns(self) -> list[float]:
+        if not self.over():
+            return [0.0, 0.0]
+        margin = float(self.points[0] - self.points[1])
+        if self.game.margin:
+            return [margin, -margin]
+        return [1.0, -1.0] if margin > 0 else [-1.0, 1.0] if margin < 0 else [0.0, 0.0]
+
+    def observation(self, player: int) -> list[float]:
+        cells = self.game.cells
+        tensor = [0.0] * (9 * cells)
+        for cell in range(cells):
+            tensor[self.h[cell] * 3 * cells + cell * 3] = 1.0
+            tensor[self.v[cell] * 3 * cells + cell * 3 + 1] = 1.0
+            tensor[self.p[cell] * 3 * cells + cell * 3 + 2] = 1.0
+        return tensor
+
+    def action_string(self, player: int, action: int) -> str:
+        g = self.game
+        if action < g.horizontal:
+            (row, col), way = divmod(action, g.cols), "h"
+        else:
+            (row, col), way = divmod(action - g.horizontal, g.cols + 1), "v"
+        return f"P{player + 1}({way},{row},{col})"
+
+    def transposition_key(self):
+        return self.current_player(), tuple(self.h), tuple(self.v), tuple(self.p)
+
+    def encode(self) -> np.ndarray:
+        return np.array(self.h + self.v + self.p + [self.current_player()] + self.points + [self.drawn], np.int16)
+
+    def __str__(self) -> str:
+        g = self.game
+        rows, cols, stride = g.rows, g.cols, g.cols + 1
+        out = []
+        for r in range(rows + 1):
+            out.append("".join(corner(self.h[r * stride + c], r, c, rows, cols) for c in range(stride)) + "\n")
+            if r == rows:
+                break
+            for c in range(stride):
+                out.append(" " if self.v[r * stride + c] == EMPTY else "│")
+                if c < cols:
+                    out.append(("   ", " 1 ", " 2 ")[self.p[r * stride + c]])
+            out.append("\n")
+        return "".join(out)
+
+
+# --- the same rules as kernels (params: num_rows, num_cols, utility_margin) --------------------------------------
+@njit(cache=True, inline="always")
+def layout(params):
+    """(cells, horizontal lines, all lines, the index of the player to move, of player 0's boxes, of the lines
+    drawn); the grids are h, v, p at 0, cells, 2 * cells."""
+    rows, cols = params[0], params[1]
+    cells = (rows + 1) * (cols + 1)
+    horizontal = (rows + 1) * cols
+    return cells, horizontal, horizontal + rows * (cols + 1), 3 * cells, 3 * cells + 1, 3 * cells + 3
+
+
+@njit(cache=True)
+def initial(params, state, seed):
+    state[:] = 0
+
+
+@njit(cache=True)
+def mover(params, state):
+    return np.int64(state[layout(params)[3]])
+
+
+@njit(cache=True)
+def legal(params, state, player, mask):
+    mask[:] = 0
+    rows, cols = params[0], params[1]
+    cells, horizontal, lines, at_player, _, _ = layout(params)
+    if state[at_player] != player:
+        return 0
+    stride = cols + 1
+    n = 0
+    for a in range(lines):
+        if a < horizontal:
+            taken = state[(a // cols) * stride + a % cols]
+        else:
+            taken = state[cells + a - horizontal]  # vertical lines run along the cells, row by row
+        if taken == EMPTY:
+            mask[a] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def closed(state, cells, stride, box):
+    return (state[box] != EMPTY and state[box + stride] != EMPTY and state[cells + box] != EMPTY
+            and state[cells + box + 1] != EMPTY)
+
+
+@njit(cache=True)
+def apply(params, state, action):
+    rows, cols = params[0], params[1]
+    cells, horizontal, lines, at_player, at_points, at_drawn = layout(params)
+    stride = cols + 1
+    player = state[at_player]
+    mark = player + 1
+    took = 0
+    if action < horizontal:
+        row = action // cols
+        col = action % cols
+        cell = row * stride + col
+        state[cell] = mark
+        if row > 0 and closed(state, cells, stride, cell - stride):
+            state[2 * cells + cell - stride] = mark
+            took += 1
+        if row < rows and closed(state, cells, stride, cell):
+            state[2 * cells + cell] = mark
+            took += 1
+    else:
+        cell = action - horizontal
+        col = cell % stride
+        state[cells + cell] = mark
+        if col > 0 and closed(state, cells, stride, cell - 1):
+            state[2 * cells + cell - 1] = mark
+            took += 1
+        if col < cols and closed(state, cells, stride, cell):
+            state[2 * cells + cell] = mark
+            took += 1
+    state[at_points + player] += took
+    state[at_drawn] += 1
+    if state[at_drawn] == lines:
+        state[at_player] = TERMINAL
+    elif took == 0:
+        state[at_player] = 1 - player
+
+
+@njit(cache=True)
+def returns(params, state, out):
+    cells, horizontal, lines, at_player, at_points, at_drawn = layout(params)
+    out[0] = 0.0
+    out[1] = 0.0
+    if state[at_drawn] == lines:
+        margin = np.float64(state[at_points] - state[at_points + 1])
+        if params[2]:
+            out[0] = margin
+            out[1] = -margin
+        elif margin > 0:
+            out[0] = 1.0
+            out[1] = -1.0
+        elif margin < 0:
+            out[0] = -1.0
+            out[1] = 1.0
+
+
+@njit(cache=True)
+def observation(params, state, player, out):
+    cells = layout(params)[0]
+    out[:] = 0.0
+    for cell in range(cells):
+        for part in range(3):
+            out[state[part * cells + cell] * 3 * cells + cell * 3 + part] = 1.0
+
+
+@njit(cache=True)
+def features(params, state, player, out):
+    raw = np.empty(out.shape[0])
+    observation(params, state, player, raw)
+    seat_relative(params, player, raw, out)
+
+
+@njit(cache=True)
+def state_hash(params, state):
+    cells, _, _, at_player, _, _ = layout(params)
+    return cells_hash(state[:3 * cells], state[at_player], 0)
+
+
+# --- the game ----------------------------------------------------------------------------------------------------
+class DotsAndBoxes(PortGame):
+    """OpenSpiel's dots_and_boxes, ported (num_rows, num_cols, utility_margin)."""
+
+    openspiel_name = "dots_and_boxes"
+    plays = f"num_rows and num_cols (1..{MAX_SIDE} each), utility_margin"
+
+    @classmethod
+    def refuses(cls, settings: dict) -> str | None:
+        rows, cols = settings["num_rows"], settings["num_cols"]
+        if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+            return f"num_rows={rows}, num_cols={cols}: the port plays 1..{MAX_SIDE} of each"
+        return None
+
+    def setup(self, settings: dict) -> None:
+        self.rows, self.cols = int(settings["num_rows"]), int(settings["num_cols"])
+        self.margin = bool(settings["utility_margin"])
+        self.cells = (self.rows + 1) * (self.cols + 1)
+        self.horizontal = (self.rows + 1) * self.cols
+        self.lines = self.horizontal + self.rows * (self.cols + 1)
+
+    def new_initial_state(self, seed: int | None = None) -> DotsAndBoxesState:
+        return DotsAndBoxesState(self)
+
+    def kernels(self):
+        return self.port_kernels(size=3 * self.cells + 4, encode=encode_state, legal=legal, apply=apply,
+                                 mover=mover, returns=returns, features=features, initial=initial,
+                                 state_hash=state_hash, params=[self.rows, self.cols, int(self.margin)],
+                                 dtype=np.int16)
