@@ -243,7 +243,7 @@ def test_a_ga_runs_page_plays_its_best(driver, server, runs):
     evolve_run(runs, "ga", "ga-hexapawn", str(runs / "games" / "hexapawn.py") + ":Hexapawn")
     driver.get(server.url + "/run?path=ga-hexapawn")
     play = wait_for(lambda: by_css(driver, "#play-it"), what="the run's play link")[0]
-    assert by_id(driver, "progress").text == "finished: 2 generations run"
+    assert by_id(driver, "progress").text == "stopped: 2 generations run"
     assert "weights (21 features): cell_00" in by_id(driver, "notation").text  # 15 of the game, 6 free ones
     assert not by_css(driver, "#no-notation")
     play.click()
@@ -268,6 +268,6 @@ def test_a_time_budget_runs_page_counts_minutes(driver, server, runs):
              what="the minutes spent and left")
     folder.write_json("finished.json", {"generations": 20, "stopped": "the time budget of 3 min was spent after "
                                                                       "20 generations"})
-    wait_for(lambda: by_id(driver, "progress").text == "finished: the time budget of 3 min was spent after 20 "
+    wait_for(lambda: by_id(driver, "progress").text == "stopped: the time budget of 3 min was spent after 20 "
              "generations", timeout=10, what="why the run stopped")
     assert by_id(driver, "state").text == "finished"

@@ -177,10 +177,10 @@ def test_a_time_budget_runs_progress_is_in_minutes(client, runs_root):
     stopped = "the time budget of 3 min was spent after 51 generations"
     _minutes_run(runs_root, "ga-done", 51, 3.6, stopped)
     done = client.get("/api/run/log", params={"path": "ga-done", "since": 51}).json()["progress"]
-    assert done["text"] == f"finished: {stopped}"
+    assert done["text"] == f"stopped: {stopped}" and done["finished"]
     listed = {r["path"]: r for r in client.get("/api/runs").json()["runs"]}
     assert listed["ga-live"]["progress"]["short"] == "1.0 / 3 min (20 generations)"
-    assert listed["mancala-1"]["progress"]["text"] == "finished after 3 generations"  # a mark without 'stopped'
+    assert listed["mancala-1"]["progress"]["text"] == "3 generations run"  # a mark without 'stopped'
 
 
 def test_a_cap_that_comes_first_is_counted_in_generations(client, runs_root):

@@ -245,7 +245,7 @@ def progress(folder, log: list[dict]) -> dict:
         mark = _finish_mark(folder)
         stopped = mark.get("stopped") if isinstance(mark.get("stopped"), str) else None
         out["stopped"] = stopped
-        out["text"] = f"finished: {stopped}" if stopped else f"finished after {count} {noun}"
+        out["text"] = f"stopped: {stopped}" if stopped else f"{count} {noun} run"  # beside the 'finished' badge
         out["short"] = f"{count} {noun}"
         return out
     cap_first = cap is not None and (budget is None or (count > 0 and (cap - count) * seconds / count

@@ -36,7 +36,7 @@ async function fillOpponents(spec, preset) {
     }
     if (found.unplayable && found.unplayable.length) {
       pick.append(el("optgroup", { label: "runs that cannot be played here" }, found.unplayable.map((r) =>
-        el("option", { value: "", disabled: true, title: r.why_not }, `${r.path}: ${r.why_not}`))));
+        el("option", { value: "", disabled: true, title: r.why_not }, `${r.path}: ${r.why_not.split(/[,:;]/)[0]}`))));
     }
   } catch (e) { /* the runs folder is optional */ }
   const value = preset || (game ? game.default_opponent : "random");
