@@ -18,6 +18,7 @@ pyspiel through evoplay's adapter, carried; the other built-in games are loaded 
 from __future__ import annotations
 
 import os
+import textwrap
 from pathlib import Path
 
 from evoplay.agents import feature_view, generic_search, program as program_module
@@ -31,11 +32,9 @@ from evoplay.gp.program import Program
 # The parts of the Python file.
 # --------------------------------------------------------------------------------------------------------------
 
-_HEAD = '''"""An evolved evoplay player of {game}: {plays}.
+_HEAD = '''"""{intro}
 
-It is the player ``{kind}(best.json)`` is in evoplay, written out by ``evoplay export``: its evaluation over the
-{count} numbers it reads ({names}), and evoplay's own search and move choice, carried as evoplay runs them.
-{needs}
+{about}
 
 Command line (python {file} with no command says the same):
 {usage}
@@ -103,38 +102,9 @@ USAGE = """usage:
 {usage}"""
 
 
-def _fail(message):
-    print(f"{{Path(sys.argv[0]).name}}: {{message}}", file=sys.stderr)
-    print(USAGE, file=sys.stderr)
-    return 2
+'''
 
-
-def _options(args, allowed):
-    """(positional arguments, {{option: int}}) of ``args``; ValueError says what is wrong."""
-    positional, values = [], {{}}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg.startswith("--"):
-            name = arg[2:]
-            if name not in allowed:
-                raise ValueError(f"unknown option {{arg}}; this command takes {{', '.join('--' + a for a in allowed)}}")
-            if i + 1 >= len(args):
-                raise ValueError(f"{{arg}} needs a whole number after it")
-            text = args[i + 1]
-            if not text.lstrip("-").isdigit():
-                raise ValueError(f"{{arg}} {{text!r}}: give a whole number")
-            values[name] = int(text)
-            i += 2
-        else:
-            positional.append(arg)
-            i += 1
-    for name in ("games", "nodes", "ms", "seat"):
-        if values.get(name, 0) < 0:
-            raise ValueError(f"--{{name}} {{values[name]}}: give a number >= 0")
-    return positional, values
-
-
+_MAIN_BODY = r'''
 def _action(state, text, player=None):
     """An action written as a number or as the game writes it."""
     if text.lstrip("-").isdigit():
@@ -176,17 +146,17 @@ def main(args):
     command, rest = args[0], args[1:]
     try:
         if command == "play":
-            positional, o = _options(rest, ("games", "seed", "nodes", "ms"))
+            positional, o = command_options(rest, ("games", "seed", "nodes", "ms"))
             if positional:
                 raise ValueError(f"play takes options only, not {{' '.join(positional)}}")
         elif command == "move":
-            positional, o = _options(rest, ("seed", "seat", "nodes", "ms"))
+            positional, o = command_options(rest, ("seed", "seat", "nodes", "ms"))
         else:
             raise ValueError(f"unknown command {{command!r}}; use play or move")
         seed = o.get("seed", 0)
         player = Player(seed, o.get("ms", -1), o.get("nodes", -1))
     except (ValueError, SpecError) as err:
-        return _fail(str(err))
+        return command_error(str(err), USAGE)
     if command == "play":
         games = o.get("games", 10)
         results = [_random_game(player, g % GAME.num_players, seed + g) for g in range(games)]
@@ -212,10 +182,10 @@ def main(args):
         if state.is_chance_node():
             raise ValueError("chance moves next there: give its outcome as one more action")
     except (ValueError, SpecError) as err:
-        return _fail(str(err))
+        return command_error(str(err), USAGE)
     seat = o.get("seat", 0) if state.is_simultaneous_node() else state.current_player()
     if state.is_simultaneous_node() and not state.legal_actions(seat):
-        return _fail(f"player {{seat}} has no move there; choose another --seat")
+        return command_error(f"player {{seat}} has no move there; choose another --seat", USAGE)
     player.restart(seed, seat)
     action = player.choose(state)
     print(f"{{state.action_to_string(action, seat)}} ({{action}})")
@@ -345,9 +315,13 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
     game_code, needs = game_source(game, out_folder)
     names = shipped.view.names()
     usage = _USAGE.format(file=file_name)
-    head = _HEAD.format(game=doc["game"], plays=shipped.describe(), kind="gp" if "program" in doc else "weights",
-                        count=len(names), names=", ".join(names[:8]) + (" ..." if len(names) > 8 else ""),
-                        needs=needs, file=file_name, usage=usage, budget=budget_text)
+    kind = "gp" if "program" in doc else "weights"
+    shown = ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
+    about = (f"It is the player ``{kind}(best.json)`` is in evoplay, written out by ``evoplay export``: its "
+             f"evaluation over the {len(names)} numbers it reads ({shown}), and evoplay's own search and move "
+             f"choice, carried as evoplay runs them. {needs}")
+    head = _HEAD.format(intro=textwrap.fill(f"An evolved evoplay player of {doc['game']}: {shipped.describe()}.", 116),
+                        about=textwrap.fill(about, 116), file=file_name, usage=usage, budget=budget_text)
     settings = "\n".join([
         f"FEATURES = {names!r}",
         f"OWN_FEATURES = {shipped.view.own!r}  # the game's own features(player); then the free features, the pairs",
@@ -366,7 +340,8 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         "# " + "-" * 114 + "\n# What it reads and how it plays.\n# " + "-" * 114 + "\n" + settings + "\n",
         "# " + "-" * 114 + "\n# The evaluation.\n# " + "-" * 114 + _evaluation(doc, shipped),
         _carried_player(),
-        "# " + "-" * 114 + "\n# The command line.\n# " + "-" * 114 + _MAIN.format(usage=usage),
+        "# " + "-" * 114 + "\n# The command line.\n# " + "-" * 114 + _MAIN.format(usage=usage)
+        + standalone.command_source() + _MAIN_BODY.format(),
     ])
     missing = standalone.missing_names(text)
     if missing:

@@ -185,3 +185,45 @@ def missing_names(source: str) -> list[str]:
 
     walk(code, True)
     return sorted(used - bound)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The exported files' command lines share these two helpers (carried into each file).
+# --------------------------------------------------------------------------------------------------------------
+
+
+def command_error(message: str, usage: str) -> int:
+    """An exported file's command line refusing what it was given: what was wrong and what it takes, on stderr;
+    the exit status 2."""
+    import os
+    import sys
+
+    print(f"{os.path.basename(sys.argv[0])}: {message}", file=sys.stderr)
+    print(usage, file=sys.stderr)
+    return 2
+
+
+def command_options(args: list, allowed: tuple) -> tuple:
+    """(the positional arguments, {option: whole number}) of an exported file's command line, whose options are
+    ``--name N`` for the names in ``allowed``; ValueError says what is wrong."""
+    positional, values = [], {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--"):
+            positional.append(arg)
+            i += 1
+            continue
+        name = arg[2:]
+        if name not in allowed:
+            raise ValueError(f"unknown option {arg}; this command takes {', '.join('--' + a for a in allowed)}")
+        if i + 1 >= len(args) or not args[i + 1].isdigit():
+            raise ValueError(f"{arg} needs a whole number >= 0 after it")
+        values[name] = int(args[i + 1])
+        i += 2
+    return positional, values
+
+
+def command_source() -> str:
+    """The two helpers' source, for an exported file."""
+    return carried(command_error) + "\n\n" + carried(command_options)

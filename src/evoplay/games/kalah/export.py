@@ -44,16 +44,21 @@ def fill(lang: str, evaluation: str, entry: str, about: str, **values) -> str:
     return Template(text).substitute(values, about=about).rstrip() + "\n"
 
 
-def _common(lang: str, pits: int, empty_capture: bool, depth: int) -> dict:
+def _common(lang: str, pits: int, empty_capture: bool, depth: int, seeds: int = 4) -> dict:
+    """The template's numbers, and for Python the command line's helpers (evoplay.games.standalone)."""
+    from evoplay.games.standalone import command_source
+
     capture = ("true" if empty_capture else "false") if lang == "lua" else repr(bool(empty_capture))
-    return dict(pits=pits, size=2 * pits + 2, empty_capture=capture, depth=int(depth))
+    return dict(pits=pits, size=2 * pits + 2, empty_capture=capture, depth=int(depth), seeds=int(seeds),
+                cli=command_source().rstrip())
 
 
 def program_player(program, pset, pits: int, lang: str, policy: str = "kalah_pit", empty_capture: bool = True,
-                   search_depth: int = 1) -> str:
+                   search_depth: int = 1, seeds: int = 4) -> str:
     """An evolved GP program (seed 003's Mancala recipe) as a player: ``choose_pit(board)`` applies the policy's
     rule to a board seen from the mover (its pits, its store, the opponent's pits in sowing order, their store)
-    and returns the pit from the mover's left, 0..pits-1 in Python, 1..pits in Lua."""
+    and returns the pit from the mover's left, 0..pits-1 in Python, 1..pits in Lua (``seeds``: a pit's at the start,
+    for the Python file's command line, which plays games from the start)."""
     from evoplay import gp
 
     doc = "An evolved Mancala (Kalah) player from evoplay's seed-003 recipe."
@@ -66,7 +71,7 @@ def program_player(program, pset, pits: int, lang: str, policy: str = "kalah_pit
              "seen from the mover: its pits, its store, the opponent's pits (in sowing order), their store.")
     code = code.strip("\n") + ("\n\n\n" if lang == "python" else "\n")
     return fill(lang, "program_leaf", _ENTRY[policy], about, title=doc, made="", program=code,
-                **_common(lang, pits, empty_capture, search_depth))
+                **_common(lang, pits, empty_capture, search_depth, seeds))
 
 
 def document_player(program, pset, doc: dict, lang: str) -> str:
@@ -75,7 +80,7 @@ def document_player(program, pset, doc: dict, lang: str) -> str:
 
     game = load_game(doc["game"])
     return program_player(program, pset, game.pits, lang, doc["policy"], game.empty_capture,
-                          int(doc.get("search_depth", 1)))
+                          int(doc.get("search_depth", 1)), game.seeds)
 
 
 def python_player(program, pset, pits: int, policy: str = "kalah_pit", empty_capture: bool = True,
@@ -107,7 +112,7 @@ def weights_player(game, doc: dict, lang: str) -> str:
                       "alpha-beta.",
                 made=f" from a genome of round {doc.get('round', '?')} (fitness {doc.get('fitness', '?')})",
                 program="", weights=repr(tuple(weights)) if lang == "python" else ", ".join(map(str, weights)),
-                **_common(lang, game.pits, game.empty_capture, depth))
+                **_common(lang, game.pits, game.empty_capture, depth, game.seeds))
 
 
 def standalone(game) -> str:

@@ -40,8 +40,11 @@ def _lua_list(values) -> str:
 def weights_player(game, doc: dict, lang: str) -> str:
     """The player of a seed-001 genome for an m,n,k game: ``choose_move(board, player)`` returns the cell
     (row * m + column, 0-based) for a row-major board of 0 (empty), 1 (X) and 2 (O)."""
+    from evoplay.games.standalone import command_source
+
     t = tables(game, doc)
-    values = dict(t, size=game.m * game.n, round=doc.get("round", "?"), fitness=doc.get("fitness", "?"))
+    values = dict(t, size=game.m * game.n, round=doc.get("round", "?"), fitness=doc.get("fitness", "?"),
+                  cli=command_source().rstrip())
     if lang == "python":
         values.update(cells_x=repr(t["cells_x"]), cells_o=repr(t["cells_o"]), streak=repr(t["streak"]),
                       live=repr(t["live"]), schedule=repr([tuple(x) for x in t["schedule"]]))

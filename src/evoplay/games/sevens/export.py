@@ -151,8 +151,12 @@ def computer_source(specimens: dict, lang: str) -> str:
         table = "\n".join(f"  {n} = {{play = M.play_{n}, send = M.send_{n}}}," for n in names)
         levels = ""
     template = Template((files(__package__) / "templates" / f"computer.{ext}.tmpl").read_text("utf-8"))
+    from evoplay.games.sevens.rules import FEATURES
+    from evoplay.games.standalone import command_source
+
     return template.substitute(header=header, div_epsilon=repr(DIV_EPSILON), functions=gap.join(functions),
-                               function_table=table, levels=levels)
+                               function_table=table, levels=levels, cli=command_source().rstrip(),
+                               fields=repr(list(FEATURES)))
 
 
 def write_export(folder, stem: str, specimens: dict, lang: str):
