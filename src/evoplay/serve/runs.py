@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, OutsideRunsError, SpecError
+from evoplay.ga.schema import GENOME_FORMAT
+from evoplay.gp.program import PROGRAM_FORMAT
 from evoplay.serve.safety import confine, confined_to, is_inside, relative_name
 
 MAX_DEPTH = 3  # run folders are found this many levels below the runs folder
@@ -66,8 +68,7 @@ def _best(folder) -> dict | None:
 
 #: the agent that plays each kind of best.json: the spec ``evoplay play GAME --vs SPEC`` takes, as each recipe's
 #: report prints it (a document's ``format``, or a Sevens specimen's ``kind``)
-PLAYERS = {"evoplay-gp-program/1": "gp({file})", "evoplay-weights/1": "weights({file})",
-           "sevens-specimen": "specimen(path={file})"}
+PLAYERS = {PROGRAM_FORMAT: "gp({file})", GENOME_FORMAT: "weights({file})", "sevens-specimen": "specimen(path={file})"}
 
 
 def player_spec(doc: dict, file: str) -> str | None:
@@ -76,9 +77,9 @@ def player_spec(doc: dict, file: str) -> str | None:
     marks = [doc.get(key) for key in ("kind", "format")]
     template = next((PLAYERS[m] for m in marks if isinstance(m, str) and m in PLAYERS), None)
     if template is None and "program" in doc and "primitive_set" in doc:
-        template = PLAYERS["evoplay-gp-program/1"]
+        template = PLAYERS[PROGRAM_FORMAT]
     if template is None and "schema" in doc and "genome" in doc:
-        template = PLAYERS["evoplay-weights/1"]
+        template = PLAYERS[GENOME_FORMAT]
     return None if template is None else template.format(file=file)
 
 
