@@ -54,6 +54,7 @@ PORTS = {
     "othello": "evoplay.games.ports.othello:Othello",
     "pentago": "evoplay.games.ports.pentago:Pentago",
     "dots_and_boxes": "evoplay.games.ports.dots_and_boxes:DotsAndBoxes",
+    "mancala": "evoplay.games.ports.mancala:Mancala",
 }
 
 
