@@ -55,6 +55,7 @@ PORTS = {
     "pentago": "evoplay.games.ports.pentago:Pentago",
     "dots_and_boxes": "evoplay.games.ports.dots_and_boxes:DotsAndBoxes",
     "mancala": "evoplay.games.ports.mancala:Mancala",
+    "oware": "evoplay.games.ports.oware:Oware",
 }
 
 

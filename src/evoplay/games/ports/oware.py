@@ -1,0 +1,392 @@
+"""OpenSpiel's oware, ported: its rules in plain Python beside the same rules as Numba kernels.
+
+As open_spiel/games/oware/oware.cc, with its parameters ``num_houses_per_player`` and ``num_seeds_per_house``. The
+houses are numbered counterclockwise, player 0's first (0..H-1), then player 1's (H..2H-1); action ``a`` sows the
+mover's ``a``-th house (OpenSpiel writes it ``A``.. for player 0, ``a``.. for player 1), one seed a house
+counterclockwise, never into the house sown from. A last seed in the opponent's row that makes 2 or 3 captures that
+house and the opponent's houses before it while they hold 2 or 3, unless that would take every seed of the
+opponent (a grand slam: nothing is captured). A player whose opponent has no seeds must sow into the opponent's
+row. The game ends when a player has captured more than half the seeds (or both half), when a player cannot move,
+or when a board (the player to move, the scores and the houses) comes back since the last capture: then each
+player collects the seeds of its own row. OpenSpiel plays at most 1,000 moves (``kMaxGameLength``: pyspiel refuses
+the next one); the port ends a game that reaches them as a draw (returns 0, as OpenSpiel's returns stand there),
+the board as it is. More seeds captured wins (returns 1 and -1). The observation tensor is the houses' seeds and the
+two scores, each a share of all the seeds (float32, as OpenSpiel keeps it), the same for both players.
+
+The kernels' position (int64) is the houses, the scores, the player to move (or TERMINAL), the moves played, how
+the game ended (0 not yet, 1 by the rules, 2 at the move limit) and the boards seen since the last capture, each
+one number: its houses ranked among all ways to share their seeds (the combinatorial number system), times 2, plus
+the player to move (the scores are the same on all of them: only a capture changes them, and it clears the list).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, encode_state, mix, seat_relative
+
+MIN_CAPTURE, MAX_CAPTURE = 2, 3
+MAX_MOVES = 1000  # OpenSpiel's kMaxGameLength: pyspiel plays no move after this many
+RUNNING, BY_RULES, AT_LIMIT = 0, 1, 2  # how the game ended
+HEADER = 6  # the position's numbers after the houses: two scores, mover, moves, ended, boards seen
+RANK_LIMIT = 2 ** 62  # a board's number (rank * 2 + player) must stay below this
+
+
+def board_count(houses: int, seeds: int) -> int:
+    """How many boards share ``seeds`` seeds among ``houses`` houses, each with either player to move."""
+    return 2 * comb(seeds + houses - 1, houses - 1)
+
+
+@lru_cache(maxsize=1 << 16)
+def rank(houses: tuple[int, ...]) -> int:
+    """The houses' rank among all ways to share their seeds: the bars between them in stars and bars are an
+    increasing sequence b_0 < b_1 < ..., numbered by the combinatorial number system (sum of C(b_i, i + 1))."""
+    total, out = 0, 0
+    for i, seeds in enumerate(houses[:-1]):
+        total += seeds
+        out += comb(total + i, i + 1)
+    return out
+
+
+# --- the rules, plain Python ---------------------------------------------------------------------------------
+class OwareState(PortState):
+    def __init__(self, game):
+        super().__init__(game)
+        self.seeds = [game.per_house] * (2 * game.houses)
+        self.score = [0, 0]
+        self.player = 0
+        self.moves = 0
+        self.ended = RUNNING
+        self.seen = [self.board()]  # OpenSpiel's boards_since_last_capture_, in the order they came
+
+    def board(self) -> tuple[int, ...]:
+        """OpenSpiel's ``OwareBoard``: the player to move, the scores, the houses."""
+        return (self.player, *self.score, *self.seeds)
+
+    def decided(self) -> bool:
+        """OpenSpiel's ``IsTerminal``: a player has more than half the seeds, or both have half."""
+        half = self.game.total // 2
+        return self.score[0] > half or self.score[1] > half or self.score[0] == self.score[1] == half
+
+    def current_player(self) -> int:
+        return TERMINAL if self.ended else self.player
+
+    def moves_of(self, player: int) -> list[int]:
+        """OpenSpiel's ``LegalActions`` for ``player`` (of a game not decided)."""
+        h = self.game.houses
+        lower, upper = player * h, player * h + h - 1
+        if sum(self.seeds[(1 - player) * h:(2 - player) * h]) == 0:  # the opponent must be given seeds
+            return [house - lower for house in range(lower, upper + 1) if self.seeds[house] - (upper - house) > 0]
+        return [house - lower for house in range(lower, upper + 1) if self.seeds[house] > 0]
+
+    def _legal_actions(self) -> list[int]:
+        return self.moves_of(self.player)
+
+    def sow(self, house: int) -> int:
+        """Sow ``house``'s seeds counterclockwise, skipping it; the house the last seed fell in."""
+        seeds = self.seeds
+        left, seeds[house], at = seeds[house], 0, house
+        while left:
+            at = (at + 1) % len(seeds)
+            if at != house:
+                seeds[at] += 1
+                left -= 1
+        return at
+
+    def grand_slam(self, house: int) -> bool:
+        """Would capturing from ``house`` take every seed of its row? (No house beyond it holds seeds and every
+        house before it would be captured.)"""
+        h = self.game.houses
+        lower = house // h * h
+        return (all(self.seeds[i] == 0 for i in range(house + 1, lower + h))
+                and all(MIN_CAPTURE <= self.seeds[i] <= MAX_CAPTURE for i in range(lower, house + 1)))
+
+    def capture_from(self, house: int) -> int:
+        lower = house // self.game.houses * self.game.houses
+        captured = 0
+        for i in range(house, lower - 1, -1):
+            if not MIN_CAPTURE <= self.seeds[i] <= MAX_CAPTURE:
+                break
+            captured += self.seeds[i]
+            self.seeds[i] = 0
+        self.score[self.player] += captured
+        return captured
+
+    def collect(self) -> None:
+        """OpenSpiel's ``CollectAndTerminate``: each player takes the seeds of its own row."""
+        h = self.game.houses
+        for house, seeds in enumerate(self.seeds):
+            self.score[house // h] += seeds
+        self.seeds = [0] * len(self.seeds)
+
+    def _do_apply_action(self, action: int) -> None:
+        h = self.game.houses
+        last = self.sow(self.player * h + action)
+        if last // h != self.player and not self.grand_slam(last) and self.capture_from(last) > 0:
+            self.seen = []  # captured seeds never come back: no earlier board can return
+        self.player = 1 - self.player
+        self.moves += 1
+        board = self.board()
+        if board in self.seen:  # a board seen since the last capture: the game ends
+            self.collect()
+        else:
+            self.seen.append(board)
+        if self.decided() or not self.moves_of(self.player):
+            self.collect()
+            self.ended = BY_RULES
+        elif self.moves == MAX_MOVES:
+            self.ended = AT_LIMIT
+
+    def returns(self) -> list[float]:
+        if self.ended != BY_RULES:
+            return [0.0, 0.0]
+        first, second = self.score
+        return [1.0, -1.0] if first > second else [-1.0, 1.0] if first < second else [0.0, 0.0]
+
+    def observation(self, player: int) -> list[float]:
+        shares = self.game.shares
+        return [shares[n] for n in self.seeds] + [shares[n] for n in self.score]
+
+    def action_string(self, player: int, action: int) -> str:
+        return chr((ord("A") if player == 0 else ord("a")) + action)
+
+    def transposition_key(self):
+        return (self.current_player(), tuple(self.seeds), tuple(self.score), self.moves,
+                frozenset((b[0], *b[3:]) for b in self.seen))
+
+    def encode(self) -> np.ndarray:
+        m = len(self.seeds)
+        out = np.zeros(self.game.position_size, np.int64)
+        out[:m + HEADER] = self.seeds + self.score + [self.current_player(), self.moves, self.ended, len(self.seen)]
+        out[m + HEADER:m + HEADER + len(self.seen)] = [rank(b[3:]) * 2 + b[0] for b in self.seen]
+        return out
+
+    def __str__(self) -> str:
+        h, over = self.game.houses, self.current_player() == TERMINAL
+
+        def score(player: int) -> str:
+            playing = " [PLAYING]" if not over and self.player == player else ""
+            return f"Player {player} score = {self.score[player]}{playing}\n"
+
+        return ("[FINISHED]\n" if over else "") + score(1) + "".join(
+            [f"{chr(ord('a') + a):>3}" for a in range(h - 1, -1, -1)] + ["\n"]
+            + [f"{self.seeds[house]:>3}" for house in range(2 * h - 1, h - 1, -1)] + ["\n"]
+            + [f"{self.seeds[house]:>3}" for house in range(h)] + ["\n"]
+            + [f"{chr(ord('A') + a):>3}" for a in range(h)] + ["\n"]) + score(0)
+
+
+# --- the same rules as kernels (params: houses a player, seeds in all, then C(n, k) for the ranks) -------------
+@njit(cache=True, inline="always")
+def layout(params):
+    """(houses a player, all houses, seeds in all, the index of the scores, of the mover, of the moves, of how the
+    game ended, of the number of boards seen, of the first of them)."""
+    h = params[0]
+    m = 2 * h
+    return h, m, params[1], m, m + 2, m + 3, m + 4, m + 5, m + HEADER
+
+
+@njit(cache=True, inline="always")
+def binomial(params, n, k):
+    """C(n, k) from the table in params (rows n = 0.., columns k = 0..houses - 1)."""
+    return params[2 + n * 2 * params[0] + k]
+
+
+@njit(cache=True)
+def initial(params, state, seed):
+    h, m, total, at_score, at_mover, at_moves, at_ended, at_count, at_seen = layout(params)
+    state[:] = 0
+    for house in range(m):
+        state[house] = total // m
+    state[at_count] = 1
+    state[at_seen] = board_number(params, state, 0)
+
+
+@njit(cache=True)
+def mover(params, state):
+    return np.int64(state[layout(params)[4]])
+
+
+@njit(cache=True)
+def board_number(params, state, player):
+    """The board's number in the list of boards seen: rank(houses) * 2 + the player to move."""
+    m = 2 * params[0]
+    total = np.int64(0)
+    out = np.int64(0)
+    for i in range(m - 1):
+        total += state[i]
+        out += binomial(params, total + i, i + 1)
+    return out * 2 + player
+
+
+@njit(cache=True)
+def moves_mask(params, state, player, mask):
+    """OpenSpiel's LegalActions for ``player`` into ``mask`` (None: only count them); how many."""
+    h = params[0]
+    lower = player * h
+    upper = lower + h - 1
+    theirs = 0
+    for house in range((1 - player) * h, (2 - player) * h):
+        theirs += state[house]
+    n = 0
+    for house in range(lower, upper + 1):
+        if (state[house] - (upper - house) > 0) if theirs == 0 else state[house] > 0:
+            if mask is not None:
+                mask[house - lower] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal(params, state, player, mask):
+    mask[:] = 0
+    if state[layout(params)[4]] != player:
+        return 0
+    return moves_mask(params, state, player, mask)
+
+
+@njit(cache=True)
+def decided(state, total, at_score):
+    half = total // 2
+    return state[at_score] > half or state[at_score + 1] > half or (
+        state[at_score] == half and state[at_score + 1] == half)
+
+
+@njit(cache=True)
+def apply(params, state, action):
+    h, m, total, at_score, at_mover, at_moves, at_ended, at_count, at_seen = layout(params)
+    player = state[at_mover]
+    house = player * h + action
+    left = state[house]
+    state[house] = 0
+    at = house
+    while left > 0:
+        at += 1
+        if at == m:
+            at = 0
+        if at != house:
+            state[at] += 1
+            left -= 1
+    lower = at // h * h
+    if lower != player * h:  # the last seed fell in the opponent's row
+        slam = True
+        for i in range(at + 1, lower + h):
+            if state[i] != 0:
+                slam = False
+                break
+        if slam:
+            for i in range(lower, at + 1):
+                if state[i] < MIN_CAPTURE or state[i] > MAX_CAPTURE:
+                    slam = False
+                    break
+        if not slam:
+            captured = 0
+            for i in range(at, lower - 1, -1):
+                if state[i] < MIN_CAPTURE or state[i] > MAX_CAPTURE:
+                    break
+                captured += state[i]
+                state[i] = 0
+            if captured > 0:  # captured seeds never come back: no earlier board can return
+                state[at_score + player] += captured
+                for i in range(state[at_count]):
+                    state[at_seen + i] = 0
+                state[at_count] = 0
+    player = 1 - player
+    state[at_moves] += 1
+    number = board_number(params, state, player)
+    count = state[at_count]
+    repeated = False
+    for i in range(count):
+        if state[at_seen + i] == number:
+            repeated = True
+            break
+    if not repeated:
+        state[at_seen + count] = number
+        state[at_count] = count + 1
+    if repeated or decided(state, total, at_score) or moves_mask(params, state, player, None) == 0:
+        for i in range(m):  # each player collects the seeds of its own row
+            state[at_score + i // h] += state[i]
+            state[i] = 0
+        state[at_ended] = BY_RULES
+    elif state[at_moves] == MAX_MOVES:
+        state[at_ended] = AT_LIMIT
+    state[at_mover] = TERMINAL if state[at_ended] != RUNNING else player
+
+
+@njit(cache=True)
+def returns(params, state, out):
+    h, m, total, at_score, at_mover, at_moves, at_ended, at_count, at_seen = layout(params)
+    out[0] = 0.0
+    out[1] = 0.0
+    if state[at_ended] == BY_RULES:
+        if state[at_score] > state[at_score + 1]:
+            out[0] = 1.0
+            out[1] = -1.0
+        elif state[at_score] < state[at_score + 1]:
+            out[0] = -1.0
+            out[1] = 1.0
+
+
+@njit(cache=True)
+def observation(params, state, player, out):
+    total = params[1]
+    for i in range(2 * params[0] + 2):
+        out[i] = np.float32(state[i] / total)
+
+
+@njit(cache=True)
+def features(params, state, player, out):
+    raw = np.empty(out.shape[0])
+    observation(params, state, player, raw)
+    seat_relative(params, player, raw, out)
+
+
+@njit(cache=True)
+def state_hash(params, state):
+    h, m, total, at_score, at_mover, at_moves, at_ended, at_count, at_seen = layout(params)
+    out = mix(np.int64(state[at_mover]) + 16) ^ mix(np.int64(state[at_moves]) * 64 + 7)
+    for i in range(m + 2):
+        out ^= mix((np.int64(i) + 1) * 4096 + np.int64(state[i]))
+    for i in range(state[at_count]):  # the boards seen, as a set: the order they came in does not count
+        out ^= mix(np.int64(state[at_seen + i]) + np.int64(1 << 62))
+    return np.int64(out)
+
+
+# --- the game ----------------------------------------------------------------------------------------------------
+class Oware(PortGame):
+    """OpenSpiel's oware, ported (num_houses_per_player, num_seeds_per_house)."""
+
+    openspiel_name = "oware"
+    plays = ("num_houses_per_player and num_seeds_per_house, 1 or more each while the boards number under 2^62 "
+             "(6 houses: up to 18 seeds a house; 4: up to 176; 8: up to 6)")
+
+    @classmethod
+    def refuses(cls, settings: dict) -> str | None:
+        houses, per_house = settings["num_houses_per_player"], settings["num_seeds_per_house"]
+        if houses < 1 or per_house < 1:
+            return (f"num_houses_per_player={houses}, num_seeds_per_house={per_house}: the port plays 1 or more of "
+                    f"each")
+        if board_count(2 * houses, 2 * houses * per_house) >= RANK_LIMIT:
+            return (f"num_houses_per_player={houses}, num_seeds_per_house={per_house}: the port numbers each board "
+                    f"it has seen in one 64-bit number, and {2 * houses} houses of {2 * houses * per_house} seeds "
+                    f"have too many boards; fewer seeds or houses fit")
+        return None
+
+    def setup(self, settings: dict) -> None:
+        self.houses, self.per_house = int(settings["num_houses_per_player"]), int(settings["num_seeds_per_house"])
+        self.total = 2 * self.houses * self.per_house
+        # the observation tensor's numbers: n seeds as a share of all, rounded to float32 as OpenSpiel keeps them
+        self.shares = [float(np.float32(n / self.total)) for n in range(self.total + 1)]
+        self.position_size = 2 * self.houses + HEADER + MAX_MOVES + 1
+
+    def new_initial_state(self, seed: int | None = None) -> OwareState:
+        return OwareState(self)
+
+    def kernels(self):
+        m = 2 * self.houses
+        table = [comb(n, k) for n in range(self.total + m - 1) for k in range(m)]
+        return self.port_kernels(size=self.position_size, encode=encode_state, legal=legal, apply=apply,
+                                 mover=mover, returns=returns, features=features, initial=initial,
+                                 state_hash=state_hash, params=[self.houses, self.total] + table, dtype=np.int64)
