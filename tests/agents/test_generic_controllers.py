@@ -44,7 +44,7 @@ def test_the_api_path_counts_its_rollouts_like_the_kernels():
 @pytest.mark.parametrize("clock", ("wall", "cpu"))
 @pytest.mark.parametrize("name", CONTROLLERS)
 def test_a_time_budget_on_the_game_api_runs_rollouts_within_it(name, clock):
-    game = load_game("openspiel:connect_four")
+    game = load_game("openspiel:connect_four(engine=openspiel)")  # OpenSpiel's own: no kernels, the game API
     agent = make_agent(f"{name}(budget_ms=30,clock={clock})", game)
     assert agent.model == "api"
     state = game.new_initial_state()
