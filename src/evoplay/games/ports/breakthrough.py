@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
                                      encode_state, seat_relative)
 
 EMPTY, BLACK, WHITE = 0, 1, 2
@@ -191,7 +191,7 @@ def steps(params, state, out, mask, listing):
 
 
 @njit(cache=True)
-def random_move(params, state, out):
+def random_move(params, state, out, rng):
     """A uniformly random move: a random one of the mover's pieces and a random side until that step is a move
     (``TRIES`` at most; each move is one piece and one side), else one of the list."""
     rows, columns = params[0], params[1]
@@ -206,7 +206,7 @@ def random_move(params, state, out):
         pieces += state[i] == mine
     step = 1 if player == 0 else -1
     for _ in range(TRIES):
-        j = below(3 * pieces)
+        j = draw(rng, 3 * pieces)
         i = out[j // 3]
         r2 = i // columns + step
         if 0 <= r2 < rows:
@@ -214,7 +214,7 @@ def random_move(params, state, out):
             a = step_action(state, columns, player, i, r2 * columns + c, c, j % 3)
             if a >= 0:
                 return a
-    return drawn(out, moves(params, state, out))
+    return drawn_from(out, moves(params, state, out), rng)
 
 
 @njit(cache=True, inline="always")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, below, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, draw, encode_state, seat_relative
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 PIECE = (WHITE, BLACK)  # each player's pieces
@@ -171,7 +171,7 @@ def captures(params, state, out, mask, listing):
 
 
 @njit(cache=True)
-def random_move(params, state, out):
+def random_move(params, state, out, rng):
     """A uniformly random move: each contact is one move of the mover (its piece onto the other), so the k-th
     contact, k drawn below their number, found by walking each cell's pairs with its right and lower neighbours
     (counted without a branch on what the cells hold: an empty cell's other colour, 3, is on no cell)."""
@@ -181,7 +181,7 @@ def random_move(params, state, out):
     if player < 0 or state[at_contacts] == 0:
         return -1
     mine = WHITE if player == 0 else BLACK
-    k = below(state[at_contacts])
+    k = draw(rng, state[at_contacts])
     for r in range(rows):
         for c in range(columns):
             i = r * columns + c

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
                                      encode_state, seat_relative)
 
 EMPTY, NOUGHT, CROSS = 0, 1, 2
@@ -151,17 +151,17 @@ def moves(params, state, out):
 
 
 @njit(cache=True)
-def random_move(params, state, out):
+def random_move(params, state, out, rng):
     """A uniformly random open column: a random column until one is open (``TRIES`` at most), else one of the list."""
     rows, columns = params[0], params[1]
     cells, at_player, _ = layout(params)
     if state[at_player] < 0:
         return -1
     for _ in range(TRIES):
-        c = below(columns)
+        c = draw(rng, columns)
         if state[cells + c] < rows:
             return c
-    return drawn(out, moves(params, state, out))
+    return drawn_from(out, moves(params, state, out), rng)
 
 
 @njit(cache=True, inline="always")

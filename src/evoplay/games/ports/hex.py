@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
                                      encode_state, seat_relative)
 
 EMPTY, BLACK, BLACK_SOUTH, BLACK_NORTH, BLACK_WIN = 0, 1, 2, 3, 4
@@ -218,7 +218,7 @@ def moves(params, state, out):
 
 
 @njit(cache=True)
-def random_move(params, state, out):
+def random_move(params, state, out, rng):
     """A uniformly random move: a random cell (or the swap, where it is a move) until one is a move (``TRIES`` at
     most), else one of the list."""
     cells, at_player, _, at_plies = layout(params)
@@ -227,10 +227,10 @@ def random_move(params, state, out):
         return -1
     choices = cells + 1 if params[2] and state[at_plies] == 1 and player == 1 else cells
     for _ in range(TRIES):
-        c = below(choices)
+        c = draw(rng, choices)
         if c == cells or state[c] == EMPTY:
             return c
-    return drawn(out, moves(params, state, out))
+    return drawn_from(out, moves(params, state, out), rng)
 
 
 @njit(cache=True, inline="always")

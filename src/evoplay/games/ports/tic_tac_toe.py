@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, below, cells_hash, drawn,
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
                                      encode_state, seat_relative)
 
 CELLS = 9
@@ -117,15 +117,15 @@ def moves(params, state, out):
 
 
 @njit(cache=True)
-def random_move(params, state, out):
+def random_move(params, state, out, rng):
     """A uniformly random empty cell: a random cell until one is empty (``TRIES`` at most), else one of the list."""
     if state[PLAYER] < 0:
         return -1
     for _ in range(TRIES):
-        c = below(CELLS)
+        c = draw(rng, CELLS)
         if state[c] == EMPTY:
             return c
-    return drawn(out, moves(params, state, out))
+    return drawn_from(out, moves(params, state, out), rng)
 
 
 @njit(cache=True)
