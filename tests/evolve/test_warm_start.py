@@ -33,3 +33,15 @@ def test_a_round_gives_a_row_per_player_per_position_and_each_players_return():
     assert rows.shape == (len(targets), len(view)) and len(targets) % 2 == 0
     assert set(np.unique(targets)) <= {-1.0, 1.0}
     assert np.all(targets[0::2] == -targets[1::2])  # the two players' returns of each position
+
+
+def test_the_search_fit_is_drawn_from_the_seed_and_learns_the_store():
+    from evoplay.evolve.warm_start import fit_search
+
+    game = load_game("kalah(pits=4,seeds=3)")
+    view = FeatureView(game, True, measure_scales(game, True, 0))
+    weights = fit_search(game, view, seed=3, games=20, rounds=2, nodes=60, start_games=100)
+    names = view.names()
+    assert weights[names.index("my_score")] > 0 > weights[names.index("their_score")]
+    assert np.array_equal(weights, fit_search(game, view, seed=3, games=20, rounds=2, nodes=60, start_games=100))
+    assert not np.array_equal(weights, fit_outcomes(game, view, seed=3, games=100, rounds=1))

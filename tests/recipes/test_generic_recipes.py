@@ -162,3 +162,33 @@ def test_a_time_budget_bounds_the_closing_tables(tmp_path):
     assert all(2 <= r["games"] < 20000 for r in final.values())
     with pytest.raises(ConfigError, match="closing"):
         load_recipe("ga").make(load_config("ga", None, {"closing": 0.9}))
+
+
+def test_the_new_learning_settings_are_checked():
+    ga = load_recipe("ga")
+    with pytest.raises(ConfigError, match="line_features"):
+        ga.make(load_config("ga", None, {"game": "openspiel:tic_tac_toe", "player.line_features": 9}))
+    with pytest.raises(ConfigError, match="search_mix"):
+        ga.make(load_config("ga", None, {"genome.start": "search", "genome.search_mix": 2.0}))
+    with pytest.raises(ConfigError, match="genome.start"):
+        ga.make(load_config("ga", None, {"genome.start": "values"}))
+    with pytest.raises(ConfigError, match="caps the deepening"):
+        ga.make(load_config("ga", None, {"player.depth": 30}))
+    assert ga.make(load_config("ga", None, {"player.depth": 30, "player.nodes": 300})).train_budget.nodes == 300
+    lined = ga.make(load_config("ga", None, {"game": "openspiel:tic_tac_toe", "player.line_features": 3}))
+    assert lined.view.lines == 3 and "line[E,000]" in lined.view.names()
+    assert ga.make(load_config("ga", None, {"game": "kalah", "player.line_features": 3})).view.lines == 0  # no board
+
+
+def test_a_search_started_run_reproduces(tmp_path):
+    settings = {"game": "kalah(pits=4,seeds=3)", "genome.start": "search", "genome.start_games": 60,
+                "genome.search_games": 8, "genome.search_nodes": 40, "genome.start_rounds": 1, "minutes": 0.0,
+                "generations": 2, "population": 6, "fitness.games": 1, "report.games": 1, "report.playoff": 0,
+                "report.play_games": 0, "play.ms": 0.0}
+    docs = []
+    for name in ("a", "b"):
+        config = load_config("ga", None, settings)
+        folder = RunFolder.create(tmp_path / name, "ga", config)
+        run_evolution(load_recipe("ga").make(config), folder)
+        docs.append(folder.read_json("best.json"))
+    assert docs[0]["weights"] == docs[1]["weights"]

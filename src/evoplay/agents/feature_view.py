@@ -22,6 +22,13 @@ A GP program or a weight vector reads one row of numbers per position, from one 
   weighted sum of single cells cannot see that two pieces stand together, that a piece is guarded or that one
   side can capture (in clobber a move is a neighbouring pair of the mover's and the other's pieces); the pair
   counts can. Up to four planes: 40 numbers at most.
+- with ``lines=L`` (2..5), on such a board, the counts of the patterns of every straight line of ``L`` cells
+  (an n-tuple network's patterns, shared over the board): each cell reads as the plane it holds (or "none"
+  where the board's planes can leave a cell empty), a line as the sequence of its cells, and ``line[D,p]`` is how
+  many lines in direction ``D`` (E, S, SE, SW) read the pattern ``p`` either way along (``p`` one digit a cell;
+  a line and its reverse count as one pattern). Four cells in a row of connect four, a bridge of hex, a capture
+  in breakthrough: the patterns a weighted sum of single cells cannot see, and the positional cells alongside.
+  Lines of 2 are the pair counts refined (which plane at which end); the counts replace ``pairs``.
 - each number times a scale (``scales``), measured once per run as 1 / the standard deviation of the number over
   positions of seeded random games (:func:`measure_scales`; a number that never changed gets 0 and so is ignored).
   Scaled features make a program's constants in [-1, 1] and a genome's weights in [-1, 1) speak the same units
@@ -113,6 +120,109 @@ def pair_board(game) -> tuple[int, int, int] | None:
     return tuple(int(n) for n in shape)
 
 
+#: the most cells a line pattern may have, and the most patterns one direction may give
+MAX_LINE, MAX_LINE_PATTERNS = 5, 2000
+
+
+def line_board(game) -> tuple[int, int, int, int] | None:
+    """(planes, rows, columns, codes) of the board ``game``'s line patterns read (``pair_board``'s board), where
+    ``codes`` is the number of cell readings: the planes, plus one for "no plane" when a cell of the start or
+    of a few seeded random positions holds none. None when the game has no such board."""
+    board = pair_board(game)
+    if board is None:
+        return None
+    planes, rows, columns = board
+    full = True
+    for d in decisions(game, 24, 5) or []:
+        cells = np.asarray(d.state.features(d.mover), dtype=np.float64).reshape(planes, rows * columns) > 0.5
+        if not np.all(cells.sum(axis=0) == 1):
+            full = False
+            break
+    return planes, rows, columns, planes if full else planes + 1
+
+
+def line_patterns(codes: int, length: int) -> tuple[np.ndarray, int]:
+    """The pattern slot of every reading of ``length`` cells (``codes`` readings a cell): ``slot[index]`` where
+    ``index = sum(code_i * codes**i)``; a reading and its reverse share a slot. Returns (slots, slot count)."""
+    total = codes ** length
+    slots = np.full(total, -1, np.int64)
+    count = 0
+    for index in range(total):
+        if slots[index] >= 0:
+            continue
+        digits = [(index // codes ** i) % codes for i in range(length)]
+        reverse = sum(c * codes ** i for i, c in enumerate(reversed(digits)))
+        slots[index] = slots[reverse] = count
+        count += 1
+    return slots, count
+
+
+def line_names(codes: int, length: int) -> list[str]:
+    """The names of the line pattern counts, in the order ``line_counts`` gives them: ``line[D,p]`` with ``p`` the
+    pattern's first reading, one digit a cell (the code ``codes - 1`` is "no plane" on a board that has it)."""
+    slots, count = line_patterns(codes, length)
+    first = {}
+    for index in range(len(slots)):
+        first.setdefault(int(slots[index]), index)
+    patterns = ["".join(str((first[k] // codes ** i) % codes) for i in range(length)) for k in range(count)]
+    return [f"line[{d},{p}]" for d in PAIR_DIRECTIONS for p in patterns]
+
+
+def line_counts(features, planes: int, rows: int, columns: int, codes: int, length: int) -> list[float]:
+    """The line pattern counts of one board (see the module docstring): for each direction (E, S, SE, SW) and
+    pattern, how many lines of ``length`` cells read it, either way along. ``features`` is the board flattened
+    plane by plane (``Game.board_planes``). The readable reference of the batched and the kernel counts;
+    exported players carry this very function's source, so it uses nothing but Python."""
+    def reading(r, c):
+        for k in range(planes):
+            if features[(k * rows + r) * columns + c] > 0.5:
+                return k
+        return codes - 1
+
+    slot_of, first = {}, []
+    for index in range(codes ** length):
+        digits = [(index // codes ** i) % codes for i in range(length)]
+        reverse = sum(d * codes ** i for i, d in enumerate(reversed(digits)))
+        if reverse in slot_of:
+            slot_of[index] = slot_of[reverse]
+        else:
+            slot_of[index] = len(first)
+            first.append(index)
+    out = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):  # E, S, SE, SW
+        counts = [0.0] * len(first)
+        for r in range(rows):
+            for c in range(columns):
+                r2, c2 = r + dr * (length - 1), c + dc * (length - 1)
+                if 0 <= r2 < rows and 0 <= c2 < columns:
+                    index = 0
+                    for i in range(length):
+                        index += reading(r + dr * i, c + dc * i) * codes ** i
+                    counts[slot_of[index]] += 1.0
+        out += counts
+    return out
+
+
+def line_counts_batch(boards: np.ndarray, codes: int, length: int) -> np.ndarray:
+    """``line_counts`` of many boards at once: ``boards`` shaped (n, planes, rows, columns), the counts (n, k)."""
+    n, planes, rows, columns = boards.shape
+    on = boards > 0.5
+    reading = np.where(on.any(axis=1), on.argmax(axis=1), codes - 1)  # (n, rows, columns)
+    slots, count = line_patterns(codes, length)
+    out = np.zeros((n, len(PAIR_DIRECTIONS) * count), np.float64)
+    for k, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+        r0, r1 = 0, rows - dr * (length - 1)
+        c0, c1 = (0, columns - dc * (length - 1)) if dc >= 0 else (-dc * (length - 1), columns)
+        if r1 <= r0 or c1 <= c0:
+            continue
+        index = np.zeros((n, r1 - r0, c1 - c0), np.int64)
+        for i in range(length):
+            index += reading[:, r0 + dr * i:r1 + dr * i, c0 + dc * i:c1 + dc * i] * codes ** i
+        s = slots[index.reshape(n, -1)] + k * count
+        np.add.at(out, (np.repeat(np.arange(n), s.shape[1]), s.ravel()), 1.0)
+    return out
+
+
 def free_features(state, player: int) -> list[float]:
     """The free features of ``state`` from ``player``'s side (see the module docstring). Exported players carry
     this very function's source, so it names no module constant: -2 is a simultaneous node."""
@@ -134,13 +244,28 @@ def free_features(state, player: int) -> list[float]:
 class FeatureView:
     """The numbers a feature player reads for ``game`` (see the module docstring)."""
 
-    def __init__(self, game, free: bool = False, scales=None, pairs: bool = False):
+    def __init__(self, game, free: bool = False, scales=None, pairs: bool = False, lines: int = 0,
+                 codes: int = 0):
         self.game = game
         self.free = bool(free)
         self.own = game.num_features()
         names = list(game.feature_names()) + (list(FREE_FEATURES) if self.free else [])
         self.board = None
-        if pairs:
+        self.lines, self.codes = int(lines), int(codes)
+        if self.lines:
+            if not 2 <= self.lines <= MAX_LINE:
+                raise SpecError(f"lines={self.lines}: give the cells of a line pattern, 2..{MAX_LINE} (0: none)")
+            found = line_board(game) if not self.codes else pair_board(game)
+            if found is None:
+                raise SpecError(f"{game.spec} has no board of at most {MAX_PAIR_PLANES} planes to read line "
+                                f"patterns on (Game.board_planes()); turn them off for it")
+            self.board = tuple(found[:3])
+            self.codes = self.codes or found[3]
+            if self.codes ** self.lines > 4 * MAX_LINE_PATTERNS:
+                raise SpecError(f"lines={self.lines} on a board of {self.codes} cell readings gives "
+                                f"{self.codes ** self.lines} patterns a direction; give shorter lines")
+            names += line_names(self.codes, self.lines)
+        elif pairs:
             self.board = pair_board(game)
             if self.board is None:
                 raise SpecError(f"{game.spec} has no board of at most {MAX_PAIR_PLANES} planes to count pairs on "
@@ -158,8 +283,12 @@ class FeatureView:
 
     @property
     def pair_count(self) -> int:
-        """How many pair counts the view reads (0 without pairs)."""
-        return 0 if self.board is None else len(PAIR_DIRECTIONS) * self.board[0] * (self.board[0] + 1) // 2
+        """How many board counts (pairs or line patterns) the view reads after the free features (0: none)."""
+        if self.board is None:
+            return 0
+        if self.lines:
+            return len(PAIR_DIRECTIONS) * line_patterns(self.codes, self.lines)[1]
+        return len(PAIR_DIRECTIONS) * self.board[0] * (self.board[0] + 1) // 2
 
     def names(self) -> list[str]:
         return list(self._names)
@@ -189,8 +318,9 @@ class FeatureView:
             for i, s in enumerate(states):
                 rows[i, own:own + len(FREE_FEATURES)] = free_features(s, player)
         if self.board is not None:
-            rows[:, len(self._names) - self.pair_count:] = pair_counts_batch(
-                rows[:, :own].reshape(len(states), *self.board))
+            boards = rows[:, :own].reshape(len(states), *self.board)
+            rows[:, len(self._names) - self.pair_count:] = (
+                line_counts_batch(boards, self.codes, self.lines) if self.lines else pair_counts_batch(boards))
         if self.scales is not None:
             rows *= self.scales
         return rows
@@ -200,7 +330,9 @@ class FeatureView:
         doc: dict = {"features": self.names()}
         if self.free:
             doc["free_features"] = True
-        if self.board is not None:
+        if self.board is not None and self.lines:
+            doc["line_features"] = {"length": self.lines, "codes": self.codes}
+        elif self.board is not None:
             doc["pair_features"] = True
         if self.scales is not None:
             doc["feature_scales"] = [float(x) for x in self.scales]
@@ -208,8 +340,9 @@ class FeatureView:
 
     @classmethod
     def from_document(cls, game, doc: dict) -> "FeatureView":
+        lines = doc.get("line_features") or {}
         return cls(game, bool(doc.get("free_features", False)), doc.get("feature_scales"),
-                   bool(doc.get("pair_features", False)))
+                   bool(doc.get("pair_features", False)), int(lines.get("length", 0)), int(lines.get("codes", 0)))
 
 
 @dataclass
@@ -269,11 +402,12 @@ def _random_game(game, seed: int, rng: np.random.Generator, max_moves: int, out:
         raise in_game(err, game.spec, seed, move) from None
 
 
-def measure_scales(game, free: bool, seed: int, positions: int = 400, pairs: bool = False) -> np.ndarray:
+def measure_scales(game, free: bool, seed: int, positions: int = 400, pairs: bool = False,
+                   lines: int = 0) -> np.ndarray:
     """1 / the standard deviation of each of the view's numbers over ``positions`` random positions (seen from
     the mover and, for the others, from a random other player), rounded to 4 significant digits so that a
     document shows them plainly; 0 for a number that never changed."""
-    view = FeatureView(game, free, pairs=pairs)
+    view = FeatureView(game, free, pairs=pairs, lines=lines)
     samples = decisions(game, positions, seed)
     if not samples:
         return np.ones(len(view))

@@ -1,7 +1,8 @@
 """The feature players' kernel path: a FeatureAgent (a GP program or weight vector) moving through its game's
 kernels (evoplay.agents.kernel_search) with the same results as through the State.
 
-A ``FeatureAgent`` takes this path by itself when its game hands over kernels with features (``Game.kernels()``),
+A ``FeatureAgent`` takes this path by itself when its game hands over kernels with features (``Game.kernels()``;
+the view's free features and board counts -- pairs or line patterns -- are computed inside the kernels too),
 moves one player at a time and hides nothing, and its scorer is a ``ProgramScorer`` or a ``LinearScorer`` (a
 scorer class says which by its ``kernel_leaf``): the
 move scorer (policy ``move``), the fixed-depth search (policy ``search``) and the iterative deepening within a
@@ -24,7 +25,8 @@ def kernel_path(agent) -> "KernelPath | None":
     if not supports(game) or type(agent.scorer).__dict__.get("kernel_leaf") is None:
         return None
     search = KernelSearch(game)
-    if search.kernels.features is None or len(agent.view) != search.kernels.n_features + 6 * agent.view.free:
+    view = agent.view
+    if search.kernels.features is None or len(view) != search.kernels.n_features + 6 * view.free + view.pair_count:
         return None
     return KernelPath(agent, search)
 

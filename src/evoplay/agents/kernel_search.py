@@ -28,6 +28,7 @@ from numba import njit, objmode, types
 from numba.np import numpy_support
 from numba.typed import Dict
 
+from evoplay.agents.feature_view import line_patterns
 from evoplay.agents.generic_search import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget, clip_value
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise
@@ -51,8 +52,9 @@ ENTRY = types.Tuple((types.int64, types.float64, types.int64, types.int64))  # d
 
 class Leaf(NamedTuple):
     """How a leaf is valued: ``kind`` (SCORE, FEATURE, LINEAR, PROGRAM), ``batched`` (a depth-1 node's children
-    together), ``index`` (FEATURE's feature), ``free`` and ``scales`` (the feature view: the free features, the
-    per-run scales, empty for none), ``weights`` (LINEAR) and the program's arrays (PROGRAM)."""
+    together), ``index`` (FEATURE's feature), ``free``, ``scales``, ``board`` and ``slots`` (the feature view: the
+    free features, the per-run scales, empty for none, and the board counts after them: ``board_spec``),
+    ``weights`` (LINEAR) and the program's arrays (PROGRAM)."""
 
     kind: int
     batched: bool
@@ -64,6 +66,26 @@ class Leaf(NamedTuple):
     args: np.ndarray
     consts: np.ndarray
     size: int
+    board: np.ndarray
+    slots: np.ndarray
+
+
+NO_BOARD, PAIRS, LINES = 0, 1, 2  # board[0]: the view's counts over the board (evoplay.agents.feature_view)
+
+
+def board_spec(view) -> tuple[np.ndarray, np.ndarray]:
+    """A view's board counts for the kernels: ``board`` = [kind, planes, rows, columns, codes, length, slots a
+    direction, counts in all] and the line patterns' ``slots`` (``feature_view.line_patterns``)."""
+    board = np.zeros(8, np.int64)
+    if view is None or view.board is None:
+        return board, np.zeros(0, np.int64)
+    planes, rows, columns = view.board
+    if view.lines:
+        slots, count = line_patterns(view.codes, view.lines)
+        board[:] = (LINES, planes, rows, columns, view.codes, view.lines, count, view.pair_count)
+        return board, slots
+    board[:] = (PAIRS, planes, rows, columns, 0, 2, 0, view.pair_count)
+    return board, np.zeros(0, np.int64)
 
 
 def make_leaf(kind: int, batched: bool = False, index: int = 0, view=None, weights=None, program=None) -> Leaf:
@@ -72,11 +94,12 @@ def make_leaf(kind: int, batched: bool = False, index: int = 0, view=None, weigh
     scales = empty_f if view is None or view.scales is None else np.ascontiguousarray(view.scales, np.float64)
     free = bool(view is not None and view.free)
     w = empty_f if weights is None else np.ascontiguousarray(weights, np.float64)
+    board, slots = board_spec(view)
     if program is None:
-        return Leaf(kind, batched, index, free, scales, w, empty_i, empty_i, empty_f, 0)
+        return Leaf(kind, batched, index, free, scales, w, empty_i, empty_i, empty_f, 0, board, slots)
     return Leaf(kind, batched, index, free, scales, w, np.ascontiguousarray(program.opcodes, np.int64),
                 np.ascontiguousarray(program.args, np.int64), np.ascontiguousarray(program.consts, np.float64),
-                int(program.size))
+                int(program.size), board, slots)
 
 
 # --- small kernels ----------------------------------------------------------------------------------------------
@@ -126,10 +149,58 @@ def score_difference(params, pos, player, scores):
 
 
 @njit(cache=True)
-def view_row(params, pos, player, free, scales, mask, scores, row):
-    """``FeatureView.row``: the game's features, the free features with ``free``, times ``scales`` (if any)."""
-    own = row.shape[0] - (6 if free else 0)
+def board_counts(row, start, board, slots):
+    """The view's counts over the board (``row[:planes * rows * columns]``, plane by plane) into ``row[start:]``:
+    ``feature_view.pair_counts`` or ``feature_view.line_counts`` (the same sums in the same order)."""
+    planes, rows, columns = board[1], board[2], board[3]
+    k = start
+    for d in range(4):  # E, S, SE, SW
+        dr = 0 if d == 0 else 1
+        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+        if board[0] == PAIRS:
+            for a in range(planes):
+                for b in range(a, planes):
+                    total = 0.0
+                    for r in range(rows):
+                        for c in range(columns):
+                            r2, c2 = r + dr, c + dc
+                            if 0 <= r2 < rows and 0 <= c2 < columns:
+                                total += row[(a * rows + r) * columns + c] * row[(b * rows + r2) * columns + c2]
+                                if a != b:
+                                    total += row[(b * rows + r) * columns + c] * row[(a * rows + r2) * columns + c2]
+                    row[k] = total
+                    k += 1
+            continue
+        codes, length, count = board[4], board[5], board[6]
+        for j in range(count):
+            row[k + j] = 0.0
+        for r in range(rows):
+            for c in range(columns):
+                r2, c2 = r + dr * (length - 1), c + dc * (length - 1)
+                if 0 <= r2 < rows and 0 <= c2 < columns:
+                    index, power = 0, 1
+                    for i in range(length):
+                        cell = (r + dr * i) * columns + c + dc * i
+                        reading = codes - 1
+                        for p in range(planes):
+                            if row[p * rows * columns + cell] > 0.5:
+                                reading = p
+                                break
+                        index += reading * power
+                        power *= codes
+                    row[k + slots[index]] += 1.0
+        k += count
+
+
+@njit(cache=True)
+def view_row(params, pos, player, free, scales, board, slots, mask, scores, row):
+    """``FeatureView.row``: the game's features, the free features with ``free``, the board counts (``board``),
+    times ``scales`` (if any)."""
+    counted = board[7]
+    own = row.shape[0] - (6 if free else 0) - counted
     game_features(params, pos, player, row[:own])
+    if counted:
+        board_counts(row, row.shape[0] - counted, board, slots)
     if free:
         mover = game_mover(params, pos)
         mine = mover == player or mover == SIMULTANEOUS
@@ -163,7 +234,7 @@ def evaluate(params, pos, player, leaf, mask, scores, row, stack):
     if kind == FEATURE:
         game_features(params, pos, player, row)
         return clip_value(row[leaf.index])
-    view_row(params, pos, player, leaf.free, leaf.scales, mask, scores, row)
+    view_row(params, pos, player, leaf.free, leaf.scales, leaf.board, leaf.slots, mask, scores, row)
     if kind == LINEAR:
         weights = leaf.weights
         v = 0.0
@@ -335,8 +406,8 @@ def value_signature(kernels: Kernels):
     f2, i2, i1 = types.Array(types.float64, 2, "C"), types.Array(types.int64, 2, "C"), types.Array(types.int8, 2, "C")
     f1, n1 = types.Array(types.float64, 1, "C"), types.Array(types.int64, 1, "C")
     work = types.Tuple((positions, i1, i2, f2, f1, f1, f1))
-    leaf = types.NamedTuple((types.int64, types.boolean, types.int64, types.boolean, f1, f1, n1, n1, f1, types.int64),
-                            kernel_search.Leaf)
+    leaf = types.NamedTuple((types.int64, types.boolean, types.int64, types.boolean, f1, f1, n1, n1, f1, types.int64,
+                             n1, n1), kernel_search.Leaf)
     return types.float64(n1, types.int64, types.int64, types.int64, types.float64, types.float64, work, leaf, n1,
                          f1, types.DictType(types.int64, ENTRY), types.boolean, n1)
 
@@ -467,7 +538,8 @@ class KernelSearch:
     def work(self, depth: int, leaf: Leaf):
         """The scratch arrays of a search ``depth`` plies deep with ``leaf`` (made once per shape)."""
         k = self.kernels
-        width = k.n_features + (6 if leaf.free and leaf.kind in (LINEAR, PROGRAM) else 0)
+        width = k.n_features + ((6 if leaf.free else 0) + int(leaf.board[7]) if leaf.kind in (LINEAR, PROGRAM)
+                                else 0)
         shape = (depth, width, leaf.size)
         made = self._work.get(shape)
         if made is None:

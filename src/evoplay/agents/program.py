@@ -279,6 +279,12 @@ class FeatureAgent(Agent):
             actions = state.legal_actions()
         if len(actions) == 1:
             return int(actions[0])
+        actions, values = self.root_values(state, player, actions)
+        return int(actions[choose_best(values, self._rng)])
+
+    def root_values(self, state, player: int, actions) -> tuple[list[int], np.ndarray]:
+        """The actions ``step`` chooses among at ``state`` and the value of each for ``player`` (the search's root
+        values, or the after-states' scores of a move scorer), as ``step`` computes them."""
         deadline = getattr(self, "deadline", None)
         if self.budget or deadline is not None:
             b = self.budget or Budget()
@@ -298,7 +304,7 @@ class FeatureAgent(Agent):
                                      noop_opponents=self.opponents == "noop")
         else:
             values = self.move_values(state, player, actions)
-        return int(actions[choose_best(values, self._rng)])
+        return actions, values
 
     def after_states(self, state, player: int, actions) -> list:
         children = []

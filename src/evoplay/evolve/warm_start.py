@@ -54,15 +54,18 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
         if not state.is_terminal():
             continue  # a game cut off by max_moves has no outcome to learn from
         returns = state.returns()
-        for position in seen:
-            for p in range(game.num_players):
-                rows.append(view.row(position, p))
-                targets.append(float(returns[p]))
+        # a row per player per position, the players of a position together (one batched call a player: the view
+        # counts boards in NumPy)
+        players = range(game.num_players)
+        rows.append(np.stack([view.rows(seen, p) for p in players], axis=1).reshape(-1, len(view)))
+        targets.append(np.tile([float(returns[p]) for p in players], len(seen)))
         positions += len(seen)
         if positions >= MAX_POSITIONS:
             break
     width = len(view)
-    return (np.array(rows, dtype=np.float64).reshape(-1, width), np.array(targets, dtype=np.float64))
+    if not rows:
+        return np.zeros((0, width)), np.zeros(0)
+    return np.concatenate(rows).reshape(-1, width), np.concatenate(targets)
 
 
 def _one_game(game, view, weights, explore: float, rng: np.random.Generator, seed: int, max_moves: int):
@@ -113,3 +116,102 @@ def fit_outcomes(game, view, seed: int, games: int = 1000, rounds: int = 2, expl
         weights = ridge(rows, targets)
     rms = float(np.sqrt(np.mean(weights ** 2)))
     return weights / rms if rms > 0 else weights
+
+
+def fit_search(game, view, seed: int, games: int = 200, rounds: int = 3, nodes: int = 500, explore: float = 0.1,
+               mix: float = 0.5, start_games: int = 1000, seconds: float | None = None) -> np.ndarray:
+    """Linear weights learned for the search that plays them: a value fitted to what that search finds.
+
+    Round 0 fits the outcomes of ``start_games`` random games (``fit_outcomes``' first round), in the units of
+    the returns. Each later round plays ``games`` games in which every move is chosen by iterative deepening
+    within ``nodes`` nodes over the last fit (with ``explore`` of the moves then replaced by a random one), and
+    fits every position's row, for the player to move, to the search's value there -- the best root value,
+    clipped to the returns' range (a won or lost game found by the search reads as its return) -- mixed with the
+    game's outcome by ``mix`` (0: the search's value alone; 1: the outcome alone), and for the other player of a
+    two-player game to the negative of that. This is TD-Leaf's fixed point reached by refitting (Baxter, Tridgell
+    and Weaver's KnightCap; RootStrap in Veness et al., "Bootstrapping from Game Tree Search"): the evaluation is
+    fitted to the values of the search that reads it, at positions of every kind that search meets, whoever is to
+    move there. Scaled to a root mean square of 1, as ``fit_outcomes``.
+
+    With ``seconds`` each round's games stop when the round has used its share of that time (a slow game fits on
+    fewer games rather than overrunning a run's budget; the games played are the first ones of the same seeded
+    sequence); without, every round plays all its ``games`` and the fit reproduces exactly from ``seed``.
+    """
+    import time
+
+    began = time.perf_counter()
+    from evoplay.agents.generic_search import Budget
+    from evoplay.agents.program import SEARCH_DEPTH_LIMIT, linear_agent
+
+    rng = np.random.default_rng(seed)
+    rows, targets = play_round(game, view, None, start_games, explore, rng)
+    if len(targets) == 0 or np.ptp(targets) == 0:
+        return np.zeros(len(view))
+    weights = ridge(rows, targets)
+    two = game.num_players == 2
+    data: list[tuple[np.ndarray, np.ndarray]] = []
+    for r in range(max(0, rounds)):
+        round_ends = None if seconds is None else began + seconds * (r + 1) / max(1, rounds)
+        # one player a seat: a transposition table holds values from its own player's side
+        agents = [linear_agent(game, weights, "search", SEARCH_DEPTH_LIMIT, view=view, budget=Budget(nodes=nodes))
+                  for _ in range(game.num_players)]
+        round_rows, round_targets = [], []
+        for _ in range(games):
+            if round_ends is not None and round_rows and time.perf_counter() > round_ends:
+                break
+            game_seed = int(rng.integers(1 << 31))
+            try:
+                final, seen = _searched_game(game, agents, explore, rng, game_seed)
+            except GameError as err:
+                raise in_game(err, game.spec, game_seed, None) from None
+            if not final.is_terminal():
+                continue
+            outcome = final.returns()
+            for position, mover, value in seen:
+                for p in range(game.num_players):
+                    if p != mover and not two:
+                        continue
+                    searched = value if p == mover else -value
+                    round_rows.append(view.row(position, p))
+                    round_targets.append((1.0 - mix) * searched + mix * float(outcome[p]))
+        data.append((np.array(round_rows, dtype=np.float64).reshape(-1, len(view)),
+                     np.array(round_targets, dtype=np.float64)))
+        rows = np.concatenate([r for r, _ in data[-2:]])
+        targets = np.concatenate([t for _, t in data[-2:]])
+        if len(targets) and np.ptp(targets) > 0:
+            weights = ridge(rows, targets)
+    rms = float(np.sqrt(np.mean(weights ** 2)))
+    return weights / rms if rms > 0 else weights
+
+
+def _searched_game(game, agents, explore: float, rng: np.random.Generator, seed: int, max_moves: int = 10_000):
+    """One game of ``fit_search``: the final state and (position, mover, the search's value clipped to -1..1) for
+    every position a player was to move in."""
+    state = game.new_initial_state(seed)
+    for seat, agent in enumerate(agents):
+        agent.restart(seed + seat, seat)  # empty tables: a game's values do not depend on the one before
+    seen = []
+    for _ in range(max_moves):
+        mover = state.current_player()
+        if mover == TERMINAL:
+            break
+        if mover == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue
+        if mover == SIMULTANEOUS:
+            joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
+                     for p in range(game.num_players)]
+            state.apply_actions(joint)
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            actions, values = agents[mover].root_values(state, mover, legal)
+            best = int(np.argmax(values))
+            seen.append((state.clone(), mover, float(np.clip(values[best], -1.0, 1.0))))
+            action = int(actions[best])
+            if rng.random() < explore:
+                action = int(legal[int(rng.integers(len(legal)))])
+        else:
+            action = int(legal[0])
+        state.apply_action(action)
+    return state, seen

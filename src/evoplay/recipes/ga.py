@@ -22,7 +22,7 @@ from evoplay.recipes import generic
 
 FORMAT = GENOME_FORMAT
 KINDS = ("bits", "real")
-STARTS = ("zero", "outcomes")
+STARTS = ("zero", "outcomes", "search")
 CMA_KEY = 0xC3A  # the CMA-ES generator's key in the run seed's derivation
 
 
@@ -67,10 +67,18 @@ class GAEvolution(generic.GenericEvolution):
             CmaSearch(*self.cma_args)  # checks the population and the step size now
             self.warm = (str(g.get("start", "zero")), int(g.get("start_games", 1000)), int(g.get("start_rounds", 2)))
             if self.warm[0] not in STARTS:
-                raise ConfigError(f"genome.start = {self.warm[0]!r}; use zero (CMA-ES from zero weights) or "
-                                  f"outcomes (from weights fitted to the outcomes of seeded games)")
+                raise ConfigError(f"genome.start = {self.warm[0]!r}; use zero (CMA-ES from zero weights), outcomes "
+                                  f"(from weights fitted to the outcomes of seeded games) or search (fitted to the "
+                                  f"values of the search that plays them)")
             if self.warm[1] < 1 or not 1 <= self.warm[2] <= 10:
                 raise ConfigError("genome.start_games must be >= 1 and genome.start_rounds 1..10")
+            self.search_start = {"games": int(g.get("search_games", 200)), "nodes": int(g.get("search_nodes", 300)),
+                                 "mix": float(g.get("search_mix", 0.5)), "share": float(g.get("search_share", 0.25))}
+            if self.search_start["games"] < 1 or self.search_start["nodes"] < 1:
+                raise ConfigError("genome.search_games and genome.search_nodes must be >= 1")
+            if not 0 <= self.search_start["mix"] <= 1 or not 0 < self.search_start["share"] <= 0.8:
+                raise ConfigError("genome.search_mix must be 0..1 (0: the search's values, 1: the outcomes) and "
+                                  "genome.search_share 0..0.8 (of minutes)")
         b = config["breeding"]
         crossover(b["crossover"])
         if b["selection"] not in ("tournament", "roulette"):
@@ -132,8 +140,17 @@ class GAEvolution(generic.GenericEvolution):
             from evoplay.ga.cmaes import CmaSearch
             from evoplay.evolve.warm_start import fit_outcomes
 
-            _, games, rounds = self.warm
-            state["cma_x0"] = fit_outcomes(self.game, self.view, self.cma_args[3] + 1, games, rounds)
+            how, games, rounds = self.warm
+            if how == "search":
+                from evoplay.evolve.warm_start import fit_search
+
+                minutes = float(self.config.get("minutes", 0) or 0)
+                s = self.search_start
+                state["cma_x0"] = fit_search(self.game, self.view, self.cma_args[3] + 1, s["games"], rounds,
+                                             s["nodes"], mix=s["mix"], start_games=games,
+                                             seconds=60.0 * minutes * s["share"] if minutes else None)
+            else:
+                state["cma_x0"] = fit_outcomes(self.game, self.view, self.cma_args[3] + 1, games, rounds)
             self._cma = CmaSearch(*self.search_args(state), x0=state["cma_x0"])
             state["population"] = self._cma.ask()
         return super().step(state, generation, executor)

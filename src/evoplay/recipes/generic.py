@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.agents.feature_view import FeatureView, measure_scales, pair_board
+from evoplay.agents.feature_view import MAX_LINE, FeatureView, measure_scales, pair_board
 from evoplay.agents.generic_search import Budget
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
@@ -27,15 +27,17 @@ def load_game_of(config: dict):
 
 
 def check_player(config: dict) -> None:
-    from evoplay.agents.program import MAX_DEPTH, OPPONENTS, POLICIES
+    from evoplay.agents.program import MAX_DEPTH, OPPONENTS, POLICIES, SEARCH_DEPTH_LIMIT
 
     p = config["player"]
     if p["policy"] not in POLICIES:
         raise ConfigError(f"player.policy = {p['policy']!r}; use one of {', '.join(POLICIES)}")
     if p["opponents"] not in OPPONENTS:
         raise ConfigError(f"player.opponents = {p['opponents']!r}; use one of {', '.join(OPPONENTS)}")
-    if not 1 <= p["depth"] <= MAX_DEPTH:
-        raise ConfigError(f"player.depth = {p['depth']}; use 1..{MAX_DEPTH}")
+    deepest = SEARCH_DEPTH_LIMIT if p.get("nodes", 0) else MAX_DEPTH  # within a node budget: the deepest iteration
+    if not 1 <= p["depth"] <= deepest:
+        raise ConfigError(f"player.depth = {p['depth']}; use 1..{deepest}" + ("" if p.get("nodes", 0) else
+                          f" (with player.nodes > 0 it caps the deepening, up to {SEARCH_DEPTH_LIMIT})"))
     if p.get("nodes", 0) < 0:
         raise ConfigError(f"player.nodes = {p['nodes']}; give a node budget per move >= 0 (0: the fixed depth)")
     play = config.get("play", {})
@@ -83,11 +85,17 @@ class GenericEvolution:
         pl = config["player"]
         self.free_features = bool(pl.get("free_features", False))
         self.scale_features = bool(pl.get("scale_features", False))
-        # pair counts where the game's features are a board they can be counted on (else the features as they are)
-        self.pair_features = bool(pl.get("pair_features", False)) and pair_board(self.game) is not None
+        # pair counts or line patterns where the game's features are a board they can be counted on (else the
+        # features as they are)
+        board = pair_board(self.game) is not None
+        self.line_features = int(pl.get("line_features", 0)) if board else 0
+        if not 0 <= self.line_features <= MAX_LINE or self.line_features == 1:
+            raise ConfigError(f"player.line_features = {self.line_features}; give the cells of a line pattern, "
+                              f"2..{MAX_LINE} (0: none)")
+        self.pair_features = bool(pl.get("pair_features", False)) and board and not self.line_features
         # The scales are measured when the run starts and kept in its state (use_view), so a resumed run reads
         # exactly what it read before, and a broken game is caught by the first generation, in its run folder.
-        self.view = FeatureView(self.game, self.free_features, pairs=self.pair_features)
+        self.view = FeatureView(self.game, self.free_features, pairs=self.pair_features, lines=self.line_features)
         self.train_budget = Budget(nodes=int(pl["nodes"])) if pl.get("nodes", 0) else None
         self.play = {k: v for k, v in config.get("play", {}).items() if v}
 
@@ -96,11 +104,12 @@ class GenericEvolution:
         """Read features as the run does: scaled by the scales its state holds."""
         scales = state.get("feature_scales")
         if scales is not None and (self.view.scales is None or not np.array_equal(self.view.scales, scales)):
-            self.view = FeatureView(self.game, self.free_features, scales, self.pair_features)
+            self.view = FeatureView(self.game, self.free_features, scales, self.pair_features, self.view.lines,
+                                    self.view.codes)
 
     def start(self, rng: np.random.Generator) -> dict:
-        scales = (measure_scales(self.game, self.free_features, self.seed, pairs=self.pair_features)
-                  if self.scale_features else None)
+        scales = (measure_scales(self.game, self.free_features, self.seed, pairs=self.pair_features,
+                                 lines=self.line_features) if self.scale_features else None)
         self.use_view({"feature_scales": scales})
         state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
         if scales is not None:

@@ -37,7 +37,8 @@ def raced(evolution_class, config: dict):
     share = float(config["player"].get("pair_race", 0.0))
     check_share(share)
     plain = evolution_class(config)
-    if not share or config["player"].get("pair_features") or pair_board(plain.game) is None:
+    if (not share or config["player"].get("pair_features") or config["player"].get("line_features")
+            or pair_board(plain.game) is None):
         return plain
     paired = evolution_class({**config, "player": {**config["player"], "pair_features": True}})
     return Race([plain, paired], share)
