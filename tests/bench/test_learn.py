@@ -16,34 +16,56 @@ def test_a_matchup_counts_draws_half_and_gives_a_wilson_interval():
     assert row["ms_per_move"] == 100.0 and row["opponent_ms_per_move"] == 2.0  # the mean CPU a move
 
 
-def _results(mcts_rates: list[float], names=None) -> dict:
-    def row(label, rate):
-        wins = round(20 * rate)
-        return Matchup(label, wins=wins, losses=20 - wins, own_ms=[100.0], their_ms=[100.0]).to_dict() | {
-            "spec": label}
+def _row(label, rate):
+    wins = round(20 * rate)
+    return Matchup(label, wins=wins, losses=20 - wins, own_ms=[100.0], their_ms=[100.0]).to_dict() | {"spec": label}
 
-    return {name: {"generations": 10, "matchups": {"random": row("random", 1.0),
-                                                   "alphabeta(depth=2)": row("alphabeta(depth=2)", 0.7),
-                                                   "mcts": row("mcts", rate)}}
-            for name, rate in zip(names or [n for n, _ in SUITE], mcts_rates)}
+
+def _results(mcts_rates: list[float], names=None, seeds=None, time_rate=None, searches=True) -> dict:
+    """Results of the suite (or ``names``): seed 0 at ``mcts_rates``, or per game a list of rates by seed."""
+    out = {}
+    for name, rate in zip(names or [n for n, _ in SUITE], mcts_rates):
+        runs = {}
+        for k, r in enumerate(rate if isinstance(rate, list) else [rate]):
+            matchups = {"random": _row("random", 1.0), "alphabeta(depth=2)": _row("alphabeta(depth=2)", 0.7),
+                        "mcts": _row("mcts", r)}
+            if time_rate is not None:
+                matchups["time"] = _row("time", time_rate)
+            runs[str(k)] = {"generations": 10, "matchups": matchups, "searches": searches}
+        out[name] = {"game": name, "seeds": runs}
+    return out
 
 
 def test_the_targets_are_judged_per_game_and_mcts_over_the_suite():
-    four = figures(_results([0.6, 0.5, 0.55, 0.9, 0.2, 0.1]))
-    met = {f.name: f.met for f in four}
-    assert met["othello6 vs random"] is True
-    assert met["othello6 vs alphabeta(depth=2)"] is False  # 70 % is under 75 %
-    assert met["othello6 vs mcts"] is None  # judged over the suite
-    assert four[-1].value == 4 and four[-1].met is True
-    three = figures(_results([0.6, 0.45, 0.55, 0.9, 0.2, 0.1]))
-    assert three[-1].value == 3 and three[-1].met is False
-    part = figures(_results([0.6, 0.5]))  # not the whole suite: the count is shown, not judged
-    assert part[-1].met is None
-    # six games of a user's choosing: counted, but the 4-of-6 target is the suite's
-    other = figures(_results([0.6] * 6, names=["oware", "clobber", "a", "b", "c", "d"]))
-    assert other[-1].value == 6 and other[-1].met is None and other[-1].target == "of 6"
-    named = {f.name: f for f in other}
-    assert named["oware vs mcts"].met is True and named["oware vs mcts"].target == ">= 50 %"
+    eight = figures(_results([0.6, 0.5, 0.55, 0.9, 0.5, 0.5, 0.5, 0.5, 0.2, 0.1]))
+    met = {f.name: f.met for f in eight}
+    assert met["othello6 (seed 0) vs random"] is True
+    assert met["othello6 (seed 0) vs alphabeta(depth=2)"] is False  # 70 % is under 85 %
+    assert met["othello6 (seed 0) vs mcts"] is None  # judged over the suite
+    count = {f.name: f for f in eight}["games won against MCTS at equal time (seed 0)"]
+    assert count.value == 8 and count.met is True
+    seven = {f.name: f for f in figures(_results([0.6, 0.45, 0.55, 0.9, 0.5, 0.5, 0.5, 0.5, 0.2, 0.1]))}
+    assert seven["games won against MCTS at equal time (seed 0)"].met is False
+    part = {f.name: f for f in figures(_results([0.6, 0.5]))}  # not the whole suite: shown, not judged
+    assert part["games won against MCTS at equal time (seed 0)"].met is None
+    # games of a user's choosing: counted, but the 8-of-10 target is the suite's
+    other = {f.name: f for f in figures(_results([0.6] * 6, names=["oware", "clobber", "a", "b", "c", "d"]))}
+    assert other["games won against MCTS at equal time (seed 0)"].target == "of 6"
+    assert other["oware: lowest vs MCTS"].met is True
+
+
+def test_seeds_give_a_median_and_a_spread_and_time_scaling_is_counted():
+    rates = [[0.6, 0.5, 0.55]] * 7 + [[0.9, 0.2, 0.5]] + [[0.4, 0.4, 0.45]] * 2
+    got = {f.name: f for f in figures(_results(rates, time_rate=0.65))}
+    assert got["othello6: vs MCTS over seeds 0, 1, 2"].value == pytest.approx(55.0)
+    assert got["othello6: vs MCTS over seeds 0, 1, 2"].met is True
+    assert got["clobber5: vs MCTS over seeds 0, 1, 2"].met is False  # 70 points apart, one seed at 20 %
+    assert got["games with a median of 50 % against MCTS over three seeds"].value == 8
+    assert got["games with a median of 50 % against MCTS over three seeds"].met is True
+    assert got["games where 4x the time wins >= 60 % (seed 0)"].value == 10
+    assert got["games whose run ships a searching player (seed 0)"].met is True
+    lazy = {f.name: f for f in figures(_results([0.6] * 10, searches=False))}
+    assert lazy["games whose run ships a searching player (seed 0)"].met is False
 
 
 def test_a_mistyped_suite_game_is_refused_before_anything_runs(tmp_path):
@@ -85,9 +107,10 @@ def test_a_rerun_of_some_games_keeps_the_other_games_rows_in_results_json(tmp_pa
 
     from evoplay.bench import learn as bench
 
-    (tmp_path / "results.json").write_text(json.dumps({"othello6": {"kept": True}, "kalah": {"old": True}}))
+    old = {"othello6": {"kept": True}, "kalah": {"game": "kalah", "matchups": {"random": {"wins": 0}}}}
+    (tmp_path / "results.json").write_text(json.dumps(old))
 
-    def fake_evolve(spec, minutes, folder, workers, seed=0, settings=None):
+    def fake_evolve(spec, minutes, folder, workers, seed=0, settings=None, recipe="ga"):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "log.jsonl").write_text(json.dumps({"ladder": "random"}) + "\n")
         (folder / "best.json").write_text(json.dumps({"play": {"ms": 100.0}}))
@@ -95,15 +118,22 @@ def test_a_rerun_of_some_games_keeps_the_other_games_rows_in_results_json(tmp_pa
     monkeypatch.setattr(bench, "evolve", fake_evolve)
     monkeypatch.setattr(bench, "calibrated_mcts", lambda *a, **k: "random")
     monkeypatch.setattr(bench, "play_matchup", lambda *a, **k: Matchup("x", wins=1, own_ms=[1.0], their_ms=[1.0]))
-    results = bench.learn(0.1, 1, tmp_path, workers=1, names=("kalah",), log=lambda text: None)
+    results = bench.learn(0.1, 1, tmp_path, workers=1, names=("kalah",), log=lambda text: None, seeds=(1,))
     written = json.loads((tmp_path / "results.json").read_text())
     assert set(results) == {"kalah"} and written["othello6"] == {"kept": True}
-    assert written["kalah"]["matchups"]["random"]["wins"] == 1  # this call's row replaces the old one
+    # the one-seed row of an earlier file reads as seed 0 and stays beside this call's seed 1
+    assert written["kalah"]["seeds"]["0"]["matchups"]["random"]["wins"] == 0
+    assert written["kalah"]["seeds"]["1"]["matchups"]["random"]["wins"] == 1
+    assert (tmp_path / "kalah-seed1" / "best.json").exists()
 
 
 def test_settings_change_the_defaults_and_a_folder_of_other_settings_is_refused(tmp_path):
     with pytest.raises(SpecError, match="sets the game"):
         bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), settings=("game=kalah",))
+    with pytest.raises(SpecError, match="--seeds"):
+        bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), seeds="0,x")
+    with pytest.raises(SpecError, match="--seeds"):
+        bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), seeds="1,1")
     with pytest.raises(ConfigError, match="unknown key 'nope'"):
         bench_learn(quick=True, specs=["kalah"], out=str(tmp_path), settings=("nope=1",))
     assert not any(tmp_path.iterdir())

@@ -1,10 +1,10 @@
-"""``evoplay bench learn``: what evolution with the defaults buys on six games, against three yardsticks.
+"""``evoplay bench learn``: what evolution with the defaults buys on ten games, against three yardsticks.
 
-For each game of the suite (a user's file, four OpenSpiel games, Kalah) it runs ``evoplay evolve ga --game GAME
---minutes N`` with every other setting at its default (a run folder per game under ``--out``; a finished one is
-reused, an unfinished one resumed), then plays the champion, as ``weights(best.json)`` plays it (iterative
-deepening within its play budget, 100 ms a move by default, unless the run's play check found that it plays better
-as trained), against
+For each game of the suite (a user's file, seven OpenSpiel games, Kalah) and each seed it runs ``evoplay evolve ga
+--game GAME --minutes N --seed S`` (or ``evolve gp`` with ``--recipe gp``) with every other setting at its
+default (a run folder per game and seed under ``--out``; a finished one is reused, an unfinished one resumed),
+then plays the champion, as ``weights(best.json)`` / ``gp(best.json)`` plays it (the player the run's play check
+shipped, within its play budget), against
 
 - ``random``;
 - ``alphabeta(depth=2)``, a 2-ply search over the game's own score (``scores()``);
@@ -13,10 +13,15 @@ as trained), against
   on games it plays, its simulations set so that its mean move takes as long as the champion's (first from
   positions of random games, then fitted in pilot games against the champion); evoplay's ``uct`` with the same
   time budget on the others;
+- with ``--time-scaling``, itself given four times the time a move (400 ms against 100 ms by default), from
+  openings of two random plies (two searches of one evaluation would otherwise replay one game).
 
 ``games`` games in each seat. It reports win rates (draws count half) with 95 % Wilson intervals and the mean
-CPU milliseconds a move of each side, and checks the issue's targets: every game at least 95 % against random,
-at least 75 % against the 2-ply search, at least 50 % against MCTS on four of the six games.
+CPU milliseconds a move of each side, the median and the spread over the seeds, and checks the targets of
+issue 34: against MCTS at least 50 % on 8 of the 10 games with seed 0, a median of at least 50 % on 7 of 10 over
+three seeds, no game below 25 % on any seed and a spread of at most 25 points; at least 97 % against random and
+85 % against the 2-ply search on every game; a run that ships a searching player on every game; the 400 ms
+player at least 60 % against the 100 ms one on 8 of 10.
 """
 from __future__ import annotations
 
@@ -37,9 +42,20 @@ SUITE = (  # (short name, game spec)
     ("hex5", "openspiel:hex(board_size=5)"),
     ("pig", "openspiel:pig"),
     ("kalah", "kalah"),
+    ("dots_and_boxes3", "openspiel:dots_and_boxes(num_rows=3,num_cols=3)"),
+    ("clobber5", "openspiel:clobber(rows=5,columns=5)"),
+    ("oware", "openspiel:oware"),
+    ("pentago", "openspiel:pentago"),
 )
-TARGETS = {"random": 0.95, "alphabeta(depth=2)": 0.75, "mcts": 0.50}
-MCTS_GAMES_NEEDED = 4  # of the six
+TARGETS = {"random": 0.97, "alphabeta(depth=2)": 0.85, "mcts": 0.50, "time": 0.60}
+GP_ALPHABETA = 0.75  # evolve gp against alphabeta(depth=2), every game
+GP_BEHIND = 0.10  # ... and at most this far behind evolve ga against MCTS
+MCTS_GAMES_NEEDED = 8  # of the ten, seed 0
+MEDIAN_GAMES_NEEDED = 7  # of the ten, the median over three seeds
+LOWEST, SPREAD = 0.25, 0.25  # against MCTS: no seed of a game below, the seeds of a game at most this far apart
+TIME_GAMES_NEEDED = 8  # of the ten: 400 ms beats 100 ms
+SCALING = 4.0  # the time-scaling matchup's ratio of the budgets
+OPENING_PLIES = 2  # random plies that start each game of the time-scaling matchup
 
 
 @dataclass
@@ -87,16 +103,16 @@ def suite_spec(spec: str) -> str | None:
     return None
 
 
-def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0, settings: dict | None = None
-           ) -> Path:
-    """The ga recipe's defaults (but ``settings``, dotted config keys) on ``spec`` for ``minutes`` in ``folder``
+def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0, settings: dict | None = None,
+           recipe: str = "ga") -> Path:
+    """The recipe's defaults (but ``settings``, dotted config keys) on ``spec`` for ``minutes`` in ``folder``
     (created, resumed, or reused when finished); returns its best.json."""
     from evoplay.arena import make_executor
     from evoplay.errors import SpecError
     from evoplay.evolve import RunFolder, load_config, run_evolution
     from evoplay.recipes import load_recipe
 
-    module = load_recipe("ga")
+    module = load_recipe(recipe)
     settings = dict(settings or {})
     if (folder / "run.json").exists():
         run = RunFolder.open(folder)
@@ -108,9 +124,9 @@ def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0,
                 raise SpecError(f"{folder} holds a run with {key} = {recorded!r}, not {value!r}; give another "
                                 f"--out for these settings")
     else:
-        config = load_config("ga", None, {"game": spec, "minutes": float(minutes), "seed": seed, **settings})
+        config = load_config(recipe, None, {"game": spec, "minutes": float(minutes), "seed": seed, **settings})
         # (a seed among the settings, --set seed=N, replaces the default one)
-        run = RunFolder.create(folder, "ga", config)
+        run = RunFolder.create(folder, recipe, config)
     if not run.finished:
         with make_executor("process" if workers > 1 else "serial", workers) as ex:
             run_evolution(module.make(run.config), run, ex)
@@ -196,13 +212,15 @@ def _timed_game(task) -> tuple[list[float], list[float], list[int]]:
     from evoplay.games import load_game
     from evoplay.games.base import CHANCE, TERMINAL, sample_chance
 
-    game_spec, specs, seed = task
+    game_spec, specs, seed, openings = task if len(task) == 4 else (*task, 0)
     game = load_game(game_spec)
     agents = [make_agent(s, game) for s in specs]
+    _warm(game, game_spec, specs)
     state = game.new_initial_state(seed)
     for seat, agent in enumerate(agents):
         agent.restart(derive_seed(seed, seat + 1), seat)
     chance = np.random.default_rng(derive_seed(seed, 0))
+    opening = np.random.default_rng(derive_seed(seed, 99))
     times: list[list[float]] = [[] for _ in agents]
     while True:
         player = state.current_player()
@@ -211,24 +229,50 @@ def _timed_game(task) -> tuple[list[float], list[float], list[int]]:
         if player == CHANCE:
             state.apply_action(sample_chance(state, chance))
             continue
+        if openings > 0:  # a random opening ply, the same for both seats of a pairing (its own generator)
+            legal = state.legal_actions()
+            state.apply_action(int(legal[int(opening.integers(len(legal)))]))
+            openings -= 1
+            continue
         start = time.thread_time()
         action = agents[player].step(state)
         times[player].append(1000.0 * (time.thread_time() - start))
         state.apply_action(action)
 
 
+_WARMED: set = set()
+
+
+def _warm(game, game_spec: str, specs) -> None:
+    """Let each agent of a worker process make one untimed move first: its first search in a process loads its
+    compiled kernels (a few hundred ms of CPU) and would be charged to one timed move, which the equal-CPU
+    calibration would then hand to MCTS."""
+    from evoplay.agents import make_agent
+
+    for spec in specs:
+        if (game_spec, spec) in _WARMED:
+            continue
+        _WARMED.add((game_spec, spec))
+        state = game.new_initial_state(0)
+        if state.current_player() >= 0:
+            agent = make_agent(spec, game)
+            agent.restart(0, state.current_player())
+            agent.step(state)
+
+
 def play_matchup(game_spec: str, champion: str, opponent: str, label: str, games: int, seed: int,
-                 executor) -> Matchup:
-    """``games`` games in each seat; seeds from ``seed`` (the same for every opponent)."""
+                 executor, openings: int = 0) -> Matchup:
+    """``games`` games in each seat; seeds from ``seed`` (the same for every opponent). With ``openings`` every
+    game starts with that many random plies, the same in both seats of a pairing."""
     from evoplay.arena.match import derive_seed
 
     tasks = []
     for seat in (0, 1):
         for g in range(games):
             specs = (champion, opponent) if seat == 0 else (opponent, champion)
-            tasks.append((game_spec, specs, derive_seed(seed, seat, g)))
+            tasks.append((game_spec, specs, derive_seed(seed, 0 if openings else seat, g), openings))
     result = Matchup(label)
-    for (_, specs, _), (returns, t0, t1) in zip(tasks, executor.map(_timed_game, tasks)):
+    for (_, specs, _, _), (returns, t0, t1) in zip(tasks, executor.map(_timed_game, tasks)):
         seat = 0 if specs[0] == champion else 1
         mine, theirs = returns[seat], returns[1 - seat]
         if mine > theirs:
@@ -255,13 +299,49 @@ def short_name(spec: str) -> str:
     return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9]+", "_", spec.replace("=", ""))).strip("_") or "game"
 
 
-def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-learn", workers: int = 2,
-          names: tuple[str, ...] | None = None, log=print, suite=SUITE, settings: dict | None = None) -> dict:
-    """Evolve on every game of ``suite`` ((name, spec) pairs; the issue's six by default, or ``names`` of them)
-    with the defaults but ``settings`` (dotted config keys of the ga recipe) and measure the champions; returns
-    the results by game."""
+def run_folder(out: Path, name: str, seed: int) -> Path:
+    """A game's run folder under ``out``: its short name for seed 0 (as before seeds were asked), else
+    ``name-seedN``."""
+    return out / (name if seed == 0 else f"{name}-seed{seed}")
+
+
+def measure(spec: str, best: Path, games: int, workers: int, time_scaling: bool = False, log=print,
+            name: str = "") -> dict:
+    """The champion of ``best`` (its best.json) against the yardsticks, as it plays: its matchups by label."""
     from evoplay.arena import make_executor
 
+    doc = json.loads(best.read_text(encoding="utf-8"))
+    kind = "gp" if "program" in doc else "weights"
+    # as best.json says it plays: within its budget, or as trained when the run's play check found that better
+    # (in a millisecond or so, so MCTS gets as little)
+    ms = float((doc.get("play") or {}).get("ms", 1.0))
+    champion = f"{kind}({best},clock=cpu)"
+    rows = {}
+    with make_executor("process" if workers > 1 else "serial", workers) as ex:
+        mcts = calibrated_mcts(spec, champion, ms, ex)
+        matchups = [("random", "random"), ("alphabeta(depth=2)", "alphabeta(depth=2)"), ("mcts", mcts)]
+        if time_scaling and doc.get("play", {}).get("ms"):
+            matchups.append(("time", f"{kind}({best},clock=cpu,ms={SCALING * ms:g})"))
+        for label, opponent in matchups:
+            log(f"{name}: champion against {opponent}, {games} games a seat")
+            if label == "time":  # the longer-thinking player is the one measured
+                matchup = play_matchup(spec, opponent, champion, label, games, 2026, ex, OPENING_PLIES)
+            else:
+                matchup = play_matchup(spec, champion, opponent, label, games, 2026, ex)
+            if label == "mcts":
+                matchup, opponent = equal_time(matchup, opponent, lambda o: play_matchup(
+                    spec, champion, o, label, games, 2026, ex), lambda text: log(f"{name}: {text}"))
+            rows[label] = matchup.to_dict()
+            rows[label]["spec"] = opponent
+    return rows
+
+
+def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-learn", workers: int = 2,
+          names: tuple[str, ...] | None = None, log=print, suite=SUITE, settings: dict | None = None,
+          seeds: tuple[int, ...] = (0,), time_scaling: bool = False, recipe: str = "ga") -> dict:
+    """Evolve on every game of ``suite`` ((name, spec) pairs; the issue's ten by default, or ``names`` of them)
+    with each of ``seeds``, the recipe's defaults but ``settings`` (dotted config keys), and measure the
+    champions; returns the results by game, each with its runs by seed."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     results = {}
@@ -273,83 +353,129 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
         if spec is None:
             log(f"{name}: {raw} is not in this checkout; skipped")
             continue
-        start = time.perf_counter()
-        log(f"{name}: evolving for {minutes:g} min ({load_note()})")
-        best = evolve(spec, minutes, out / name, workers, settings=settings)
-        doc = json.loads(best.read_text(encoding="utf-8"))
-        # as best.json says it plays: deepening within its budget or, when the run's play check found that worse,
-        # as trained (in a millisecond or so, so MCTS gets as little)
-        ms = float((doc.get("play") or {}).get("ms", 1.0))
-        champion = f"weights({best},clock=cpu)"
-        rows = {}
-        with make_executor("process" if workers > 1 else "serial", workers) as ex:
-            mcts = calibrated_mcts(spec, champion, ms, ex)
-            for label, opponent in (("random", "random"), ("alphabeta(depth=2)", "alphabeta(depth=2)"),
-                                    ("mcts", mcts)):
-                log(f"{name}: champion against {opponent}, {games} games a seat")
-                matchup = play_matchup(spec, champion, opponent, label, games, 2026, ex)
-                if label == "mcts":
-                    matchup, opponent = equal_time(matchup, opponent, lambda o: play_matchup(
-                        spec, champion, o, label, games, 2026, ex), lambda text: log(f"{name}: {text}"))
-                rows[label] = matchup.to_dict()
-                rows[label]["spec"] = opponent
-        log_lines = [json.loads(x) for x in (out / name / "log.jsonl").read_text().splitlines() if x.strip()]
-        results[name] = {"game": raw, "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""),
-                         "minutes": minutes, "settings": dict(settings or {}), "matchups": rows,
-                         "seconds": round(time.perf_counter() - start, 1),
-                         "load": load_note()}
-        kept.pop(name, None)
-        (out / "results.json").write_text(json.dumps({**kept, **results}, indent=1) + "\n", encoding="utf-8")
+        entry = kept.get(name, {"game": raw, "seeds": {}})
+        entry["game"], entry["recipe"] = raw, recipe
+        for seed in seeds:
+            start = time.perf_counter()
+            log(f"{name}: evolving ({recipe}, seed {seed}) for {minutes:g} min ({load_note()})")
+            folder = run_folder(out, name, seed)
+            best = evolve(spec, minutes, folder, workers, seed, settings, recipe)
+            took = time.perf_counter() - start
+            rows = measure(spec, best, games, workers, time_scaling, log, name)
+            doc = json.loads(best.read_text(encoding="utf-8"))
+            log_lines = [json.loads(x) for x in (folder / "log.jsonl").read_text().splitlines() if x.strip()]
+            entry["seeds"][str(seed)] = {
+                "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""), "minutes": minutes,
+                "settings": dict(settings or {}), "matchups": rows, "plays": doc.get("plays", ""),
+                "searches": bool(doc.get("play")), "run_seconds": round(took, 1),
+                "seconds": round(time.perf_counter() - start, 1), "load": load_note()}
+            results[name] = entry
+            kept.pop(name, None)
+            (out / "results.json").write_text(json.dumps({**kept, **results}, indent=1) + "\n", encoding="utf-8")
     return results
 
 
 def _earlier_results(path: Path) -> dict:
-    """The results an earlier call wrote to ``path`` (nothing when there are none or they cannot be read)."""
+    """The results an earlier call wrote to ``path`` (nothing when there are none or they cannot be read); a
+    file of the one-seed format (a game's matchups at its top level) reads as seed 0."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return doc if isinstance(doc, dict) else {}
+    if not isinstance(doc, dict):
+        return {}
+    for name, entry in list(doc.items()):
+        if isinstance(entry, dict) and "matchups" in entry and "seeds" not in entry:
+            doc[name] = {"game": entry.get("game", name), "seeds": {"0": entry}}
+    return doc
 
 
-def figures(results: dict) -> list[Figure]:
-    """The issue's targets as figures: one row per game and yardstick, then the MCTS count."""
+def _row_figure(name: str, seed: str, label: str, row: dict, run: dict, target: float | None) -> Figure:
+    lo, hi = row["ci95"]
+    what = f"{name} (seed {seed})" + (f" vs {row['spec']}" if label != "time" else
+                                     f": {SCALING:g}x the time vs itself")
+    return Figure(what, 100 * row["win_rate"], "% won", "" if target is None else f">= {100 * target:.0f} %",
+                  None if target is None else row["win_rate"] >= target,
+                  note=f"{row['wins']}/{row['draws']}/{row['losses']}, 95 % CI {100 * lo:.0f}-{100 * hi:.0f} %, "
+                       f"{row['ms_per_move']} vs {row['opponent_ms_per_move']} ms a move, "
+                       f"{run['generations']} generations")
+
+
+def figures(results: dict, reference: dict | None = None) -> list[Figure]:
+    """Issue 34's targets as figures: a row per game, seed and yardstick, then the counts over the suite (judged
+    when the whole suite ran), the medians and spreads over seeds, and, for gp, the distance to ga's figures in
+    ``reference`` (ga's results, when measured)."""
     out = []
-    beat_mcts = 0
     in_suite = {n for n, _ in SUITE}
+    whole = set(results) >= in_suite
+    gp = any(r.get("recipe") == "gp" for r in results.values())
+    counts = {"mcts0": 0, "median": 0, "time": 0, "searches": 0}
     for name, r in results.items():
-        for label, row in r["matchups"].items():
-            target = TARGETS[label]
-            met = row["win_rate"] >= target
-            over_suite = label == "mcts" and name in in_suite  # a named game's MCTS row is judged on its own
-            if label == "mcts":
-                beat_mcts += met
-            if over_suite:
-                met = None  # judged over the suite below
-            lo, hi = row["ci95"]
-            out.append(Figure(f"{name} vs {row['spec']}", 100 * row["win_rate"], "% won",
-                              f">= {100 * target:.0f} %" + (" on 4 of 6 games" if over_suite else ""), met,
-                              note=f"{row['wins']}/{row['draws']}/{row['losses']}, 95 % CI {100 * lo:.0f}-"
-                                   f"{100 * hi:.0f} %, {row['ms_per_move']} vs {row['opponent_ms_per_move']} ms a "
-                                   f"move, {r['generations']} generations"))
-    if results:
-        whole_suite = set(results) == in_suite  # the 4-of-6 target is the suite's
-        out.append(Figure("games won against MCTS at equal time", beat_mcts, "games",
-                          ">= 4 of 6" if whole_suite else f"of {len(results)}",
-                          beat_mcts >= MCTS_GAMES_NEEDED if whole_suite else None))
+        seeds = r.get("seeds", {})
+        mcts_rates = []
+        for seed, run in sorted(seeds.items(), key=lambda kv: int(kv[0])):
+            for label, row in run["matchups"].items():
+                target = (GP_ALPHABETA if gp and label == "alphabeta(depth=2)" else TARGETS.get(label))
+                if label in ("mcts", "time"):
+                    target = None  # counted over the suite below
+                out.append(_row_figure(name, seed, label, row, run, target))
+            mcts = run["matchups"].get("mcts")
+            if mcts:
+                mcts_rates.append(mcts["win_rate"])
+                if seed == "0":
+                    counts["mcts0"] += mcts["win_rate"] >= TARGETS["mcts"]
+            if seed == "0":
+                counts["searches"] += bool(run.get("searches"))
+                t = run["matchups"].get("time")
+                counts["time"] += bool(t and t["win_rate"] >= TARGETS["time"])
+        if len(mcts_rates) >= 2:
+            median, spread = statistics.median(mcts_rates), max(mcts_rates) - min(mcts_rates)
+            counts["median"] += median >= TARGETS["mcts"]
+            out.append(Figure(f"{name}: vs MCTS over seeds {', '.join(sorted(seeds))}", 100 * median, "% median",
+                              f"spread <= {100 * SPREAD:.0f} points, lowest >= {100 * LOWEST:.0f} %",
+                              spread <= SPREAD and min(mcts_rates) >= LOWEST,
+                              note=f"spread {100 * spread:.0f} points, lowest {100 * min(mcts_rates):.0f} %"))
+        elif mcts_rates:
+            out.append(Figure(f"{name}: lowest vs MCTS", 100 * min(mcts_rates), "%", f">= {100 * LOWEST:.0f} %",
+                              min(mcts_rates) >= LOWEST))
+        if gp and reference and name in reference and mcts_rates:
+            ga = reference[name].get("seeds", {}).get("0", {}).get("matchups", {}).get("mcts")
+            if ga:
+                behind = ga["win_rate"] - mcts_rates[0]
+                out.append(Figure(f"{name}: gp behind ga vs MCTS (seed 0)", 100 * behind, "points",
+                                  f"<= {100 * GP_BEHIND:.0f} points", behind <= GP_BEHIND))
+    n = len(results)
+    judged = whole and not gp
+    out.append(Figure("games won against MCTS at equal time (seed 0)", counts["mcts0"], "games",
+                      f">= {MCTS_GAMES_NEEDED} of {len(SUITE)}" if whole else f"of {n}",
+                      counts["mcts0"] >= MCTS_GAMES_NEEDED if judged else None))
+    if any(len(r.get("seeds", {})) >= 3 for r in results.values()):
+        out.append(Figure("games with a median of 50 % against MCTS over three seeds", counts["median"], "games",
+                          f">= {MEDIAN_GAMES_NEEDED} of {len(SUITE)}" if whole else f"of {n}",
+                          counts["median"] >= MEDIAN_GAMES_NEEDED if judged else None))
+    out.append(Figure("games whose run ships a searching player (seed 0)", counts["searches"], "games",
+                      f"all {n}", counts["searches"] == n))
+    if any("time" in run["matchups"] for r in results.values() for run in r.get("seeds", {}).values()):
+        out.append(Figure(f"games where {SCALING:g}x the time wins >= 60 % (seed 0)", counts["time"], "games",
+                          f">= {TIME_GAMES_NEEDED} of {len(SUITE)}" if whole else f"of {n}",
+                          counts["time"] >= TIME_GAMES_NEEDED if judged else None))
     return out
 
 
-@register_benchmark("learn", "evolve with the defaults on six games (or the game specs named after it), then play "
+@register_benchmark("learn", "evolve with the defaults on ten games (or the game specs named after it), then play "
                              "random, alphabeta(depth=2) and MCTS at equal time (--quick: 0.5 min a game, 4 games a "
-                             "seat; full: 10 min, 20)",
-                    takes_games=True, long=True, options=("minutes", "games", "out", "only", "settings"))
+                             "seat; full: 10 min, 20); --seeds 0,1,2 for the spread, --time-scaling for 400 vs "
+                             "100 ms, --recipe gp",
+                    takes_games=True, long=True,
+                    options=("minutes", "games", "out", "only", "settings", "seeds", "time_scaling", "recipe"))
 def bench_learn(quick: bool, specs: list[str] | None = None, minutes: float | None = None, games: int | None = None,
-                out: str | None = None, only: str | None = None, settings: tuple[str, ...] | None = None
+                out: str | None = None, only: str | None = None, settings: tuple[str, ...] | None = None,
+                seeds: str | None = None, time_scaling: bool | None = None, recipe: str | None = None
                 ) -> BenchResult:
     """The suite, or ``specs``: games named on the command line (``evoplay bench learn openspiel:oware``), measured
     the same way, to see what the defaults do on a game they were not tuned for. ``settings`` (``--set KEY=VALUE``)
-    change the ga recipe's defaults for every game, to measure a setting the same way."""
+    change the recipe's defaults for every game, to measure a setting the same way; ``seeds`` (``0,1,2``) runs
+    every game with each; ``recipe`` is ga (the default) or gp."""
     import sys
 
     from evoplay.errors import SpecError
@@ -357,17 +483,26 @@ def bench_learn(quick: bool, specs: list[str] | None = None, minutes: float | No
     from evoplay.recipes import find_key
     from evoplay.spec import suggest
 
+    recipe = recipe or "ga"
+    if recipe not in ("ga", "gp"):
+        raise SpecError(f"--recipe {recipe}: bench learn measures the recipes for any game, ga or gp")
+    try:
+        seed_list = tuple(int(x) for x in (seeds or "0").split(",") if x.strip())
+    except ValueError:
+        raise SpecError(f"--seeds {seeds}: give whole numbers separated by commas, e.g. --seeds 0,1,2") from None
+    if not seed_list or len(set(seed_list)) < len(seed_list) or min(seed_list) < 0:
+        raise SpecError(f"--seeds {seeds}: give distinct seeds >= 0, e.g. --seeds 0,1,2")
     changes = {}
     if settings:
-        base = load_config("ga", None)
+        base = load_config(recipe, None)
         for text in settings:
             key, value = parse_assignment(text)
             changes[find_key(base, key)] = value
-        for key in ("game", "minutes"):
+        for key in ("game", "minutes", "seed"):
             if key in changes:
-                raise SpecError(f"--set {key}: bench learn sets the game (the suite or the specs named) and the "
-                                f"minutes (--minutes) itself")
-        load_config("ga", None, changes)  # a wrong key or value is refused before anything runs
+                raise SpecError(f"--set {key}: bench learn sets the game (the suite or the specs named), the "
+                                f"minutes (--minutes) and the seeds (--seeds) itself")
+        load_config(recipe, None, changes)  # a wrong key or value is refused before anything runs
     minutes = minutes if minutes is not None else (0.5 if quick else 10.0)
     games = games if games is not None else (4 if quick else 20)
     names = tuple(n.strip() for n in only.split(",")) if only else None
@@ -383,18 +518,22 @@ def bench_learn(quick: bool, specs: list[str] | None = None, minutes: float | No
         if len({n for n, _ in suite}) < len(suite):
             raise SpecError(f"the games named share a run folder name ({', '.join(n for n, _ in suite)}); name each "
                             f"game once")
-        default_out = "bench-learn-games-quick" if quick else "bench-learn-games"
+        default_out = "bench-learn-games"
     else:
         suite = SUITE
-        default_out = "bench-learn-quick" if quick else "bench-learn"
+        default_out = "bench-learn"
         known = [n for n, _ in SUITE]
         for n in names or ():
             if n not in known:
                 raise SpecError(f"--only: no suite game '{n}'{suggest(n, known)}; the suite: {', '.join(known)}")
+    default_out += ("-gp" if recipe == "gp" else "") + ("-quick" if quick else "")
     out_path = Path(out) if out else Path("runs") / default_out
     results = learn(minutes, games, out_path, names=names, log=lambda text: print(text, file=sys.stderr),
-                    suite=suite, settings=changes)
+                    suite=suite, settings=changes, seeds=seed_list, time_scaling=bool(time_scaling), recipe=recipe)
+    reference = (_earlier_results(out_path.with_name(out_path.name.replace("-gp", "")) / "results.json")
+                 if recipe == "gp" else None)
     command = (f"evoplay bench learn{' --quick' if quick else ''} --minutes {minutes:g} --games {games}"
-               + (f" --only {only}" if only else "") + "".join(f" --set {t}" for t in settings or ())
-               + "".join(f" '{s}'" for s in specs or ()))
-    return BenchResult("learn", figures(results), command)
+               + (f" --recipe {recipe}" if recipe != "ga" else "") + (f" --seeds {seeds}" if seeds else "")
+               + (" --time-scaling" if time_scaling else "") + (f" --only {only}" if only else "")
+               + "".join(f" --set {t}" for t in settings or ()) + "".join(f" '{s}'" for s in specs or ()))
+    return BenchResult("learn", figures(results, reference), command)

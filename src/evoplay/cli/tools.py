@@ -24,10 +24,16 @@ from evoplay.errors import SpecError
               help="(learn) the folder of its run folders and results.json (default runs/bench-learn); a finished "
                    "run there is reused, an unfinished one resumed")
 @click.option("--only", "only", default=None, metavar="NAMES",
-              help="(learn) some of its games, comma-separated (othello6,connect_four,breakthrough5,hex5,pig,kalah)")
+              help="(learn) some of its games, comma-separated (othello6,connect_four,breakthrough5,hex5,pig,kalah,"
+                   "dots_and_boxes3,clobber5,oware,pentago)")
 @click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
               help="(learn) evolve with this ga config key changed (repeatable), e.g. --set genome.sigma=0.5")
-def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only, assignments):
+@click.option("--seeds", default=None, metavar="SEEDS",
+              help="(learn) run every game with each of these seeds, e.g. 0,1,2: the median and the spread")
+@click.option("--time-scaling", "time_scaling", is_flag=True,
+              help="(learn) also play the champion with 4x its time a move against itself")
+@click.option("--recipe", default=None, type=click.Choice(["ga", "gp"]), help="(learn) the recipe (default ga)")
+def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only, assignments, seeds, time_scaling, recipe):
     """Measure evoplay against its references and targets (all benchmarks, or the NAMES given). A benchmark that
     takes games (anygame) measures the game specs that follow its name: evoplay bench anygame my.py:MyGame.
     `learn` (an hour and more) runs only when named: evoplay bench learn --minutes 10.
@@ -40,11 +46,11 @@ def bench(names, quick, as_json, minutes, games_per_seat, out_dir, only, assignm
     registry = load_all()
     chosen, games = _bench_names(list(names), registry)
     given = {"minutes": minutes, "games": games_per_seat, "out": out_dir, "only": only,
-             "settings": tuple(assignments) or None}
+             "settings": tuple(assignments) or None, "seeds": seeds, "time_scaling": time_scaling or None, "recipe": recipe}
     for key, value in given.items():
         if value is not None and not any(key in registry[n].options for n in chosen):
             takers = ", ".join(n for n in registry if key in registry[n].options) or "none"
-            flag = {"settings": "set"}.get(key, key)
+            flag = {"settings": "set", "time_scaling": "time-scaling"}.get(key, key)
             raise SpecError(f"--{flag} is for the benchmarks that take it ({takers}), not {', '.join(chosen)}")
     if minutes is not None and minutes <= 0:
         raise SpecError(f"--minutes {minutes:g}: give the minutes of evolution per game (> 0)")
