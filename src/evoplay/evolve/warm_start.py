@@ -18,37 +18,33 @@ import numpy as np
 from evoplay.errors import GameError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
 from evoplay.games.guard import in_game
+from evoplay.games.kernels import play_state
 
 #: positions a round collects at most (each gives one row per player)
 MAX_POSITIONS = 40_000
 
 
-def _greedy(state, player: int, weights: np.ndarray, view, rng: np.random.Generator) -> int:
-    """The legal action whose after-state ``weights`` score highest for ``player`` (a win first, ties at random)."""
-    legal = state.legal_actions()
-    children = []
-    for a in legal:
-        child = state.clone()
-        child.apply_action(int(a))
-        children.append(child)
-    values = view.rows(children, player) @ weights
-    for i, child in enumerate(children):
-        if child.is_terminal():
-            values[i] = 1e9 * float(child.returns()[player])
+def _greedy(state, player: int, scorer, rng: np.random.Generator) -> int:
+    """The legal action whose after-state the move scorer (a linear feature player, on the game's kernels where it
+    gives them) scores highest for ``player`` (a win first, ties at random)."""
+    actions, values = scorer.root_values(state, player, state.legal_actions())
     best = np.flatnonzero(values == values.max())
-    return int(legal[int(best[int(rng.integers(len(best)))]) if len(best) > 1 else best[0]])
+    return int(actions[int(best[int(rng.integers(len(best)))]) if len(best) > 1 else best[0]])
 
 
 def play_round(game, view, weights, games: int, explore: float, rng: np.random.Generator,
                max_moves: int = 10_000) -> tuple[np.ndarray, np.ndarray]:
     """(rows, returns) of ``games`` games: uniformly random when ``weights`` is None, else greedy by them with
     ``explore`` of the moves random; a row per player per position a player was to move in."""
+    from evoplay.agents.program import linear_agent
+
+    scorer = None if weights is None else linear_agent(game, weights, "move", 1, view=view)
     rows, targets = [], []
     positions = 0
     for _ in range(games):
         seed = int(rng.integers(1 << 31))
         try:
-            state, seen = _one_game(game, view, weights, explore, rng, seed, max_moves)
+            state, seen = _one_game(game, scorer, explore, rng, seed, max_moves)
         except GameError as err:
             raise in_game(err, game.spec, seed, None) from None
         if not state.is_terminal():
@@ -68,9 +64,10 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
     return np.concatenate(rows).reshape(-1, width), np.concatenate(targets)
 
 
-def _one_game(game, view, weights, explore: float, rng: np.random.Generator, seed: int, max_moves: int):
-    """One game of ``play_round``: the final state and every position a player was to move in."""
-    state = game.new_initial_state(seed)
+def _one_game(game, scorer, explore: float, rng: np.random.Generator, seed: int, max_moves: int):
+    """One game of ``play_round``: the final state and every position a player was to move in (on the game's
+    kernels where it gives them, as the arena's games are played)."""
+    state = play_state(game.new_initial_state(seed), ())
     seen = []
     for _ in range(max_moves):
         mover = state.current_player()
@@ -87,10 +84,10 @@ def _one_game(game, view, weights, explore: float, rng: np.random.Generator, see
             continue
         seen.append(state.clone())
         legal = state.legal_actions()
-        if weights is None or rng.random() < explore:
+        if scorer is None or rng.random() < explore:
             state.apply_action(int(legal[int(rng.integers(len(legal)))]))
         else:
-            state.apply_action(_greedy(state, mover, weights, view, rng))
+            state.apply_action(_greedy(state, mover, scorer, rng))
     return state, seen
 
 
@@ -187,7 +184,7 @@ def fit_search(game, view, seed: int, games: int = 200, rounds: int = 3, nodes: 
 def _searched_game(game, agents, explore: float, rng: np.random.Generator, seed: int, max_moves: int = 10_000):
     """One game of ``fit_search``: the final state and (position, mover, the search's value clipped to -1..1) for
     every position a player was to move in."""
-    state = game.new_initial_state(seed)
+    state = play_state(game.new_initial_state(seed), agents)
     for seat, agent in enumerate(agents):
         agent.restart(seed + seat, seat)  # empty tables: a game's values do not depend on the one before
     seen = []
