@@ -141,3 +141,18 @@ def test_a_long_figure_wraps_indented_under_itself_at_80_columns():
     lines = [line for line in console.export_text().splitlines() if line.strip()]
     assert all(len(line) <= 80 for line in lines)
     assert [line[:6] for line in lines[1:]] == ["what e", "  game", "    0.", "    pe", "      "]
+
+
+def test_learns_games_a_seat_reach_it_beside_the_game_specs(monkeypatch):
+    """``--games`` (learn's games a seat) and the game specs named after ``learn`` are two things."""
+    from evoplay import bench
+
+    seen = {}
+
+    def fake(quick, specs=None, **options):
+        seen.update(specs=specs, **options)
+        return bench.BenchResult("learn", [], "evoplay bench learn")
+    monkeypatch.setattr(bench.load_all()["learn"], "run", fake)
+    result = CliRunner().invoke(main, ["bench", "learn", "kalah", "--games", "3", "--seeds", "0,1"])
+    assert result.exit_code == 0, result.output
+    assert seen["specs"] == ["kalah"] and seen["games"] == 3 and seen["seeds"] == "0,1"

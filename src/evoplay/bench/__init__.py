@@ -57,11 +57,12 @@ class BenchResult:
 NOT_JUDGED = "quick, not judged"
 
 
-def run_benchmark(bench: Benchmark, quick: bool, games: list[str] | None = None, **options) -> BenchResult:
-    """Run one benchmark (on ``games`` when it takes them, with the command-line ``options`` it reads). A quick
+def run_benchmark(bench: Benchmark, quick: bool, specs: list[str] | None = None, **options) -> BenchResult:
+    """Run one benchmark (on the game ``specs`` when it takes them, with the command-line ``options`` it reads:
+    ``games`` among them is learn's games a seat, not these). A quick
     run's samples are too small to hold a full run's target: its figures keep their targets but are not judged
     (``met`` is None, the result is marked ``quick``), and its command says ``--quick``."""
-    result = bench.run(quick, games, **options) if games else bench.run(quick, **options)
+    result = bench.run(quick, specs, **options) if specs else bench.run(quick, **options)
     if quick:
         result.quick = True
         for figure in result.figures:
