@@ -1,6 +1,6 @@
 """OpenSpiel's dots_and_boxes on evoplay's port: equal to pyspiel over 2,000 seeded random games through its Python
 rules and its kernels (boards of 1x1 to 4x3 boxes, utility_margin), the extra turn after a box and a line that takes
-two, sizes the port does not play, check-game's promises, and uct on the kernels against OpenSpiel's referee."""
+two, sizes the port does not play, check-game's promises, and OpenSpiel's referee on the port."""
 from __future__ import annotations
 
 import numpy as np
@@ -86,10 +86,10 @@ def test_check_game_finds_every_promise_kept_and_the_port_equal_to_openspiel():
     assert rows["held to OpenSpiel (--against-openspiel)"].startswith("equal to OpenSpiel (pyspiel)")
 
 
-def test_uct_searches_the_port_on_its_kernels_against_openspiels_referee():
+def test_openspiels_referee_plays_on_the_port():
+    """OpenSpiel's MCTSBot searches the port's states (replayed into pyspiel) and beats random play."""
     game = load_game("openspiel:dots_and_boxes(num_cols=3,num_rows=3)")
-    uct = make_agent("uct(simulations=100)", game)
-    assert uct._kernel is not None
-    final = play_game(game, [uct, make_agent("openspiel_mcts(simulations=100)", game)], 3)
+    final = play_game(game, [make_agent("openspiel_mcts(simulations=300)", game), make_agent("random", game)], 3)
     assert final.is_terminal() and final.history == final.pyspiel_state.history()
-    assert final.returns() == list(final.pyspiel_state.returns())
+    assert final.returns() == list(final.pyspiel_state.returns()) and final.returns()[0] == 1.0
+    assert str(final) == str(final.pyspiel_state)

@@ -35,6 +35,11 @@ PORTS = (  # (spec, title, simulations per uct search, random plies at most to r
     ("openspiel:breakthrough", "breakthrough 8x8", 2000, 20),
     ("openspiel:hex", "hex 11x11", 2000, 20),
     ("openspiel:clobber", "clobber 5x6", 2000, 8),
+    ("openspiel:othello", "othello 8x8", 2000, 20),
+    ("openspiel:pentago", "pentago", 2000, 10),
+    ("openspiel:dots_and_boxes", "dots and boxes 2x2", 2000, 4),
+    ("openspiel:oware", "oware", 2000, 20),
+    ("openspiel:mancala", "mancala (Kalah)", 2000, 10),
 )
 
 

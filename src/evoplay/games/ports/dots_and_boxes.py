@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
+                                     encode_state, seat_relative)
 
 EMPTY = 0
 MAX_SIDE = 100  # the port plays boards of up to this many boxes a side
@@ -131,15 +132,33 @@ class DotsAndBoxesState(PortState):
         return "".join(out)
 
 
-# --- the same rules as kernels (params: num_rows, num_cols, utility_margin) --------------------------------------
+# --- the same rules as kernels (params: num_rows, num_cols, utility_margin, cells, lines, then per line its place in
+# the position and the boxes it borders, -1 for none: a table, so no move divides) ---------------------------------
+LINE_TABLE = 5  # where the lines' table starts in params
+
+
 @njit(cache=True, inline="always")
 def layout(params):
-    """(cells, horizontal lines, all lines, the index of the player to move, of player 0's boxes, of the lines
-    drawn); the grids are h, v, p at 0, cells, 2 * cells."""
-    rows, cols = params[0], params[1]
-    cells = (rows + 1) * (cols + 1)
-    horizontal = (rows + 1) * cols
-    return cells, horizontal, horizontal + rows * (cols + 1), 3 * cells, 3 * cells + 1, 3 * cells + 3
+    """(cells, all lines, the index of the player to move, of player 0's boxes, of the lines drawn); the grids are
+    h, v, p at 0, cells, 2 * cells."""
+    cells = params[3]
+    return cells, params[4], 3 * cells, 3 * cells + 1, 3 * cells + 3
+
+
+def line_table(rows: int, cols: int) -> list[int]:
+    """Per line (OpenSpiel's action order): its number's index in the position (h grid, then v grid) and the boxes
+    it borders (the cell of each box's top-left dot; above then below, or left then right; -1 off the board)."""
+    stride, cells = cols + 1, (rows + 1) * (cols + 1)
+    out = []
+    for row in range(rows + 1):
+        for col in range(cols):
+            cell = row * stride + col
+            out += [cell, cell - stride if row > 0 else -1, cell if row < rows else -1]
+    for row in range(rows):
+        for col in range(cols + 1):
+            cell = row * stride + col
+            out += [cells + cell, cell - 1 if col > 0 else -1, cell if col < cols else -1]
+    return out
 
 
 @njit(cache=True)
@@ -149,63 +168,69 @@ def initial(params, state, seed):
 
 @njit(cache=True)
 def mover(params, state):
-    return np.int64(state[layout(params)[3]])
+    return np.int64(state[layout(params)[2]])
+
+
+@njit(cache=True, inline="always")
+def drawn_by(params, state, action):
+    """Who drew the line ``action`` (0: nobody yet)."""
+    return state[params[LINE_TABLE + 3 * action]]
 
 
 @njit(cache=True)
 def legal(params, state, player, mask):
     mask[:] = 0
-    rows, cols = params[0], params[1]
-    cells, horizontal, lines, at_player, _, _ = layout(params)
+    _, lines, at_player, _, _ = layout(params)
     if state[at_player] != player:
         return 0
-    stride = cols + 1
     n = 0
     for a in range(lines):
-        if a < horizontal:
-            taken = state[(a // cols) * stride + a % cols]
-        else:
-            taken = state[cells + a - horizontal]  # vertical lines run along the cells, row by row
-        if taken == EMPTY:
+        if drawn_by(params, state, a) == EMPTY:
             mask[a] = 1
             n += 1
     return n
 
 
-@njit(cache=True, inline="always")
-def closed(state, cells, stride, box):
-    return (state[box] != EMPTY and state[box + stride] != EMPTY and state[cells + box] != EMPTY
-            and state[cells + box + 1] != EMPTY)
+@njit(cache=True)
+def moves(params, state, out):
+    _, lines, at_player, _, _ = layout(params)
+    if state[at_player] < 0:
+        return 0
+    n = 0
+    for a in range(lines):
+        if drawn_by(params, state, a) == EMPTY:
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def random_move(params, state, out, rng):
+    """A uniformly random move: a random line until it is not drawn yet (``TRIES`` at most), else one of the list."""
+    _, lines, at_player, _, _ = layout(params)
+    if state[at_player] < 0:
+        return -1
+    for _ in range(TRIES):
+        a = draw(rng, lines)
+        if drawn_by(params, state, a) == EMPTY:
+            return a
+    return drawn_from(out, moves(params, state, out), rng)
 
 
 @njit(cache=True)
 def apply(params, state, action):
-    rows, cols = params[0], params[1]
-    cells, horizontal, lines, at_player, at_points, at_drawn = layout(params)
-    stride = cols + 1
+    cells, lines, at_player, at_points, at_drawn = layout(params)
+    stride = params[1] + 1
     player = state[at_player]
     mark = player + 1
+    row = LINE_TABLE + 3 * action
+    state[params[row]] = mark
     took = 0
-    if action < horizontal:
-        row = action // cols
-        col = action % cols
-        cell = row * stride + col
-        state[cell] = mark
-        if row > 0 and closed(state, cells, stride, cell - stride):
-            state[2 * cells + cell - stride] = mark
-            took += 1
-        if row < rows and closed(state, cells, stride, cell):
-            state[2 * cells + cell] = mark
-            took += 1
-    else:
-        cell = action - horizontal
-        col = cell % stride
-        state[cells + cell] = mark
-        if col > 0 and closed(state, cells, stride, cell - 1):
-            state[2 * cells + cell - 1] = mark
-            took += 1
-        if col < cols and closed(state, cells, stride, cell):
-            state[2 * cells + cell] = mark
+    for k in (1, 2):
+        box = params[row + k]
+        if box >= 0 and (state[box] != EMPTY and state[box + stride] != EMPTY and state[cells + box] != EMPTY
+                         and state[cells + box + 1] != EMPTY):  # its four sides drawn: the box is taken
+            state[2 * cells + box] = mark
             took += 1
     state[at_points + player] += took
     state[at_drawn] += 1
@@ -217,7 +242,7 @@ def apply(params, state, action):
 
 @njit(cache=True)
 def returns(params, state, out):
-    cells, horizontal, lines, at_player, at_points, at_drawn = layout(params)
+    _, lines, _, at_points, at_drawn = layout(params)
     out[0] = 0.0
     out[1] = 0.0
     if state[at_drawn] == lines:
@@ -251,7 +276,7 @@ def features(params, state, player, out):
 
 @njit(cache=True)
 def state_hash(params, state):
-    cells, _, _, at_player, _, _ = layout(params)
+    cells, _, at_player, _, _ = layout(params)
     return cells_hash(state[:3 * cells], state[at_player], 0)
 
 
@@ -282,5 +307,6 @@ class DotsAndBoxes(PortGame):
     def kernels(self):
         return self.port_kernels(size=3 * self.cells + 4, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
-                                 state_hash=state_hash, params=[self.rows, self.cols, int(self.margin)],
-                                 dtype=np.int16)
+                                 state_hash=state_hash, moves=moves, random_move=random_move,
+                                 params=[self.rows, self.cols, int(self.margin), self.cells, self.lines]
+                                 + line_table(self.rows, self.cols), dtype=np.int16)

@@ -129,6 +129,20 @@ def legal(params, state, player, mask):
 
 
 @njit(cache=True)
+def moves(params, state, out):
+    player = state[MOVER]
+    if player < 0:
+        return 0
+    first = 1 if player == 0 else PITS + 2
+    n = 0
+    for pit in range(first, first + PITS):
+        if state[pit] > 0:
+            out[n] = pit
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def apply(params, state, action):
     player = state[KEPT]
     skipped = 0 if player == 0 else PITS + 1  # the opponent's store
@@ -214,4 +228,4 @@ class Mancala(PortGame):
     def kernels(self):
         return self.port_kernels(size=SIZE, encode=encode_state, legal=legal, apply=apply, mover=mover,
                                  returns=returns, features=features, initial=initial, state_hash=state_hash,
-                                 dtype=np.int16)
+                                 moves=moves, dtype=np.int16)

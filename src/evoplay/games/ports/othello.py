@@ -6,15 +6,16 @@ pass, legal only when the player has no placing move. Black (player 0, ``x``) mo
 discs. A disc must outflank at least one line of the opponent's discs, which all turn; when after a placing move
 neither player can place, the game ends and more discs win (returns 1 and -1; equal counts draw). Cells hold
 OpenSpiel's ``CellState`` (0 empty, 1 black, 2 white); the observation tensor has 3 planes of 8x8: the empty cells,
-the viewer's discs, the opponent's. The kernels' position is the cells, the player to move (or TERMINAL) and the
-outcome (0 none yet, 1 black won, 2 white won, 3 a draw).
+the viewer's discs, the opponent's. The kernels' position is four int64 numbers: black's and white's discs as
+bitboards (bit ``cell`` of a uint64; moves are found by shifting whole boards a step at a time), the player to move
+(or TERMINAL) and the outcome (0 none yet, 1 black won, 2 white won, 3 a draw).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, draw, encode_state, mix, seat_relative
 
 SIDE = 8
 CELLS = SIDE * SIDE
@@ -24,8 +25,8 @@ DISC = (BLACK, WHITE)  # each player's discs
 # OpenSpiel's kDirections: up, down, left, right, up-left, up-right, down-left, down-right
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 UNDECIDED, DRAW = 0, 3  # outcomes besides a player's win (player + 1)
-PLAYER, OUTCOME = CELLS, CELLS + 1  # the position's numbers after the cells
-SIZE = CELLS + 2
+BLACK_BITS, WHITE_BITS, PLAYER, OUTCOME = 0, 1, 2, 3  # the kernels' position
+SIZE = 4
 
 
 # --- the rules, plain Python ---------------------------------------------------------------------------------
@@ -142,27 +143,90 @@ class OthelloState(PortState):
         return self.current_player(), tuple(self.board)
 
     def encode(self) -> np.ndarray:
-        return np.array(self.board + [self.current_player(), self.outcome], np.int8)
+        black = sum(1 << cell for cell, state in enumerate(self.board) if state == BLACK)
+        white = sum(1 << cell for cell, state in enumerate(self.board) if state == WHITE)
+        bits = np.array([black, white], np.uint64).view(np.int64)  # the uint64 bitboards, as int64 numbers
+        return np.array([bits[0], bits[1], self.current_player(), self.outcome], np.int64)
 
     def __str__(self) -> str:
         labels = "  a b c d e f g h  "
-        top = "Terminal State:\n" if self.outcome != UNDECIDED else f"{('Black (x)', 'White (o)')[self.player]} to play:\n"
+        if self.outcome != UNDECIDED:
+            top = "Terminal State:\n"
+        else:
+            top = f"{('Black (x)', 'White (o)')[self.player]} to play:\n"
         rows = "".join(f"{r + 1} {' '.join(map('-xo'.__getitem__, self.board[r * SIDE:(r + 1) * SIDE]))} {r + 1}\n"
                        for r in range(SIDE))
         return top + labels + "\n" + rows + labels
 
 
-# --- the same rules as kernels -----------------------------------------------------------------------------------
-DIRECTION_STEPS = np.array(DIRECTIONS, np.int64)
+# --- the same rules as kernels: bitboards (bit ``cell`` of a uint64 per colour) --------------------------------
+NOT_FIRST = np.uint64(0xFEFEFEFEFEFEFEFE)  # every cell but column a's: a step right must not wrap onto them
+NOT_LAST = np.uint64(0x7F7F7F7F7F7F7F7F)  # every cell but column h's: a step left must not wrap onto them
+ONE = np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def step(bits, d):
+    """Every disc of ``bits`` moved one cell along direction ``d`` (OpenSpiel's order: up, down, left, right,
+    up-left, up-right, down-left, down-right); discs that would leave the board are gone."""
+    if d == 0:
+        return bits >> np.uint64(8)
+    if d == 1:
+        return bits << np.uint64(8)
+    if d == 2:
+        return (bits >> ONE) & NOT_LAST
+    if d == 3:
+        return (bits << ONE) & NOT_FIRST
+    if d == 4:
+        return (bits >> np.uint64(9)) & NOT_LAST
+    if d == 5:
+        return (bits >> np.uint64(7)) & NOT_FIRST
+    if d == 6:
+        return (bits << np.uint64(7)) & NOT_LAST
+    return (bits << np.uint64(9)) & NOT_FIRST
+
+
+@njit(cache=True)
+def placing(own, opp):
+    """The cells where a disc of ``own`` outflanks a line of ``opp`` (as bits): from each run of the opponent's
+    discs next to one of the player's, the empty cell beyond it."""
+    empty = ~(own | opp)
+    out = np.uint64(0)
+    for d in range(8):
+        run = step(own, d) & opp
+        for _ in range(5):  # a run is at most six discs long
+            run |= step(run, d) & opp
+        out |= step(run, d) & empty
+    return out
+
+
+@njit(cache=True, inline="always")
+def count(bits):
+    """How many bits are set."""
+    bits = bits - ((bits >> ONE) & np.uint64(0x5555555555555555))
+    bits = (bits & np.uint64(0x3333333333333333)) + ((bits >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    bits = (bits + (bits >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((bits * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def lowest(bits):
+    """The cell of the lowest set bit."""
+    return count((bits & (~bits + ONE)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def sides(state):
+    """(the mover's discs, the opponent's) as bits."""
+    black = np.uint64(state[BLACK_BITS])
+    white = np.uint64(state[WHITE_BITS])
+    return (black, white) if state[PLAYER] == 0 else (white, black)
 
 
 @njit(cache=True)
 def initial(params, state, seed):
-    state[:] = EMPTY
-    state[3 * SIDE + 3] = WHITE
-    state[4 * SIDE + 4] = WHITE
-    state[3 * SIDE + 4] = BLACK
-    state[4 * SIDE + 3] = BLACK
+    state[BLACK_BITS] = np.int64((ONE << np.uint64(3 * SIDE + 4)) | (ONE << np.uint64(4 * SIDE + 3)))
+    state[WHITE_BITS] = np.int64((ONE << np.uint64(3 * SIDE + 3)) | (ONE << np.uint64(4 * SIDE + 4)))
     state[PLAYER] = 0
     state[OUTCOME] = UNDECIDED
 
@@ -172,57 +236,53 @@ def mover(params, state):
     return np.int64(state[PLAYER])
 
 
-@njit(cache=True, inline="always")
-def run_length(state, mine, cell, dr, dc):
-    """outflanked(): the opponent's discs outflanked from ``cell`` along (dr, dc) by a disc ``mine``."""
-    r = cell // SIDE + dr
-    c = cell % SIDE + dc
-    count = 0
-    while 0 <= r < SIDE and 0 <= c < SIDE:
-        s = state[r * SIDE + c]
-        if s == mine:
-            return count
-        if s == EMPTY:
-            return 0
-        count += 1
-        r += dr
-        c += dc
-    return 0
-
-
-@njit(cache=True)
-def placeable(state, mine, cell):
-    if state[cell] != EMPTY:
-        return False
-    for d in range(8):
-        if run_length(state, mine, cell, DIRECTION_STEPS[d, 0], DIRECTION_STEPS[d, 1]) > 0:
-            return True
-    return False
-
-
-@njit(cache=True)
-def any_placing(state, mine):
-    for cell in range(CELLS):
-        if placeable(state, mine, cell):
-            return True
-    return False
-
-
 @njit(cache=True)
 def legal(params, state, player, mask):
     mask[:] = 0
     if state[PLAYER] != player:
         return 0
-    mine = BLACK if player == 0 else WHITE
-    n = 0
-    for cell in range(CELLS):
-        if placeable(state, mine, cell):
-            mask[cell] = 1
-            n += 1
-    if n == 0:
+    own, opp = sides(state)
+    cells = placing(own, opp)
+    if cells == 0:
         mask[PASS] = 1
-        n = 1
+        return 1
+    n = 0
+    while cells:
+        mask[lowest(cells)] = 1
+        cells &= cells - ONE
+        n += 1
     return n
+
+
+@njit(cache=True)
+def moves(params, state, out):
+    if state[PLAYER] < 0:
+        return 0
+    own, opp = sides(state)
+    cells = placing(own, opp)
+    if cells == 0:
+        out[0] = PASS
+        return 1
+    n = 0
+    while cells:
+        out[n] = lowest(cells)
+        cells &= cells - ONE
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def random_move(params, state, out, rng):
+    """A uniformly random move: the k-th of the placing cells for a random k (the pass when there is none)."""
+    if state[PLAYER] < 0:
+        return -1
+    own, opp = sides(state)
+    cells = placing(own, opp)
+    if cells == 0:
+        return PASS
+    for _ in range(draw(rng, count(cells))):
+        cells &= cells - ONE
+    return lowest(cells)
 
 
 @njit(cache=True)
@@ -231,29 +291,26 @@ def apply(params, state, action):
     if action == PASS:
         state[PLAYER] = 1 - player
         return
-    mine = BLACK if player == 0 else WHITE
+    own, opp = sides(state)
+    placed = ONE << np.uint64(action)
+    turned = np.uint64(0)
     for d in range(8):
-        dr = DIRECTION_STEPS[d, 0]
-        dc = DIRECTION_STEPS[d, 1]
-        n = run_length(state, mine, action, dr, dc)
-        r = action // SIDE
-        c = action % SIDE
-        for _ in range(n):
-            r += dr
-            c += dc
-            state[r * SIDE + c] = mine
-    state[action] = mine
-    # the game goes on when the opponent (or else the player) can place; checked opponent first, the likelier
-    if any_placing(state, WHITE if player == 0 else BLACK) or any_placing(state, mine):
+        run = np.uint64(0)
+        at = step(placed, d)
+        while at & opp:
+            run |= at
+            at = step(at, d)
+        if at & own:
+            turned |= run
+    own |= placed | turned
+    opp &= ~turned
+    state[BLACK_BITS if player == 0 else WHITE_BITS] = np.int64(own)
+    state[WHITE_BITS if player == 0 else BLACK_BITS] = np.int64(opp)
+    if placing(opp, own) != 0 or placing(own, opp) != 0:  # the opponent (or else the player) can place
         state[PLAYER] = 1 - player
         return
-    black = 0
-    white = 0
-    for cell in range(CELLS):
-        if state[cell] == BLACK:
-            black += 1
-        elif state[cell] == WHITE:
-            white += 1
+    black = count(np.uint64(state[BLACK_BITS]))
+    white = count(np.uint64(state[WHITE_BITS]))
     state[OUTCOME] = 1 if black > white else 2 if white > black else DRAW
     state[PLAYER] = TERMINAL
 
@@ -270,12 +327,13 @@ def returns(params, state, out):
 
 @njit(cache=True)
 def observation(params, state, player, out):
-    mine = BLACK if player == 0 else WHITE
+    black = np.uint64(state[BLACK_BITS])
+    white = np.uint64(state[WHITE_BITS])
+    own, opp = (black, white) if player == 0 else (white, black)
     out[:] = 0.0
     for cell in range(CELLS):
-        s = state[cell]
-        plane = 0 if s == EMPTY else 1 if s == mine else 2
-        out[plane * CELLS + cell] = 1.0
+        bit = ONE << np.uint64(cell)
+        out[(1 if own & bit else 2 if opp & bit else 0) * CELLS + cell] = 1.0
 
 
 @njit(cache=True)
@@ -287,7 +345,7 @@ def features(params, state, player, out):
 
 @njit(cache=True)
 def state_hash(params, state):
-    return cells_hash(state[:CELLS], state[PLAYER], 0)
+    return np.int64(mix(state[BLACK_BITS]) ^ mix(state[WHITE_BITS] ^ np.int64(0x5DEECE66D)) ^ mix(state[PLAYER] + 16))
 
 
 # --- the game ----------------------------------------------------------------------------------------------------
@@ -302,4 +360,5 @@ class Othello(PortGame):
 
     def kernels(self):
         return self.port_kernels(size=SIZE, encode=encode_state, legal=legal, apply=apply, mover=mover,
-                                 returns=returns, features=features, initial=initial, state_hash=state_hash)
+                                 returns=returns, features=features, initial=initial, state_hash=state_hash,
+                                 moves=moves, random_move=random_move, dtype=np.int64)

@@ -222,8 +222,9 @@ def board_number(params, state, player):
 
 
 @njit(cache=True)
-def moves_mask(params, state, player, mask):
-    """OpenSpiel's LegalActions for ``player`` into ``mask`` (None: only count them); how many."""
+def sowable(params, state, player, out, mask):
+    """OpenSpiel's LegalActions for ``player``, listed in ``out`` and marked in ``mask`` (either None: not asked
+    for); how many."""
     h = params[0]
     lower = player * h
     upper = lower + h - 1
@@ -233,6 +234,8 @@ def moves_mask(params, state, player, mask):
     n = 0
     for house in range(lower, upper + 1):
         if (state[house] - (upper - house) > 0) if theirs == 0 else state[house] > 0:
+            if out is not None:
+                out[n] = house - lower
             if mask is not None:
                 mask[house - lower] = 1
             n += 1
@@ -244,7 +247,15 @@ def legal(params, state, player, mask):
     mask[:] = 0
     if state[layout(params)[4]] != player:
         return 0
-    return moves_mask(params, state, player, mask)
+    return sowable(params, state, player, None, mask)
+
+
+@njit(cache=True)
+def moves(params, state, out):
+    player = state[layout(params)[4]]
+    if player < 0:
+        return 0
+    return sowable(params, state, player, out, None)
 
 
 @njit(cache=True)
@@ -261,6 +272,12 @@ def apply(params, state, action):
     house = player * h + action
     left = state[house]
     state[house] = 0
+    laps = left // (m - 1)  # each lap sows one seed in every other house
+    if laps:
+        for i in range(m):
+            state[i] += laps
+        state[house] -= laps
+        left -= laps * (m - 1)
     at = house
     while left > 0:
         at += 1
@@ -269,6 +286,8 @@ def apply(params, state, action):
         if at != house:
             state[at] += 1
             left -= 1
+    if at == house:  # a whole number of laps: the last seed fell in the house before the one sown from
+        at = house - 1 if house > 0 else m - 1
     lower = at // h * h
     if lower != player * h:  # the last seed fell in the opponent's row
         slam = True
@@ -298,14 +317,14 @@ def apply(params, state, action):
     number = board_number(params, state, player)
     count = state[at_count]
     repeated = False
-    for i in range(count):
+    for i in range(count - 2, -1, -2):  # the boards seen alternate players: only every other one can be this one
         if state[at_seen + i] == number:
             repeated = True
             break
     if not repeated:
         state[at_seen + count] = number
         state[at_count] = count + 1
-    if repeated or decided(state, total, at_score) or moves_mask(params, state, player, None) == 0:
+    if repeated or decided(state, total, at_score) or sowable(params, state, player, None, None) == 0:
         for i in range(m):  # each player collects the seeds of its own row
             state[at_score + i // h] += state[i]
             state[i] = 0
@@ -389,4 +408,5 @@ class Oware(PortGame):
         table = [comb(n, k) for n in range(self.total + m - 1) for k in range(m)]
         return self.port_kernels(size=self.position_size, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
-                                 state_hash=state_hash, params=[self.houses, self.total] + table, dtype=np.int64)
+                                 state_hash=state_hash, moves=moves, params=[self.houses, self.total] + table,
+                                 dtype=np.int64)

@@ -7,23 +7,26 @@ then turns one quadrant a quarter: action ``(y * 6 + x) * 8 + r`` turns quadrant
 or clockwise (odd); OpenSpiel writes it ``a1s`` (the rotation as a letter from ``s``). Five in a row (a row, column or
 diagonal) after the turn wins (returns 1 and -1); both players' lines at once, or a full board without one, draw.
 Player 0 (``O``) moves first. The observation tensor has 3 planes of 6x6: the viewer's marbles, the opponent's, the
-empty cells. The kernels' position is the cells (0 empty, 1 player 0, 2 player 1), the player to move (or
-TERMINAL), the outcome (0 none yet, 1 player 0 won, 2 player 1 won, 3 a draw) and the marbles placed.
+empty cells. The rules below turn a quadrant's ring of cells; the kernels keep OpenSpiel's bitboards (each player's
+marbles on the bits of its ``xy_to_bit``, which puts each quadrant's ring on eight bits in a row, so a turn is two
+shifts) and test its 32 win masks. The kernels' position is the two bitboards, the player to move (or TERMINAL), the
+outcome (0 none yet, 1 player 0 won, 2 player 1 won, 3 a draw) and the marbles placed.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, draw, drawn_from, encode_state, mix,
+                                     seat_relative)
 
 SIDE = 6
 CELLS = SIDE * SIDE
 ROTATIONS = 8
 EMPTY = 0
 UNDECIDED, DRAW = 0, 3  # outcomes besides a player's win (player + 1)
-PLAYER, OUTCOME, PLACED = CELLS, CELLS + 1, CELLS + 2  # the position's numbers after the cells
-SIZE = CELLS + 3
+FIRST_BITS, SECOND_BITS, PLAYER, OUTCOME, PLACED = 0, 1, 2, 3, 4  # the kernels' position
+SIZE = 5
 
 # OpenSpiel's xy_to_bit: quadrant q holds the bits 9q..9q+8, its ring of eight cells clockwise from bit 9q and its
 # centre on bit 9q+8; turning a quadrant clockwise moves each ring cell two bits on, anticlockwise two bits back.
@@ -126,7 +129,8 @@ class PentagoState(PortState):
         return self.current_player(), tuple(self.board)
 
     def encode(self) -> np.ndarray:
-        return np.array(self.board + [self.current_player(), self.outcome, self.placed], np.int8)
+        bits = [sum(1 << XY_TO_BIT[cell] for cell, s in enumerate(self.board) if s == mark) for mark in (1, 2)]
+        return np.array(bits + [self.current_player(), self.outcome, self.placed], np.int64)
 
     def __str__(self) -> str:
         if self.game.ansi:
@@ -144,9 +148,16 @@ class PentagoState(PortState):
         return "".join(out)
 
 
-# --- the same rules as kernels -----------------------------------------------------------------------------------
-RING_CELLS = np.array(RINGS, np.int64)
-LINE_CELLS = np.array(LINES, np.int64)
+# --- the same rules as kernels: OpenSpiel's bitboards (each player's marbles on the bits of XY_TO_BIT) --------
+CELL_BIT = np.array(XY_TO_BIT, np.int64)
+WIN_MASKS = np.array([sum(1 << XY_TO_BIT[c] for c in line) for line in LINES], np.int64)
+RING = 0xFF  # a quadrant's ring of eight bits, shifted up to its quadrant
+
+
+@njit(cache=True, inline="always")
+def taken(state):
+    """Both players' marbles, as bits."""
+    return state[FIRST_BITS] | state[SECOND_BITS]
 
 
 @njit(cache=True)
@@ -161,29 +172,55 @@ def mover(params, state):
 
 @njit(cache=True)
 def legal(params, state, player, mask):
-    mask[:] = 0
     if state[PLAYER] != player:
+        mask[:] = 0
         return 0
-    n = 0
+    mask[:] = 1  # every move, then the taken cells' off (fewer, most of a game)
+    full = taken(state)
+    n = CELLS * ROTATIONS
     for cell in range(CELLS):
-        if state[cell] == EMPTY:
-            for r in range(ROTATIONS):
-                mask[cell * ROTATIONS + r] = 1
-            n += ROTATIONS
+        if (full >> CELL_BIT[cell]) & 1:
+            mask[cell * ROTATIONS:(cell + 1) * ROTATIONS] = 0
+            n -= ROTATIONS
     return n
 
 
 @njit(cache=True)
-def has_line(state, mark):
-    for i in range(LINE_CELLS.shape[0]):
-        whole = True
-        for j in range(5):
-            if state[LINE_CELLS[i, j]] != mark:
-                whole = False
-                break
-        if whole:
-            return True
-    return False
+def moves(params, state, out):
+    if state[PLAYER] < 0:
+        return 0
+    full = taken(state)
+    n = 0
+    for cell in range(CELLS):
+        if not (full >> CELL_BIT[cell]) & 1:
+            for r in range(ROTATIONS):
+                out[n] = cell * ROTATIONS + r
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def random_move(params, state, out, rng):
+    """A uniformly random move: a random cell until it is empty (``TRIES`` at most), else one of the list; then a
+    random turn (every empty cell takes all eight)."""
+    if state[PLAYER] < 0:
+        return -1
+    full = taken(state)
+    for _ in range(TRIES):
+        cell = draw(rng, CELLS)
+        if not (full >> CELL_BIT[cell]) & 1:
+            return cell * ROTATIONS + draw(rng, ROTATIONS)
+    return drawn_from(out, moves(params, state, out), rng)
+
+
+@njit(cache=True, inline="always")
+def turned(bits, rotation):
+    """OpenSpiel's rotate_quadrant_ccw (``rotation`` even) or rotate_quadrant_cw (odd) of quadrant
+    ``rotation // 2``: the ring's bits two places back or on."""
+    m = RING << ((rotation >> 1) * 9)
+    if rotation & 1:
+        return (bits & ~m) | (((bits & m) >> 6) & m) | (((bits & m) << 2) & m)
+    return (bits & ~m) | (((bits & m) >> 2) & m) | (((bits & m) << 6) & m)
 
 
 @njit(cache=True)
@@ -191,22 +228,23 @@ def apply(params, state, action):
     player = state[PLAYER]
     cell = action // ROTATIONS
     rotation = action % ROTATIONS
-    state[cell] = player + 1
-    q = rotation >> 1
-    shift = 2 if rotation & 1 else 6
-    old = np.empty(8, state.dtype)
-    for k in range(8):
-        old[k] = state[RING_CELLS[q, k]]
-    for k in range(8):
-        state[RING_CELLS[q, (k + shift) % 8]] = old[k]
+    state[FIRST_BITS + player] |= np.int64(1) << CELL_BIT[cell]
+    first = turned(state[FIRST_BITS], rotation)
+    second = turned(state[SECOND_BITS], rotation)
+    state[FIRST_BITS] = first
+    state[SECOND_BITS] = second
     state[PLACED] += 1
-    first = has_line(state, 1)
-    second = has_line(state, 2)
-    if first and second:
+    first_won = False
+    second_won = False
+    for i in range(WIN_MASKS.shape[0]):
+        w = WIN_MASKS[i]
+        first_won |= (first & w) == w
+        second_won |= (second & w) == w
+    if first_won and second_won:
         state[OUTCOME] = DRAW
-    elif first:
+    elif first_won:
         state[OUTCOME] = 1
-    elif second:
+    elif second_won:
         state[OUTCOME] = 2
     elif state[PLACED] == CELLS:
         state[OUTCOME] = DRAW
@@ -225,12 +263,12 @@ def returns(params, state, out):
 
 @njit(cache=True)
 def observation(params, state, player, out):
+    own = state[FIRST_BITS + player]
+    opp = state[SECOND_BITS - player]
     out[:] = 0.0
-    mine = player + 1
     for cell in range(CELLS):
-        s = state[cell]
-        plane = 2 if s == EMPTY else 0 if s == mine else 1
-        out[plane * CELLS + cell] = 1.0
+        b = CELL_BIT[cell]
+        out[(0 if (own >> b) & 1 else 1 if (opp >> b) & 1 else 2) * CELLS + cell] = 1.0
 
 
 @njit(cache=True)
@@ -242,7 +280,7 @@ def features(params, state, player, out):
 
 @njit(cache=True)
 def state_hash(params, state):
-    return cells_hash(state[:CELLS], state[PLAYER], 0)
+    return np.int64(mix(state[FIRST_BITS]) ^ mix(state[SECOND_BITS] + (np.int64(1) << 40)) ^ mix(state[PLAYER] + 16))
 
 
 # --- the game ----------------------------------------------------------------------------------------------------
@@ -260,4 +298,5 @@ class Pentago(PortGame):
 
     def kernels(self):
         return self.port_kernels(size=SIZE, encode=encode_state, legal=legal, apply=apply, mover=mover,
-                                 returns=returns, features=features, initial=initial, state_hash=state_hash)
+                                 returns=returns, features=features, initial=initial, state_hash=state_hash,
+                                 moves=moves, random_move=random_move, dtype=np.int64)

@@ -1,0 +1,44 @@
+"""The random playouts of the ports of othello, pentago, dots_and_boxes, oware and mancala: their ``moves`` kernel
+lists the legal actions as ``legal`` marks them, their ``random_move`` (where a port gives one) draws each legal
+action as often as the others, early and late in a game, and whole playouts end with zero-sum returns."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from evoplay.games import load_game  # noqa: E402
+from evoplay.games.kernels import kernels_of, specialise  # noqa: E402
+
+SPECS = ["openspiel:othello", "openspiel:pentago", "openspiel:dots_and_boxes(num_cols=3,num_rows=3)",
+         "openspiel:oware", "openspiel:mancala"]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s[10:] for s in SPECS])
+def test_random_playouts_draw_every_legal_move_uniformly(spec):
+    game = load_game(spec)
+    k = kernels_of(game)
+    loop = specialise("evoplay.games.ports.playouts", k)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            position = state.encode()
+            assert k.moves_of(position) == legal
+            if len(legal) > 1 and rng.random() < 0.2:
+                counts = np.zeros(k.actions, np.int64)
+                draws = 300 * len(legal)
+                loop.draws(k.params, position, draws, checked, np.zeros(k.actions, np.int64),
+                           np.zeros(k.actions, np.int8), counts)
+                assert np.flatnonzero(counts).tolist() == legal
+                expected = draws / len(legal)
+                assert np.abs(counts[legal] - expected).max() < 6 * np.sqrt(expected), (state.history, counts[legal])
+                checked += 1
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+        assert k.moves_of(state.encode()) == []
+    assert checked >= 5
+    totals = game.random_playouts(200, seed=1)
+    assert totals.sum() == 0 and 0 < np.abs(totals).max() <= 200  # zero-sum returns of 200 whole games
