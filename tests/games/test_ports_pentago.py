@@ -53,10 +53,11 @@ def test_a_turn_that_makes_both_players_lines_draws_as_in_openspiel():
     assert board[0].sum() + board[1].sum() == 18  # the board is not full: the turn drew the game
 
 
-def test_actions_are_read_from_their_text():
+def test_actions_are_read_from_their_text_and_sit_on_their_cell():
     game = load_game("openspiel:pentago")
     state = game.new_initial_state()
     assert state.string_to_action("b3u") == 106 and state.action_to_string(106) == "b3u"
+    assert state.action_cell(106) == state.action_cell(104) == (2, 1)  # b3's eight turns are clicked on b3
     assert state.string_to_action("B3U") == 106 and state.string_to_action("106") == 106
     state.apply_action(state.string_to_action("a1s"))  # quadrant 0 turns anticlockwise: the marble moves to a3
     assert state.board[12] == 1 and state.action_to_string(state.string_to_action("a1t")) == "a1t"

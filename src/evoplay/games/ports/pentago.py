@@ -115,6 +115,13 @@ class PentagoState(PortState):
         y, x = divmod(cell, SIDE)
         return f"{chr(ord('a') + x)}{chr(ord('1') + y)}{chr(ord('s') + rotation)}"
 
+    def action_cell(self, action: int) -> tuple[int, int] | None:
+        """The marble's cell on ``grid()`` (row y, column x): the eight turns of a cell share it (a click asks
+        which)."""
+        if not 0 <= action < CELLS * ROTATIONS:
+            return None
+        return divmod(action // ROTATIONS, SIDE)
+
     def _string_to_action(self, text: str) -> int:
         """``a1s`` read straight off the text (the base's way compares it with all ~250 legal moves' strings)."""
         t = text.lower()
