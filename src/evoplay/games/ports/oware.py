@@ -178,7 +178,8 @@ class OwareState(PortState):
             + [f"{chr(ord('A') + a):>3}" for a in range(h)] + ["\n"]) + score(0)
 
 
-# --- the same rules as kernels (params: houses a player, seeds in all, then C(n, k) for the ranks) -------------
+# --- the same rules as kernels (params: houses a player, seeds in all, then C(n, k) for the ranks at
+# params[2 + n * 2 * houses + k]) --------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def layout(params):
     """(houses a player, all houses, seeds in all, the index of the scores, of the mover, of the moves, of how the
@@ -186,12 +187,6 @@ def layout(params):
     h = params[0]
     m = 2 * h
     return h, m, params[1], m, m + 2, m + 3, m + 4, m + 5, m + HEADER
-
-
-@njit(cache=True, inline="always")
-def binomial(params, n, k):
-    """C(n, k) from the table in params (rows n = 0.., columns k = 0..houses - 1)."""
-    return params[2 + n * 2 * params[0] + k]
 
 
 @njit(cache=True)
@@ -209,15 +204,16 @@ def mover(params, state):
     return np.int64(state[layout(params)[4]])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def board_number(params, state, player):
-    """The board's number in the list of boards seen: rank(houses) * 2 + the player to move."""
+    """The board's number in the list of boards seen: rank(houses) * 2 + the player to move (``rank``: the sum of
+    C(total + i, i + 1) over the houses but the last, total the seeds up to house i)."""
     m = 2 * params[0]
-    total = np.int64(0)
+    at = 2 - m  # C(total + i, i + 1) sits at params[2 + (total + i) * m + i + 1]: each house moves it on
     out = np.int64(0)
     for i in range(m - 1):
-        total += state[i]
-        out += binomial(params, total + i, i + 1)
+        at += (state[i] + 1) * m + 1
+        out += params[at]
     return out * 2 + player
 
 
