@@ -59,15 +59,14 @@ _USAGE = """\
 
 _VIEW = '''
 class View:
-    """The numbers the evaluation reads at a position, from one player's side (evoplay's FeatureView)."""
+    """The numbers the evaluation reads at a position, from one player's side: evoplay's FeatureView, as the
+    champion's best.json sets it up (VIEW)."""
 
     def __init__(self, game):
+        self.__dict__.update(VIEW)
         self.game = game
-        self.own = OWN_FEATURES
-        self._names = list(FEATURES)
-        self.free = FREE
-        self.board = PAIR_BOARD
-        self.scales = None if SCALES is None else np.array(SCALES, dtype=np.float64)
+        if self.scales is not None:
+            self.scales = np.array(self.scales, dtype=np.float64)
 
 '''
 
@@ -139,10 +138,12 @@ def _random_game(player, seat, seed):
 
 def main(args):
     """The command line (see USAGE); returns the exit status."""
-    if not args or args[0] in ("-h", "--help", "help"):
+    if not args:
+        return command_error("give a command: play or move", USAGE)
+    if args[0] in ("-h", "--help", "help"):
         print(__doc__.split("\n\n")[0])
         print(USAGE)
-        return 0 if args else 2
+        return 0
     command, rest = args[0], args[1:]
     try:
         if command == "play":
@@ -197,31 +198,39 @@ if __name__ == "__main__":
 '''
 
 
-#: FeatureAgent's members the file does not carry: its own ``__init__`` (``Player.__init__`` sets what it sets from
-#: the file's settings) and the description (the file's docstring says how it plays)
-_NOT_CARRIED = ("__init__", "describe")
+#: FeatureAgent's and FeatureView's members the file does not carry: their own ``__init__`` (``Player`` and ``View``
+#: set what they set from the file's settings), the view's construction from a document and the agent's
+#: description (the file's docstring says how it plays)
+_NOT_CARRIED = ("__init__", "from_document", "describe")
+
+
+def _members(cls) -> list[str]:
+    return [m for m, v in vars(cls).items() if (callable(v) or isinstance(v, property)) and m not in _NOT_CARRIED
+            and not (m.startswith("__") and m not in ("__len__",))]
 
 
 def _carried_player() -> str:
-    """evoplay's search, move choice and feature view, as evoplay runs them."""
-    gs, pm, fv = generic_search, program_module, feature_view
-    parts = [
-        "# " + "-" * 114,
-        "# The search and the player: evoplay's own code (evoplay.agents.generic_search, program, feature_view).",
-        "# " + "-" * 114,
-        standalone.constants(gs, "TERMINAL_SCALE", "EVAL_LIMIT", "MAX_DEPTH", "TABLE_LIMIT", "EXACT", "LOWER",
-                             "UPPER") + f"SEARCH_DEPTH_LIMIT = {gs.MAX_DEPTH!r}\n"
-        + standalone.constants(pm, "CLOCKS") + standalone.constants(fv, "FREE_FEATURES", "PAIR_DIRECTIONS"),
-    ]
-    parts += [standalone.carried(x) for x in (
-        gs.Budget, gs._OutOfBudget, gs.transposition_key, gs._apply, gs._clip, gs.clip_value, gs._Search, gs.search,
-        pm.choose_best, pm._Leaves, pm.linear_rows, pm.play_budget, pm._played_depth, fv.free_features,
-        fv.pair_counts_batch)]
-    parts.append(f"_SHIFTS = {fv._SHIFTS!r}\n")
-    view = _VIEW + "\n".join(standalone.carried(getattr(fv.FeatureView, m), "    ") for m in ("pair_count", "rows"))
-    methods = [m for m, v in vars(pm.FeatureAgent).items() if callable(v) and m not in _NOT_CARRIED]
-    player = _PLAYER + "\n".join(standalone.carried(pm.FeatureAgent.__dict__[m], "    ") for m in methods)
-    return "\n\n".join(parts) + view + "\n" + player
+    """evoplay's move choice and feature view, as evoplay runs them: every method of ``FeatureAgent`` and
+    ``FeatureView`` (what they call is carried after, by ``standalone.resolved``)."""
+    pm, fv = program_module, feature_view
+    view = _VIEW + "\n".join(standalone.carried(getattr(fv.FeatureView, m), "    ") for m in _members(fv.FeatureView))
+    player = _PLAYER + "\n".join(standalone.carried(vars(pm.FeatureAgent)[m], "    ")
+                                 for m in _members(pm.FeatureAgent))
+    return view + "\n" + player
+
+
+#: where the names the carried code uses come from, the first that has a name giving it (the search's MAX_DEPTH,
+#: not the program module's)
+_SOURCES = (generic_search, feature_view, program_module)
+
+
+def _view_state(view) -> dict:
+    """What the file's ``View`` sets: the FeatureView's attributes but its game, arrays as lists."""
+    state = {}
+    for key, value in vars(view).items():
+        if key != "game":
+            state[key] = value.tolist() if hasattr(value, "tolist") else value
+    return state
 
 
 def _evaluation(doc: dict, agent) -> str:
@@ -324,25 +333,28 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
                         about=textwrap.fill(about, 116), file=file_name, usage=usage, budget=budget_text)
     settings = "\n".join([
         f"FEATURES = {names!r}",
-        f"OWN_FEATURES = {shipped.view.own!r}  # the game's own features(player); then the free features, the pairs",
-        f"FREE = {shipped.view.free!r}  # the six free features follow the game's own (seat, my_turn, ...)",
-        f"PAIR_BOARD = {shipped.view.board!r}  # (planes, rows, columns): the neighbouring-pair counts follow",
-        "SCALES = " + (repr(None) if shipped.view.scales is None else repr([float(s) for s in shipped.view.scales]))
-        + "  # each number times its scale (None: unscaled)",
+        f"VIEW = {_view_state(shipped.view)!r}  # evoplay's FeatureView of the champion: its own features, "
+        "the free features, board counts, scales",
         f"POLICY = {shipped.policy!r}  # without a budget: 'move' scores each move's after-state, 'search' searches",
         f"DEPTH = {trained.depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
         f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
         f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.program.play_budget reads it)",
     ])
-    text = "\n\n".join([
+    rule = "# " + "-" * 114
+    opening = "\n\n".join([
         head + standalone.IMPORTS,
-        "# " + "-" * 114 + "\n# The game.\n# " + "-" * 114 + "\n" + game_code,
-        "# " + "-" * 114 + "\n# What it reads and how it plays.\n# " + "-" * 114 + "\n" + settings + "\n",
-        "# " + "-" * 114 + "\n# The evaluation.\n# " + "-" * 114 + _evaluation(doc, shipped),
-        _carried_player(),
-        "# " + "-" * 114 + "\n# The command line.\n# " + "-" * 114 + _MAIN.format(usage=usage)
-        + standalone.command_source() + _MAIN_BODY.format(),
+        f"{rule}\n# The game.\n{rule}\n" + game_code,
+        f"{rule}\n# What it reads and how it plays.\n{rule}\n" + settings + "\n",
+        f"{rule}\n# The evaluation.\n{rule}" + _evaluation(doc, shipped),
     ])
+    player = "\n\n".join([
+        _carried_player(),
+        f"{rule}\n# The command line.\n{rule}" + _MAIN.format(usage=usage) + standalone.command_source()
+        + _MAIN_BODY.format(),
+    ])
+    carried = standalone.resolved(opening + player, _SOURCES)
+    text = "\n\n".join([opening, f"{rule}\n# The search and what the player calls: evoplay's own code (evoplay.agents."
+                          f"generic_search, program, feature_view).\n{rule}\n" + carried, player])
     missing = standalone.missing_names(text)
     if missing:
         raise SpecError(f"export: the player's carried code needs {', '.join(missing)}, which the exported file "

@@ -165,20 +165,74 @@ def openspiel_source(game) -> str:
     ])
 
 
+def _definition(name: str, value) -> str | None:
+    """``name``'s definition in an exported file: a function's or class's source, a plain constant's value; None
+    for anything else."""
+    if inspect.isfunction(value) or inspect.isclass(value) or hasattr(value, "py_func"):
+        own = getattr(value, "py_func", value).__name__
+        return carried(value) + ("" if own == name else f"\n\n{name} = {own}\n")  # imported under another name
+    if value is None or isinstance(value, (bool, int, float, str, tuple, frozenset)):
+        text = repr(value)
+        try:
+            eval(text, {"slice": slice})  # noqa: S307 - our own constants, read back to be sure they can be
+        except Exception:  # noqa: BLE001
+            return None
+        return f"{name} = {text}\n"
+    return None
+
+
+def resolved(text: str, modules) -> str:
+    """The definitions ``text`` (a whole file) lacks, carried from ``modules`` (the first that has a name gives
+    it), and those they lack in turn, each placed after what it uses (annotations and defaults are read when a
+    function is defined); names none of them can give stay missing (``missing_names`` then names them)."""
+    found: dict[str, str] = {}
+    while True:
+        new = {}
+        for name in missing_names("\n\n".join([*found.values(), text])):
+            for module in modules:
+                if name in vars(module):
+                    definition = _definition(name, vars(module)[name])
+                    if definition is not None:
+                        new[name] = definition
+                    break
+        if not new:
+            break
+        found.update(new)
+    ordered: list[str] = []
+
+    def place(name: str, path: tuple) -> None:
+        if name in ordered or name in path:
+            return
+        for used in missing_names(found[name]):
+            if used in found:
+                place(used, path + (name,))
+        ordered.append(name)
+
+    for name in sorted(found):
+        place(name, ())
+    return "\n\n".join(found[name] for name in ordered)
+
+
 def missing_names(source: str) -> list[str]:
-    """The globals ``source`` (a whole module's text) reads but never defines: names a function, method or the
-    module body loads from the module's namespace that no assignment, import, ``def`` or ``class`` of the module
-    (or of a class body) binds and that are not builtins."""
+    """The globals ``source`` (a whole module's text) reads but never defines: names a function, method, class body
+    or the module body loads from the module's namespace that no assignment, import, ``def`` or ``class`` at the
+    module's top level binds (a class body's own names count for that body only) and that are not builtins."""
     code = compile(source, "<export>", "exec", dont_inherit=True)  # not this module's __future__ annotations
     bound = set(dir(builtins)) | {"__annotations__", "__file__", "__name__", "__doc__"}
     used = set()
 
-    def walk(c: types.CodeType, top: bool) -> None:
+    def walk(c: types.CodeType, module: bool) -> None:
+        function = bool(c.co_flags & inspect.CO_OPTIMIZED)
+        own = set()  # a class body's names
+        loads = []
         for ins in dis.get_instructions(c):
             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
-                used.add(ins.argval)
-            elif ins.opname in ("STORE_NAME", "STORE_GLOBAL", "IMPORT_NAME") or (top and ins.opname == "STORE_FAST"):
-                bound.add(str(ins.argval).split(".")[0])
+                loads.append((ins.opname, ins.argval))
+            elif ins.opname == "STORE_GLOBAL" or (module and ins.opname == "STORE_NAME"):
+                bound.add(ins.argval)
+            elif ins.opname == "STORE_NAME" and not function:
+                own.add(ins.argval)
+        used.update(name for op, name in loads if not (op == "LOAD_NAME" and name in own))
         for const in c.co_consts:
             if isinstance(const, types.CodeType):
                 walk(const, False)

@@ -93,10 +93,12 @@ def _generic(folder, lang, path, positions, nodes, seed, say):
     if shipped.budget and shipped.budget.timed:
         ms, limit = 0, nodes
         say(f"{path.name}: the champion plays within {1000 * shipped.budget.seconds:g} ms a move, which no two runs "
-            f"spend alike; the agent and the export both search within {nodes} nodes a move instead")
+            f"spend alike; the agent and the export both search within {nodes} nodes a move instead (ties drawn by "
+            f"both from generators seeded alike)")
     else:
         ms, limit = -1, -1
-        say(f"{path.name}: the agent and the export play as shipped ({shipped.describe()})")
+        say(f"{path.name}: the agent and the export play as shipped, {shipped.describe()} (ties drawn by both from "
+            f"generators seeded alike)")
     agent = make(game, doc, "the agent", "the agent", ms=ms, nodes=limit)
     if lang == "python":
         exported = ModulePlayer(_module(path), ms, limit)
@@ -104,7 +106,8 @@ def _generic(folder, lang, path, positions, nodes, seed, say):
     else:
         lua = _lua()
         evaluate = lua.execute(path.read_text(encoding="utf-8"))
-        view = FeatureView(game, agent.view.free, None, agent.view.board is not None)  # Lua scales the row itself
+        unscaled = {k: v for k, v in doc.items() if k != "feature_scales"}  # the Lua file scales the row itself
+        view = FeatureView.from_document(game, unscaled)
         hybrid = FeatureAgent(game, LuaScorer(evaluate, lua, len(view)), agent.policy, agent.depth, agent.opponents,
                               view=view, budget=agent.budget)
         exported = Follower(hybrid.step, hybrid.restart)
@@ -142,7 +145,8 @@ def _mancala(folder, lang, path, positions, nodes, seed, say):
     _, _, doc = load_program(folder.file("best.json"))
     game = load_game(doc["game"])
     agent = make_gp_agent(game, "the agent", str(folder.file("best.json")))
-    say(f"{path.name}: choose_pit against gp(best.json), policy {doc['policy']} (ties to the lowest pit in both)")
+    rule = ("the pit rule, no ties" if doc["policy"] == "kalah_pit" else "ties to the lowest pit in both")
+    say(f"{path.name}: choose_pit against gp(best.json), policy {doc['policy']} ({rule})")
     choose = _board_player(lang, path, "choose_pit", lambda s: (s.board_from_mover().tolist(),),
                            1 if lang == "lua" else 0)
     return [side_by_side(game, agent, Follower(choose), f"{lang}, {path.name}", positions, seed)]
