@@ -91,3 +91,134 @@ def test_a_time_budget_runs_simulations_on_the_kernel_path():
     state = game.new_initial_state()
     assert agent.step(state) in state.legal_actions()
     assert agent._kernel is not None and agent.last_root.explore_count > 10
+
+
+# --- guided by an evolved evaluation: the leaf value, the cut rollouts and the prior inside Numba ---------------
+def _document(spec: str, kind: str, board: str = "") -> dict:
+    """A best.json of random weights (``kind`` "weights") or a random program ("program") over the game's features,
+    the free features, per-run scales and ``board`` counts ("pairs", "lines", or none)."""
+    from evoplay import gp
+    from evoplay.agents.feature_view import FeatureView, measure_scales
+    from evoplay.agents.program import game_primitive_set
+    from evoplay.ga import GENOME_FORMAT
+    from evoplay.gp.program import PROGRAM_FORMAT
+
+    game = load_game(spec)
+    pairs, lines = board == "pairs", 3 if board == "lines" else 0
+    view = FeatureView(game, True, measure_scales(game, True, 0, 60, pairs=pairs, lines=lines), pairs, lines)
+    rng = np.random.default_rng(5)
+    if kind == "weights":
+        return {"format": GENOME_FORMAT, "game": game.spec, **view.document(),
+                "weights": (0.3 * rng.normal(size=len(view))).tolist()}
+    program = gp.grow(game_primitive_set(game, names=view.names()), rng, 5, function_probability=0.7)
+    return {"format": PROGRAM_FORMAT, "game": game.spec, "policy": "move", **view.document(),
+            "program": program.to_dict()}
+
+
+def _guided_pair(spec: str, doc: dict, cut: int, prior: bool, rollouts: int = 1, simulations: int = 200):
+    """Two uct agents guided by ``doc``: the first on the kernel path, the second held to the State path."""
+    from evoplay.agents.uct import UctAgent, evolved_evaluator_from_document
+
+    game = load_game(spec)
+    agents = [UctAgent(game, simulations=simulations, rollouts=rollouts, selection="puct" if prior else "uct",
+                       evaluator=evolved_evaluator_from_document(game, doc, cut, prior, rollouts)) for _ in range(2)]
+    assert agents[0]._kernel is not None and agents[0]._guide.value and agents[0]._guide.prior == prior
+    agents[1]._kernel = None
+    return game, agents
+
+
+def _positions(game, count: int, seed: int):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(8)):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["kalah(pits=4,seeds=3)", "openspiel:connect_four"])
+@pytest.mark.parametrize("kind, cut, prior, rollouts", [("weights", 0, False, 1), ("weights", 2, True, 1),
+                                                       ("program", 0, True, 2), ("program", 3, False, 1)])
+def test_a_guided_search_grows_the_same_root_on_both_paths(spec, kind, cut, prior, rollouts):
+    game, (fast, slow) = _guided_pair(spec, _document(spec, kind), cut, prior, rollouts)
+    priors = set()
+    for i, state in enumerate(_positions(game, 4, seed=cut)):
+        for agent in (fast, slow):
+            agent.restart(i, state.current_player())
+        assert fast.step(state) == slow.step(state)
+        assert _summary(fast.last_root) == _summary(slow.last_root)
+        priors |= {round(c.prior * len(fast.last_root.children), 9) for c in fast.last_root.children}
+    assert (len(priors) > 1) == prior  # the evaluation's softmax, or uniform
+
+
+@pytest.mark.parametrize("board", ["pairs", "lines"])
+def test_pair_and_line_features_are_read_inside_the_kernels(board):
+    spec = "openspiel:connect_four"
+    game, (fast, slow) = _guided_pair(spec, _document(spec, "weights", board), 1, True)
+    assert fast._guide.leaf.board[7] > 0  # the board counts are part of the leaf the kernels evaluate
+    for i, state in enumerate(_positions(game, 3, seed=4)):
+        for agent in (fast, slow):
+            agent.restart(i, state.current_player())
+        assert fast.step(state) == slow.step(state)
+        assert _summary(fast.last_root) == _summary(slow.last_root)
+
+
+def test_a_guided_game_replays_move_for_move_on_either_path():
+    spec = "kalah(pits=4,seeds=3)"
+    doc = _document(spec, "weights")
+    histories = []
+    for kernel in (True, False):
+        game, (agent, _) = _guided_pair(spec, doc, 1, True, simulations=60)
+        if not kernel:
+            agent._kernel = None
+        histories.append([list(play_game(game, [agent, make_agent("uct(simulations=40)", game)], seed).history)
+                          for seed in (1, 2)])
+    assert histories[0] == histories[1]
+
+
+def test_a_value_file_and_its_document_give_the_same_search(tmp_path):
+    import json
+
+    spec = "openspiel:connect_four"
+    doc = _document(spec, "weights")
+    (tmp_path / "best.json").write_text(json.dumps(doc))
+    game = load_game(spec)
+    from_file = make_agent(f"uct(simulations=150,value={tmp_path},cut=1,prior=true)", game)
+    _, (from_doc, _) = _guided_pair(spec, doc, 1, True, simulations=150)
+    state = game.new_initial_state()
+    for agent in (from_file, from_doc):
+        agent.restart(3, 0)
+    assert from_file._kernel is not None and from_file.step(state) == from_doc.step(state)
+    assert _summary(from_file.last_root) == _summary(from_doc.last_root)
+
+
+def test_an_evaluator_the_kernels_cannot_compute_runs_through_the_state():
+    from evoplay.agents.uct import CutRolloutEvaluator, UctAgent, kernel_guide
+
+    game = load_game("openspiel:connect_four")
+    custom = UctAgent(game, simulations=50, evaluator=CutRolloutEvaluator(lambda s: [0.0, 0.0], 2))
+    assert kernel_guide(custom.evaluator) is None and custom._kernel is None
+    assert custom.step(game.new_initial_state()) in range(7)
+    plain = f"{ROOT / 'examples' / 'othello6.py'}:Othello"  # the same game without kernels
+    from evoplay.agents.uct import evolved_evaluator_from_document
+
+    game = load_game(plain)
+    guided = UctAgent(game, simulations=30, evaluator=evolved_evaluator_from_document(game, _document(plain, "weights"),
+                                                                                    1, True), selection="puct")
+    assert guided._kernel is None and guided.step(game.new_initial_state()) in game.new_initial_state().legal_actions()
+
+
+def test_a_document_that_is_not_an_evolved_evaluation_is_refused():
+    from evoplay.agents.uct import evolved_evaluator_from_document
+    from evoplay.errors import SpecError
+
+    game = load_game("openspiel:connect_four")
+    with pytest.raises(SpecError, match="not a run's best.json"):
+        evolved_evaluator_from_document(game, {"weights": [1.0]})
+    with pytest.raises(SpecError, match="game's own evaluation"):
+        evolved_evaluator_from_document(game, {"game": game.spec, "schema": [], "genome": ""})

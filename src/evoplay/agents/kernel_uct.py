@@ -1,13 +1,24 @@
 """``uct`` over a game's kernels: evoplay.agents.uct's search inside Numba, compiled once per game.
 
-The same closed-loop MCTS as ``uct.search`` with the default evaluator (``RandomRolloutEvaluator``; read uct's
-docstring for the rules: expansion in a shuffled order, UCT or PUCT selection with a uniform prior, chance
-outcomes drawn with their probabilities, random rollouts to the end, the max^n backup and the solver), for a
-turn-based game of perfect information that hands over kernels (evoplay.games.kernels). The tree is a set of
-arrays instead of ``SearchNode`` objects, and the random numbers come from the agent's own ``random.Random``
-generators, advanced inside the kernel by evoplay.agents.mt19937 (Python's Mersenne Twister, to the bit), so
-with a simulation budget the search returns exactly the tree the Python search grows and the agent plays the
-same moves on either path.
+The same closed-loop MCTS as ``uct.search`` (read uct's docstring for the rules: expansion in a shuffled order, UCT
+or PUCT selection, chance outcomes drawn with their probabilities, the max^n backup and the solver), for a
+turn-based game of perfect information that hands over kernels (evoplay.games.kernels), with the evaluators a
+``Guide`` describes:
+
+- random rollouts to the end of the game (``RandomRolloutEvaluator``), the mean of ``rollouts`` of them;
+- an evolved evaluation (``uct.EvolvedEvaluation``: a gp program or ga weights over the game's features, the free
+  features, the board counts -- pairs or line patterns -- and the per-run scales) as the leaf value: ``rollouts``
+  random rollouts cut after ``cut`` plies, each scored ``tanh(score / spread)`` for every player where the game
+  is not over (``CutRolloutEvaluator``);
+- its scores of the mover's after-states as PUCT's prior, ``softmax(score / spread / temperature)``, a finished
+  game scoring its return x ``WIN_SCORE`` (``PriorEvaluator``).
+
+The evaluation is the feature players' leaf (evoplay.agents.kernel_search's ``Leaf``, ``evaluate`` and
+``view_row``): exactly the numbers alpha-beta reads. The tree is a set of arrays instead of ``SearchNode``
+objects, and the random numbers come from the agent's own ``random.Random`` generators, advanced inside the kernel
+by evoplay.agents.mt19937 (Python's Mersenne Twister, to the bit); ``tanh`` and ``exp`` are the C library's on both
+paths and sums run in the same order, so with a simulation budget the search returns exactly the tree the Python
+search grows and the agent plays the same moves on either path.
 
 A search runs in calls of a batch of simulations each (the clock is read between them under a time budget);
 the tree grows between calls when it could fill up. ``KernelUct.search`` returns the root and its children as
@@ -23,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents import mt19937 as mt
+from evoplay.agents.kernel_search import LINEAR, PROGRAM, SCORE, Leaf, evaluate, make_leaf
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import kernels_of, specialise
@@ -31,11 +43,36 @@ from evoplay.games.kernels import kernels_of, specialise
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
 game_chance = game_initial = game_hide = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
+USES = ("evoplay.agents.kernel_search",)  # the feature players' leaf, compiled for the same game
 
 # Columns of the tree's integer array and the first columns of its float array.
 ACTION, PLAYER, VISITS, FIRST, COUNT, PROVEN = 0, 1, 2, 3, 4, 5
 PRIOR, TOTAL, OUTCOME = 0, 1, 2
 NO_MOVES = 1  # the error a search reports to Python: a player to move without a legal action
+#: a move's score before the prior's softmax is clipped here (an infinite score would give NaN)
+SCORE_LIMIT = 1e8
+#: a move that ends the game scores its return times this in the prior (a win first, a loss last)
+WIN_SCORE = 10.0
+
+
+class Guide(NamedTuple):
+    """How the kernels value a leaf and a move (see the module docstring): ``leaf`` the evolved evaluation
+    (kernel_search's ``Leaf``; ``SCORE`` where none is read), ``spread`` its scores' scale, ``value`` (leaves scored
+    by it after ``cut`` random plies; else random rollouts to the end), ``rollouts`` a leaf, ``prior`` (PUCT's prior
+    from its move scores; else uniform) and the prior's ``temperature``."""
+
+    leaf: Leaf
+    spread: float = 1.0
+    value: bool = False
+    cut: int = 0
+    rollouts: int = 1
+    prior: bool = False
+    temperature: float = 1.0
+
+
+def random_rollouts(rollouts: int) -> Guide:
+    """The guide of ``rollouts`` random rollouts to the end of the game and a uniform prior."""
+    return Guide(make_leaf(SCORE), rollouts=int(rollouts))
 
 
 @njit(cache=True)
@@ -75,12 +112,13 @@ def sample(actions, priors, n, u):
 
 
 @njit(cache=True)
-def play_randomly(params, position, rng, mask, probs, actions, priors):
-    """uct.play_randomly: uniformly random legal moves (chance by its probabilities) to the end of the game;
-    False if a player who is to move has no legal action."""
+def play_randomly(params, position, rng, mask, probs, actions, priors, plies):
+    """uct.play_randomly: uniformly random legal moves (chance by its probabilities) to the end of the game or,
+    with ``plies`` >= 0, after that many moves of the players; False if a player who is to move has no legal
+    action."""
     while True:
         player = game_mover(params, position)
-        if player == TERMINAL:
+        if player == TERMINAL or (player >= 0 and plies == 0):
             return True
         n = outcomes_of(params, position, player, mask, probs, actions, priors)
         if n == 0:
@@ -89,6 +127,71 @@ def play_randomly(params, position, rng, mask, probs, actions, priors):
             game_apply(params, position, sample(actions, priors, n, mt.random(rng)))
         else:
             game_apply(params, position, actions[int(mt.random(rng) * n)])
+            plies -= 1
+
+
+@njit(cache=True)
+def unit(v):
+    """uct.clipped_values on one number: NaN to 0, the rest within [-1, 1]."""
+    if v != v:
+        return 0.0
+    return min(max(v, -1.0), 1.0)
+
+
+@njit(cache=True)
+def leaf_values(params, position, guide, rng, values, scratch):
+    """The evaluator's value of ``position`` for every player into ``values`` (RandomRolloutEvaluator or
+    CutRolloutEvaluator over EvolvedEvaluation.value); False if a rollout met a player without a legal action."""
+    work, rollout, mask, probs, actions, priors, order, path, root_values, total, child, row, stack, scores, vmask = \
+        scratch
+    plies = guide.cut if guide.value else -1
+    for r in range(guide.rollouts):
+        rollout[:] = position
+        if not play_randomly(params, rollout, rng, mask, probs, actions, priors, plies):
+            return False
+        if game_mover(params, rollout) == TERMINAL:
+            game_returns(params, rollout, total)
+        else:
+            for p in range(total.shape[0]):
+                score = evaluate(params, rollout, p, guide.leaf, vmask, scores, row, stack)
+                total[p] = unit(math.tanh(score / guide.spread))
+        if r == 0:
+            values[:] = total
+        else:
+            values += total
+    if guide.rollouts > 1:
+        values /= guide.rollouts
+    return True
+
+
+@njit(cache=True)
+def move_priors(params, position, player, n, actions, priors, guide, scratch):
+    """PriorEvaluator.prior over EvolvedEvaluation.move_scores: ``priors[:n]`` for ``actions[:n]`` (legal, in
+    action order), the softmax of each after-state's score for ``player`` over the spread (a finished game: its
+    return x WIN_SCORE), clipped to +-SCORE_LIMIT, over the temperature."""
+    work, rollout, mask, probs, acts, prs, order, path, root_values, total, child, row, stack, scores, vmask = \
+        scratch
+    top = -math.inf
+    for i in range(n):
+        child[:] = position
+        game_apply(params, child, actions[i])
+        if game_mover(params, child) == TERMINAL:
+            game_returns(params, child, scores)
+            score = scores[player] * WIN_SCORE
+        else:
+            score = evaluate(params, child, player, guide.leaf, vmask, scores, row, stack) / guide.spread
+        if score != score:
+            score = 0.0
+        logit = min(max(score, -SCORE_LIMIT), SCORE_LIMIT) / guide.temperature
+        priors[i] = logit
+        if logit > top:
+            top = logit
+    total = 0.0
+    for i in range(n):
+        priors[i] = math.exp(priors[i] - top)
+        total += priors[i]
+    for i in range(n):
+        priors[i] /= total
 
 
 @njit(cache=True)
@@ -187,10 +290,11 @@ def backup(ints, floats, path, length, values, solved, max_utility, has_max):
 
 @njit(cache=True)
 def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solve, max_utility, has_max, max_nodes,
-             rollouts, search_rng, evaluator_rng, scratch):
-    """Run up to ``simulations`` simulations of uct.search on the tree (``n_nodes`` nodes used); returns (nodes
-    used, simulations run, stopped: the root proven, a single move or the node limit reached, error code)."""
-    work, rollout, mask, probs, actions, priors, order, path, values, total = scratch
+             guide, search_rng, evaluator_rng, scratch):
+    """Run up to ``simulations`` simulations of uct.search on the tree (``n_nodes`` nodes used), the leaves and
+    priors as ``guide`` says; returns (nodes used, simulations run, stopped: the root proven, a single move or the
+    node limit reached, error code)."""
+    work, rollout, mask, probs, actions, priors, order, path, values, total = scratch[:10]
     done = 0
     while done < simulations:
         work[:] = root
@@ -203,6 +307,8 @@ def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solv
                 n = outcomes_of(params, work, player, mask, probs, actions, priors)
                 if n == 0:
                     return n_nodes, done, True, NO_MOVES
+                if guide.prior and player >= 0:
+                    move_priors(params, work, player, n, actions, priors, guide, scratch)
                 if n_nodes + n > ints.shape[0]:
                     raise RuntimeError("kernel uct: the tree is full (the caller sizes it for its simulations)")
                 for i in range(n):
@@ -236,17 +342,8 @@ def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solv
             floats[node, OUTCOME:] = values
             solved = solve
         else:
-            for r in range(rollouts):
-                rollout[:] = work
-                if not play_randomly(params, rollout, evaluator_rng, mask, probs, actions, priors):
-                    return n_nodes, done, True, NO_MOVES
-                game_returns(params, rollout, total)
-                if r == 0:
-                    values[:] = total
-                else:
-                    values += total
-            if rollouts > 1:
-                values /= rollouts
+            if not leaf_values(params, work, guide, evaluator_rng, values, scratch):
+                return n_nodes, done, True, NO_MOVES
             solved = False
         backup(ints, floats, path, length, values, solved, max_utility, has_max)
         done += 1
@@ -260,7 +357,7 @@ BATCH_SECONDS = 0.001  # under a time budget, the clock is read about this often
 
 
 class KernelUct:
-    """``uct.search`` with random rollouts for one game through its kernels."""
+    """``uct.search`` for one game through its kernels, its evaluator described by a ``Guide``."""
 
     def __init__(self, game):
         self.game = game
@@ -268,10 +365,13 @@ class KernelUct:
         self.compiled = specialise(__name__, self.kernels)
 
     @staticmethod
-    def supports(game) -> bool:
-        """Does this search cover ``game`` (kernels, one player at a time, nothing hidden)?"""
+    def supports(game, guide: Guide | None = None) -> bool:
+        """Does this search cover ``game`` (kernels, one player at a time, nothing hidden), and the features the
+        ``guide``'s evaluation reads?"""
         k = kernels_of(game)
-        return k is not None and not k.simultaneous and game.perfect_information
+        if k is None or k.simultaneous or not game.perfect_information:
+            return False
+        return guide is None or guide.leaf.kind not in (LINEAR, PROGRAM) or k.features is not None
 
     def __getstate__(self):
         return {"game": self.game}
@@ -279,11 +379,24 @@ class KernelUct:
     def __setstate__(self, state):
         self.__init__(state["game"])
 
-    def search(self, state, evaluator, rng, simulations: float, uct_c: float, solve: bool, stop_at: float | None,
-               selection: str, max_utility: float | None, max_nodes: int,
+    def scratch(self, guide: Guide, players: int):
+        """The arrays a search works in: positions, the move lists, the path, the values and the leaf's row."""
+        k = self.kernels
+        width = k.actions
+        leaf = guide.leaf
+        row = (k.n_features + (6 if leaf.free else 0) + int(leaf.board[7]) if leaf.kind in (LINEAR, PROGRAM)
+               else 1)
+        return (k.new_position(), k.new_position(), np.zeros(width, np.int8), np.zeros(width),
+                np.zeros(width, np.int64), np.zeros(width), np.zeros(width, np.int64), np.zeros(1 << 16, np.int64),
+                np.zeros(players), np.zeros(players), k.new_position(), np.zeros(row), np.zeros(max(leaf.size, 1)),
+                np.zeros(players), np.zeros(width, np.int8))
+
+    def search(self, state, guide: Guide, rng, evaluator_rng, simulations: float, uct_c: float, solve: bool,
+               stop_at: float | None, selection: str, max_utility: float | None, max_nodes: int,
                cpu_stop_at: float | None = None) -> tuple["Visit", list["Visit"]]:
-        """uct.search(state, evaluator, rng, ...) through the kernels (``evaluator`` a RandomRolloutEvaluator):
-        the root and its children; ``rng`` and the evaluator's generator advance as they would."""
+        """uct.search(state, evaluator, rng, ...) through the kernels, the evaluator described by ``guide`` and
+        drawing its rollouts from ``evaluator_rng``: the root and its children; ``rng`` and ``evaluator_rng``
+        advance as they would."""
         k = self.kernels
         players = k.players
         root = k.position(state)
@@ -291,11 +404,8 @@ class KernelUct:
         ints = np.zeros((capacity, 6), np.int64)
         floats = np.zeros((capacity, 2 + players))
         ints[0, PLAYER], ints[0, FIRST], floats[0, PRIOR] = state.current_player(), -1, 1.0
-        width = k.actions
-        scratch = (np.empty_like(root), np.empty_like(root), np.zeros(width, np.int8), np.zeros(width),
-                   np.zeros(width, np.int64), np.zeros(width), np.zeros(width, np.int64),
-                   np.zeros(1 << 16, np.int64), np.zeros(players), np.zeros(players))
-        search_rng, evaluator_rng = mt.state_of(rng), mt.state_of(evaluator.rng)
+        scratch = self.scratch(guide, players)
+        search_rng, rollout_rng = mt.state_of(rng), mt.state_of(evaluator_rng)
         limit = 0.0 if max_utility is None else float(max_utility)
         n_nodes, done, batch = 1, 0, 16
         clock = time.perf_counter
@@ -314,8 +424,7 @@ class KernelUct:
                 started = clock()
                 n_nodes, ran, stopped, error = self.compiled.simulate(
                     k.params, root, ints, floats, n_nodes, runs, float(uct_c), selection == "puct", bool(solve),
-                    limit, max_utility is not None, int(max_nodes), int(evaluator.rollouts), search_rng,
-                    evaluator_rng, scratch)
+                    limit, max_utility is not None, int(max_nodes), guide, search_rng, rollout_rng, scratch)
                 done += ran
                 if error == NO_MOVES:
                     raise SpecError(f"{self.game.spec}: a player to move has no legal action in a position that is "
@@ -327,7 +436,7 @@ class KernelUct:
                     batch = max(1, min(1 << 16, int(BATCH_SECONDS / per) if per > 0 else 1 << 16))
         finally:
             mt.restore(rng, search_rng)
-            mt.restore(evaluator.rng, evaluator_rng)
+            mt.restore(evaluator_rng, rollout_rng)
         return _root_node(ints, floats, players)
 
 

@@ -47,7 +47,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from evoplay.agents.base import Agent
-from evoplay.agents.kernel_uct import KernelUct
+from evoplay.agents.kernel_uct import SCORE_LIMIT, WIN_SCORE, Guide, KernelUct, random_rollouts
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, search_moves
 
@@ -55,8 +55,6 @@ from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, sear
 #: memory (OpenSpiel's bots stop at a memory limit in the same way)
 MAX_NODES = 3_000_000
 SELECTIONS = ("uct", "puct")
-#: a scoring callable's values are clipped here before the softmax (an infinite score would give NaN)
-SCORE_LIMIT = 1e8
 
 
 # --- the tree: no game calls below this line until ``search`` -------------------------------------------------
@@ -249,6 +247,10 @@ class Evaluator:
     def reseed(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
+    def rollout_rng(self) -> random.Random:
+        """The generator its rollouts draw from (the kernel path advances it as ``evaluate`` would)."""
+        return self.rng
+
     def evaluate(self, state: State) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__}.evaluate(state) must return every player's value")
 
@@ -333,6 +335,9 @@ class PriorEvaluator(Evaluator):
         super().reseed(seed)
         self.inner.reseed(seed)
 
+    def rollout_rng(self) -> random.Random:
+        return self.inner.rollout_rng()
+
     def evaluate(self, state: State) -> np.ndarray:
         return self.inner.evaluate(state)
 
@@ -344,10 +349,15 @@ class PriorEvaluator(Evaluator):
         if scores.shape[0] != len(legal):
             raise SpecError(f"PriorEvaluator's score(state, actions) gave {scores.shape[0]} scores for "
                             f"{len(legal)} legal actions; it must give one per action")
-        logits = np.clip(np.nan_to_num(scores, nan=0.0), -SCORE_LIMIT, SCORE_LIMIT) / self.temperature
-        weights = np.exp(logits - logits.max())
-        weights /= weights.sum()
-        return list(zip(legal, weights.tolist()))
+        # One number at a time, the C library's exp and a running sum: the kernel path's arithmetic to the bit.
+        logits = [min(max(0.0 if s != s else s, -SCORE_LIMIT), SCORE_LIMIT) / self.temperature
+                  for s in scores.tolist()]
+        top = max(logits)
+        weights = [math.exp(x - top) for x in logits]
+        total = 0.0
+        for w in weights:
+            total += w
+        return [(a, w / total) for a, w in zip(legal, weights)]
 
 
 def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: float = 1000, uct_c: float = 2.0,
@@ -432,16 +442,14 @@ class EvolvedEvaluation:
     """An evolved evaluation (a ``gp`` or ``ga`` run's best.json) as what MCTS asks of a position: each player's
     value in [-1, 1], ``tanh(score / spread)``, the spread the scores' standard deviation over seeded random
     positions (an evolved score has no scale of its own: search only ranks it); and the mover's scores of its
-    moves' after-states, on the same scale, for a prior."""
+    moves' after-states, on the same scale, for a prior. ``agent`` is the FeatureAgent of the document (its view:
+    the game's features, the free features, the board counts, the scales); ``leaf`` its evaluation as the
+    kernels read it (kernel_search's ``Leaf``), None where the agent has no kernel path."""
 
-    def __init__(self, game: Game, file: str):
-        from evoplay.agents.program import FeatureAgent
-
-        agent = _evaluation_agent(game, file)
-        if not isinstance(agent, FeatureAgent):
-            raise SpecError(f"uct: value={file} plays {game.spec} by the game's own evaluation; value= takes a gp or "
-                            f"ga best.json whose evaluation reads the game's features")
+    def __init__(self, game: Game, agent):
         self.agent, self.num_players = agent, game.num_players
+        kernel = getattr(agent, "kernel", None)
+        self.leaf = kernel.leaf if kernel is not None else None
         from evoplay.agents.feature_view import decisions
 
         samples = decisions(game, SCALE_POSITIONS, 0)
@@ -453,20 +461,40 @@ class EvolvedEvaluation:
         return np.asarray(self.agent.score_rows(self.agent.rows(states, player)), dtype=np.float64)
 
     def value(self, state: State) -> np.ndarray:
-        return np.tanh(np.array([self.scores([state], p)[0] for p in range(self.num_players)]) / self.spread)
+        # math.tanh (the C library's, as the kernels call it): NumPy's vectorised tanh differs in the last bit.
+        return np.array([math.tanh(self.scores([state], p)[0] / self.spread) for p in range(self.num_players)])
 
     def move_scores(self, state: State, actions: list[int]) -> np.ndarray:
         mover = state.current_player()
         children = self.agent.after_states(state, mover, actions)
         values = np.empty(len(actions))
         for i, child in enumerate(children):
-            values[i] = (float(np.asarray(child.returns(), dtype=np.float64)[mover]) * 10.0 if child.is_terminal()
-                         else self.scores([child], mover)[0] / self.spread)
+            values[i] = (float(np.asarray(child.returns(), dtype=np.float64)[mover]) * WIN_SCORE
+                         if child.is_terminal() else self.scores([child], mover)[0] / self.spread)
         return values
 
 
-def _evaluation_agent(game: Game, file: str):
-    """The player of a gp or ga best.json (or its run folder), read for its evaluation."""
+def evaluation_agent(game: Game, doc: dict, where: str):
+    """The FeatureAgent of an in-memory gp or ga best.json document, read for its evaluation; SpecError (naming
+    ``where``) for a document that is not one or whose evaluation is the game's own."""
+    from evoplay.agents.program import POLICIES, agent_from_program_document, agent_from_weights_document
+
+    if not isinstance(doc, dict) or "game" not in doc:
+        raise SpecError(f"uct: value={where} is not a run's best.json (no 'game'); give the best.json of a gp or ga "
+                        f"run (or the run folder)")
+    own = SpecError(f"uct: value={where} plays {game.spec} by the game's own evaluation; value= takes a gp or ga "
+                    f"best.json whose evaluation reads the game's features")
+    if "program" in doc:
+        if doc.get("policy") not in POLICIES:
+            raise own
+        return agent_from_program_document(game, doc, f"uct: value={where}", "value", ms=0)
+    if "features" not in doc:
+        raise own
+    return agent_from_weights_document(game, doc, f"uct: value={where}", "value", ms=0)
+
+
+def _document(file: str) -> dict:
+    """A gp or ga best.json (or its run folder) read and checked by its recipe's loader."""
     import json
 
     from evoplay.games.sources import resolve_file
@@ -480,20 +508,60 @@ def _evaluation_agent(game: Game, file: str):
         raise SpecError(f"uct: value={file}: not a run's best.json ({err}); give the best.json of a gp or ga run "
                         f"(or the run folder)") from None
     if isinstance(doc, dict) and "program" in doc:
-        from evoplay.agents.program_file import make_gp_agent
+        from evoplay.agents.program_file import load_program
 
-        return make_gp_agent(game, "value", str(path), ms=0)
-    from evoplay.agents.weights import from_file
+        return load_program(str(path))[2]
+    from evoplay.agents.weights import load_weights
 
-    return from_file(game, str(path), spec="value", ms=0)
+    return load_weights(str(path))
+
+
+def evolved_evaluator_from_document(game: Game, doc: dict, cut: int = 0, prior: bool = False, rollouts: int = 1,
+                                    where: str = "best.json") -> Evaluator:
+    """MCTS's evaluator from an in-memory gp or ga best.json document (``where`` names it in errors): rollouts
+    cut after ``cut`` random plies and scored by its evaluation (0: the leaf itself) and, with ``prior``, a softmax
+    prior over its scores of the moves (for PUCT). On a game with kernels whose features it reads (pairs and line
+    patterns included) ``uct`` runs it inside Numba; elsewhere through the State."""
+    evaluation = EvolvedEvaluation(game, evaluation_agent(game, doc, where))
+    inner = CutRolloutEvaluator(evaluation.value, cut, rollouts)
+    return PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
 
 
 def evolved_evaluator(game: Game, file: str, cut: int = 0, prior: bool = False, rollouts: int = 1) -> Evaluator:
-    """MCTS's evaluator from an evolved evaluation: rollouts cut after ``cut`` random plies and scored by it
-    (0: the leaf itself) and, with ``prior``, a softmax prior over its scores of the moves (for PUCT)."""
-    evaluation = EvolvedEvaluation(game, file)
-    inner = CutRolloutEvaluator(evaluation.value, cut, rollouts)
-    return PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
+    """``evolved_evaluator_from_document`` of a gp or ga run's best.json file (or the run folder)."""
+    return evolved_evaluator_from_document(game, _document(file), cut, prior, rollouts, where=file)
+
+
+def _evaluation_of(method) -> EvolvedEvaluation | None:
+    """The EvolvedEvaluation a bound ``value`` or ``move_scores`` belongs to, if it is one."""
+    owner = getattr(method, "__self__", None)
+    return owner if isinstance(owner, EvolvedEvaluation) else None
+
+
+def kernel_guide(evaluator: Evaluator) -> Guide | None:
+    """What the kernel search must compute for ``evaluator`` (kernel_uct's ``Guide``), or None when the kernels
+    cannot compute it: random rollouts, an EvolvedEvaluation's cut rollouts and its prior, where its player has a
+    kernel path (kernel_players: a gp program or weights whose view the kernels read). Any other evaluator runs
+    through the State."""
+    kind = type(evaluator)
+    if kind is RandomRolloutEvaluator:
+        return random_rollouts(evaluator.rollouts)
+    if kind is CutRolloutEvaluator:
+        evaluation = _evaluation_of(evaluator.value)
+        if evaluation is None or evaluation.leaf is None or evaluator.value.__func__ is not EvolvedEvaluation.value:
+            return None
+        return Guide(evaluation.leaf, float(evaluation.spread), True, int(evaluator.depth), int(evaluator.rollouts))
+    if kind is PriorEvaluator:
+        evaluation = _evaluation_of(evaluator.score)
+        inner = kernel_guide(evaluator.inner)
+        if (evaluation is None or evaluation.leaf is None or inner is None
+                or evaluator.score.__func__ is not EvolvedEvaluation.move_scores):
+            return None
+        if inner.value and (inner.leaf is not evaluation.leaf or inner.spread != evaluation.spread):
+            return None  # the prior and the leaf value read two evaluations: one leaf a guide
+        return inner._replace(leaf=evaluation.leaf, spread=float(evaluation.spread), prior=True,
+                              temperature=float(evaluator.temperature))
+    return None
 
 
 def supports(game: Game) -> str | None:
@@ -542,8 +610,10 @@ class UctAgent(Agent):
         self.spec = spec or "uct"
         self.deadline: float | None = None
         self.last_root: SearchNode | None = None
-        # A game that hands over kernels is searched inside Numba (agents/kernel_uct.py: the same tree and moves).
-        kernel = type(self.evaluator) is RandomRolloutEvaluator and KernelUct.supports(game)
+        # A game that hands over kernels is searched inside Numba (agents/kernel_uct.py: the same tree and moves)
+        # when the kernels can compute the evaluator (kernel_guide), else through the State.
+        self._guide = kernel_guide(self.evaluator)
+        kernel = self._guide is not None and KernelUct.supports(game, self._guide)
         self._kernel = KernelUct(game) if kernel else None
         self.restart(seed, self.seat)
 
@@ -571,8 +641,9 @@ class UctAgent(Agent):
             stop_at = own if stop_at is None else min(stop_at, own)
         budget = math.inf if self.ms > 0 else self.simulations
         if self._kernel is not None:
-            root = tree_root(*self._kernel.search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve,
-                                                  stop_at, self.selection, self.max_utility, MAX_NODES, cpu_stop_at))
+            root = tree_root(*self._kernel.search(state, self._guide, self._rng, self.evaluator.rollout_rng(), budget,
+                                                  self.uct_c, self.solve, stop_at, self.selection, self.max_utility,
+                                                  MAX_NODES, cpu_stop_at))
         else:
             root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
                           self.max_utility, cpu_stop_at=cpu_stop_at)
