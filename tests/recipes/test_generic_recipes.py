@@ -5,6 +5,7 @@ import importlib.util
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -90,7 +91,10 @@ def test_lua_export_of_a_built_in_and_refusal_for_a_file_game(tmp_path):
     s.apply_action(4)
     raw = [float(x) for x in s.features(0)] + free_features(s, 0)  # what the Lua caller passes: it scales them
     row = list(FeatureView.from_document(game, doc).row(s, 0))
-    assert fn(lua_runtime.table_from(raw)) == pytest.approx(program_value(Program.from_dict(doc["program"]), row))
+    value = program_value(Program.from_dict(doc["program"]), row)
+    if doc.get("base_weights") is not None:  # the program over its fitted base (gp's program.base)
+        value = (0.0 if value != value else value) + float(np.dot(doc["base_weights"], row))
+    assert fn(lua_runtime.table_from(raw)) == pytest.approx(value)
     file_run = tmp_path / "file"
     run_cli("evolve", "ga", "--game", TAKE_AWAY, *SMALL, "--out", str(file_run))
     result = CliRunner().invoke(main, ["export", str(file_run), "--lang", "lua"])
@@ -192,3 +196,29 @@ def test_a_search_started_run_reproduces(tmp_path):
         run_evolution(load_recipe("ga").make(config), folder)
         docs.append(folder.read_json("best.json"))
     assert docs[0]["weights"] == docs[1]["weights"]
+
+
+def test_gp_programs_add_to_a_fitted_base_that_the_zero_program_plays_alone(tmp_path):
+    from evoplay.agents.program import ProgramScorer
+
+    config = load_config("gp", None, {"game": "openspiel:tic_tac_toe", "minutes": 0.0, "generations": 2,
+                                      "population": 6, "fitness.games": 1, "report.games": 1, "report.playoff": 0,
+                                      "report.play_games": 0, "program.base_games": 80, "seed": 3})
+    evo = load_recipe("gp").make(config)
+    folder = RunFolder.create(tmp_path / "run", "gp", config)
+    state = run_evolution(evo, folder)
+    doc = folder.read_json("best.json")
+    assert len(doc["base_weights"]) == len(doc["features"]) and np.array_equal(state["base"], doc["base_weights"])
+    agent = make_agent(f"gp({folder.file('best.json')})", "openspiel:tic_tac_toe")
+    assert isinstance(agent.scorer, ProgramScorer) and np.array_equal(agent.scorer.base, doc["base_weights"])
+    assert "added to" in doc["plays"] or "added to" in agent.describe()
+    rows = np.random.default_rng(0).normal(size=(7, len(doc["features"])))
+    assert np.allclose(agent.scorer(rows), agent.scorer.reference(rows))
+    from evoplay.recipes.export_check import check_export
+
+    results = check_export(folder, ("python",), positions=200, nodes=200, say=lambda *_: None)
+    assert results and all(r.equal == r.positions for r in results)  # the export plays the program over its base
+    zero = load_recipe("gp").make(config).start(np.random.default_rng(0))["population"][0]
+    assert zero.size == 1 and float(zero.consts[0]) == 0.0
+    with pytest.raises(ConfigError, match="program.base"):
+        load_recipe("gp").make(load_config("gp", None, {"program.base": "fitted"}))

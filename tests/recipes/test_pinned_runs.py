@@ -46,7 +46,8 @@ RUNS = {
     # free and scaled features and CMA-ES came (those are their defaults now; these runs turn them off): a
     # move-scoring program on 3,3,3 against random, with a hall of fame, and a searching bit-string genome on a
     # small Kalah with a round robin and margin scoring.
-    "gp": ("gp", None, {**_BEFORE_THE_LADDER, "game": "mnk(m=3,n=3,k=3)", "population": 8, "generations": 3,
+    "gp": ("gp", None, {**_BEFORE_THE_LADDER, "program.base": "none", "game": "mnk(m=3,n=3,k=3)", "population": 8,
+                        "generations": 3,
                         "seed": 2, "fitness.games": 2, "fitness.hall_of_fame": 2, "fitness.hall_games": 1,
                         "report.games": 4}),
     "ga": ("ga", None, {**_BEFORE_THE_LADDER, "game": "kalah(pits=4,seeds=3)", "population": 6, "generations": 3,

@@ -18,6 +18,7 @@ pyspiel through evoplay's adapter, carried; the other built-in games are loaded 
 from __future__ import annotations
 
 import os
+import pprint
 import textwrap
 from pathlib import Path
 
@@ -242,6 +243,17 @@ def _evaluation(doc: dict, agent) -> str:
                          "evaluate").split("\n", 1)[1]  # the file's docstring says what it is
         score = ("    for r in range(rows.shape[0]):\n"
                  "        out[r] = clip_value(evaluate(rows[r].tolist()))\n")
+        if doc.get("base_weights") is not None:  # the program adds its value to a fitted linear evaluation
+            weights = "\n".join(f"    {float(w)!r},  # {n}" for w, n in zip(doc["base_weights"], names))
+            body += (f"\n# The fitted linear evaluation the program adds its value to (a NaN program adds nothing)."
+                     f"\nBASE = [\n{weights}\n]\n")
+            score = ("    for r in range(rows.shape[0]):\n"
+                     "        row = rows[r].tolist()\n"
+                     "        p = evaluate(row)\n"
+                     "        v = 0.0\n"
+                     "        for w, x in zip(BASE, row):  # in order, as evoplay's kernels add them\n"
+                     "            v += w * x\n"
+                     "        out[r] = clip_value(v + (0.0 if p != p else p))\n")
     else:
         weights = "\n".join(f"    {float(w)!r},  # {n}" for w, n in zip(agent.scorer.weights, names))
         body = f"\nWEIGHTS = np.array([\n{weights}\n])\n"
@@ -333,8 +345,8 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
                         about=textwrap.fill(about, 116), file=file_name, usage=usage, budget=budget_text)
     settings = "\n".join([
         f"FEATURES = {names!r}",
-        f"VIEW = {_view_state(shipped.view)!r}  # evoplay's FeatureView of the champion: its own features, "
-        "the free features, board counts, scales",
+        "# evoplay's FeatureView of the champion: its own features, the free features, the board's counts, the scales",
+        "VIEW = " + pprint.pformat(_view_state(shipped.view), width=110, compact=True, sort_dicts=False),
         f"POLICY = {shipped.policy!r}  # without a budget: 'move' scores each move's after-state, 'search' searches",
         f"DEPTH = {trained.depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
         f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
@@ -372,6 +384,13 @@ def feature_value_lua(doc: dict) -> str:
         pset = PrimitiveSet.from_dict(doc["primitive_set"])
         source = to_lua(program, pset, "evaluate", f"An evolved evoplay program of {doc['game']} over its "
                                                     f"{len(names)} features ({', '.join(names[:8])} ...)")
+        if doc.get("base_weights") is not None:  # the program adds its value to a fitted linear evaluation
+            lines = ["local program = (function()", source, "end)()", "local BASE = {"]
+            lines += [f"  {float(w)!r}, -- {n}" for w, n in zip(doc["base_weights"], names)]
+            lines += ["}", "return function(features)", "  local p = program(features)", "  if p ~= p then p = 0.0 end",
+                      "  local v = 0.0", "  for i = 1, #BASE do", "    v = v + BASE[i] * features[i]", "  end",
+                      "  return v + p", "end", ""]
+            source = "\n".join(lines)
     else:
         weights = _doc_weights(doc)
         lines = [f"-- An evolved evoplay weight vector of {doc['game']}: evaluate(features) is the weighted sum",

@@ -38,7 +38,7 @@ class KernelPath:
         self.search_kernels = search
         scorer = agent.scorer
         if scorer.kernel_leaf == "program":
-            self.leaf = make_leaf(PROGRAM, True, view=agent.view, program=scorer.program)
+            self.leaf = make_leaf(PROGRAM, True, view=agent.view, program=scorer.program, weights=scorer.base)
         else:
             self.leaf = make_leaf(LINEAR, True, view=agent.view, weights=scorer.weights)
         self.table = None  # made at the first search within a budget

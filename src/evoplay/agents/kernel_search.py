@@ -226,6 +226,21 @@ def view_row(params, pos, player, free, scales, board, slots, mask, scores, row)
 
 
 @njit(cache=True)
+def program_value(opcodes, args, consts, size, row, stack, base):
+    """A program's value of one feature row, clipped as ``clip_values``; with ``base`` weights (non-empty) the
+    program adds its value to theirs, ``dot(base, row)``, and a program value that is NaN adds nothing."""
+    p = evaluate_with_stack(opcodes, args, consts, 0, size, row, stack)
+    if base.shape[0] == 0:
+        return clip_value(p)
+    if p != p:
+        p = 0.0
+    v = 0.0
+    for j in range(base.shape[0]):
+        v += base[j] * row[j]
+    return clip_value(v + p)
+
+
+@njit(cache=True)
 def evaluate(params, pos, player, leaf, mask, scores, row, stack):
     """The leaf's value of ``pos`` from ``player``'s side, clipped."""
     kind = leaf.kind
@@ -241,7 +256,7 @@ def evaluate(params, pos, player, leaf, mask, scores, row, stack):
         for j in range(weights.shape[0]):
             v += weights[j] * row[j]
         return clip_value(v)
-    return clip_value(evaluate_with_stack(leaf.opcodes, leaf.args, leaf.consts, 0, leaf.size, row, stack))
+    return program_value(leaf.opcodes, leaf.args, leaf.consts, leaf.size, row, stack, leaf.weights)
 
 
 @njit(cache=True)

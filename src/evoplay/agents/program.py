@@ -26,6 +26,7 @@ from numba import njit
 from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.kernel_players import kernel_path
+from evoplay.agents.kernel_search import program_value
 from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
 from evoplay.agents.generic_search import clip_value
 from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
@@ -131,12 +132,12 @@ def clip_values(values: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def program_rows(opcodes, args, consts, size, rows, out):
-    """The program on every row of ``rows`` (float64[:, ::1]) into ``out``, clipped as ``clip_values``: one call per
-    move, so a move costs one dispatch however many legal actions it has."""
+def program_rows(opcodes, args, consts, size, rows, out, base):
+    """The program (over ``base`` weights, when not empty) on every row of ``rows`` (float64[:, ::1]) into ``out``:
+    one call per move, so a move costs one dispatch however many legal actions it has."""
     stack = np.empty(size, np.float64)
     for r in range(rows.shape[0]):
-        out[r] = clip_value(evaluate_with_stack(opcodes, args, consts, 0, size, rows[r], stack))
+        out[r] = program_value(opcodes, args, consts, size, rows[r], stack, base)
 
 
 @njit(cache=True)
@@ -150,12 +151,15 @@ def linear_rows(weights, rows, out):
 
 
 class ProgramScorer:
-    """A GP program's clipped value on every row of a feature matrix, in one interpreter call."""
+    """A GP program's clipped value on every row of a feature matrix, in one interpreter call; with ``base`` weights
+    (a linear evaluation fitted before evolution: the gp recipe's ``program.base``) the program's value is added
+    to the base's."""
 
     kernel_leaf = "program"  # what the kernel path evaluates (evoplay.agents.kernel_players)
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, base=None):
         self.program = program
+        self.base = np.zeros(0) if base is None else np.ascontiguousarray(base, dtype=np.float64)
 
     @property
     def size(self) -> int:
@@ -164,13 +168,16 @@ class ProgramScorer:
     def __call__(self, rows: np.ndarray) -> np.ndarray:
         p = self.program
         out = np.empty(rows.shape[0], np.float64)
-        program_rows(p.opcodes, p.args, p.consts, p.size, rows, out)
+        program_rows(p.opcodes, p.args, p.consts, p.size, rows, out, self.base)
         return out
 
     def reference(self, rows: np.ndarray) -> np.ndarray:
         from evoplay.gp.interpreter import reference_evaluate
 
-        return clip_values(np.array([reference_evaluate(self.program, list(r)) for r in rows], dtype=np.float64))
+        values = np.array([reference_evaluate(self.program, list(r)) for r in rows], dtype=np.float64)
+        if len(self.base):
+            values = np.nan_to_num(values, nan=0.0) + rows @ self.base
+        return clip_values(values)
 
 
 class LinearScorer:
@@ -347,7 +354,8 @@ class FeatureAgent(Agent):
     def describe(self) -> str:
         """How it thinks, in one phrase (a report prints it beside the figures it measured)."""
         if isinstance(self.scorer, ProgramScorer):
-            what = f"an evolved program of {self.scorer.size} nodes"
+            what = f"an evolved program of {self.scorer.size} nodes" + (
+                f" added to {len(self.scorer.base)} fitted weights" if len(self.scorer.base) else "")
         else:
             what = f"{self.scorer.size} evolved weights"
         if self.budget:
@@ -367,12 +375,15 @@ class FeatureAgent(Agent):
 
 
 def program_agent(game, program: Program, policy="move", depth=1, opponents="noop", spec="program",
-                  note="", view: FeatureView | None = None, budget: Budget | None = None) -> FeatureAgent:
+                  note="", view: FeatureView | None = None, budget: Budget | None = None,
+                  base=None) -> FeatureAgent:
     view = view if view is not None else FeatureView(game)
     if program.size and program.args[program.opcodes == 1].max(initial=-1) >= len(view):
         raise SpecError(f"the program reads feature {int(program.args[program.opcodes == 1].max())} but "
                         f"{game.spec} has {len(view)} features")
-    return FeatureAgent(game, ProgramScorer(program), policy, depth, opponents, spec, note=note, view=view,
+    if base is not None and (len(base) != len(view) or not np.all(np.isfinite(base))):
+        raise SpecError(f"the program's base evaluation must be {len(view)} finite weights, one per feature")
+    return FeatureAgent(game, ProgramScorer(program, base), policy, depth, opponents, spec, note=note, view=view,
                         budget=budget)
 
 
@@ -431,8 +442,13 @@ def agent_from_program_document(game, doc: dict, where: str, spec: str, depth: i
     program = Program.from_dict(doc["program"])
     budget = play_budget(doc, ms, nodes, clock)
     depth = _played_depth(where, doc["policy"], int(doc.get("depth", 1)), depth, budget)
+    base = doc.get("base_weights")
+    if base is not None:
+        base = np.asarray(base, dtype=np.float64)
+        if base.shape != (len(view),) or not np.all(np.isfinite(base)):
+            raise SpecError(f"{where}: 'base_weights' must be {len(view)} finite numbers, one per feature")
     return program_agent(game, program, doc["policy"], depth, doc.get("opponents", "noop"), spec, note, view,
-                         budget)
+                         budget, base)
 
 
 def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: int = 0, ms: float = -1,

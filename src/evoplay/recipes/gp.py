@@ -11,10 +11,13 @@ import numpy as np
 from evoplay import gp
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.bloat import SizeDepthLimit
+from evoplay.gp import program as gp_program
+from evoplay.gp.primitives import CONST, EPHEMERAL
 from evoplay.gp.program import PROGRAM_FORMAT
 from evoplay.recipes import generic
 
 FORMAT = PROGRAM_FORMAT
+BASES = ("none", "outcomes")
 
 
 class GPEvolution(generic.GenericEvolution):
@@ -36,6 +39,14 @@ class GPEvolution(generic.GenericEvolution):
                           p["init_max_depth"])
         except SpecError as err:
             raise ConfigError(f"program: {err}") from None
+        self.base_kind = str(p.get("base", "none"))
+        if self.base_kind not in BASES:
+            raise ConfigError(f"program.base = {self.base_kind!r}; use outcomes (each program adds its value to a "
+                              f"linear evaluation fitted to the outcomes of seeded games) or none")
+        self.base_fit = (int(p.get("base_games", 1000)), int(p.get("base_rounds", 2)))
+        if self.base_fit[0] < 1 or not 1 <= self.base_fit[1] <= 10:
+            raise ConfigError("program.base_games must be >= 1 and program.base_rounds 1..10")
+        self.base = None  # the fitted weights, once the first generation has fitted them (kept in the state)
         b = config["breeding"]
         if b["plan"] not in ("koza", "split"):
             raise ConfigError(f"breeding.plan = {b['plan']!r}; use koza or split")
@@ -50,6 +61,30 @@ class GPEvolution(generic.GenericEvolution):
             except SpecError as err:
                 raise ConfigError(f"breeding.split_*: {err}") from None
 
+    # --- the base evaluation ---------------------------------------------------------------------------------
+    def use_view(self, state: dict) -> None:
+        super().use_view(state)
+        base = state.get("base")
+        self.base = None if base is None else np.asarray(base, dtype=np.float64)
+
+    def start(self, rng):
+        state = super().start(rng)
+        if self.base_kind == "outcomes":
+            state["base"] = None  # fitted in the first generation, whose time it counts in
+            # a program of the constant 0 plays the base alone: elitism then never ships worse than the fit
+            state["population"][0] = gp_program.leaf(CONST, EPHEMERAL, 0.0)
+        return state
+
+    def step(self, state: dict, generation: int, executor):
+        self.use_view(state)
+        if "base" in state and state["base"] is None:
+            from evoplay.evolve.warm_start import fit_outcomes
+
+            games, rounds = self.base_fit
+            state["base"] = fit_outcomes(self.game, self.view, self.seed + 0xBA5E, games, rounds)
+            self.base = state["base"]
+        return super().step(state, generation, executor)
+
     # --- individuals ----------------------------------------------------------------------------------------
     def new_population(self, rng):
         p = self.config["program"]
@@ -61,7 +96,7 @@ class GPEvolution(generic.GenericEvolution):
 
         pl = self.config["player"]
         return program_agent(self.game, program, pl["policy"], pl["depth"], pl["opponents"], name, view=self.view,
-                             budget=self.train_budget)
+                             budget=self.train_budget, base=self.base)
 
     def size(self, program) -> int:
         return program.size
@@ -93,6 +128,8 @@ class GPEvolution(generic.GenericEvolution):
         doc = program_document(self.game, program, self.pset, pl["policy"], pl["depth"], pl["opponents"])
         if self.train_budget:
             doc["nodes"] = self.train_budget.nodes
+        if self.base is not None:
+            doc["base_weights"] = [float(w) for w in self.base]
         return doc
 
 
