@@ -20,6 +20,7 @@ TRIGGERS = {
     "ray": ("ray", ["evolve", "mnk", "--generations", "1", "--population", "4", "--backend", "ray"]),
     "ratings": ("openskill", ["sevens-ladder", "--games", "1", "--rounds", "1", "--backend", "serial"]),
     "openspiel": ("pyspiel", ["match", "openspiel:tic_tac_toe", "random", "random", "--games", "1"]),
+    "lua": ("lupa", ["export", "runs/any", "--lang", "lua", "--check"]),
 }
 
 

@@ -344,6 +344,9 @@ def export(run_dir, lang, check, positions, nodes):
     from evoplay.evolve import RunFolder
     from evoplay.recipes import load_recipe
 
+    if check and lang == "lua":
+        from evoplay.recipes.export_check import lua_runtime
+        lua_runtime()  # lupa is there before the run folder is read
     folder = RunFolder.open(run_dir)
     if not folder.finished:
         ran = len(folder.read_log())

@@ -46,6 +46,8 @@ def check_export(folder, langs, positions: int = DEFAULT_POSITIONS, nodes: int =
         raise SpecError(f"--positions {positions}: give the number of positions to compare, >= 1 (e.g. 1000)")
     if nodes < 1:
         raise SpecError(f"--nodes {nodes}: give the node budget a move that replaces a time budget, >= 1")
+    if "lua" in langs:
+        lua_runtime()  # lupa is there before anything is written
     check = _CHECKS.get(folder.recipe)
     if check is None:
         raise SpecError(f"--check knows the recipes {', '.join(sorted(_CHECKS))}, not {folder.recipe!r}")
@@ -67,11 +69,11 @@ def _module(path: Path):
     return module
 
 
-def _lua():
+def lua_runtime():
     try:
         import lupa
     except ImportError:
-        raise SpecError("checking a Lua export needs lupa: pip install lupa (or pip install 'evoplay[lua]')") from None
+        raise SpecError("checking a Lua export needs lupa: pip install 'evoplay[lua]'") from None
     return lupa.LuaRuntime(unpack_returned_tuples=True)
 
 
@@ -104,7 +106,7 @@ def _generic(folder, lang, path, positions, nodes, seed, say):
         exported = ModulePlayer(_module(path), ms, limit)
         label = f"python, {path.name}"
     else:
-        lua = _lua()
+        lua = lua_runtime()
         evaluate = lua.execute(path.read_text(encoding="utf-8"))
         unscaled = {k: v for k, v in doc.items() if k != "feature_scales"}  # the Lua file scales the row itself
         view = FeatureView.from_document(game, unscaled)
@@ -129,7 +131,7 @@ def _board_player(lang, path, entry: str, board, first: int):
         exec(compile(text, str(path), "exec"), namespace)
         fn, table = namespace[entry], list
     else:
-        lua = _lua()
+        lua = lua_runtime()
         fn, table = lua.execute(text)[entry], lua.table_from
 
     def choose(state):
@@ -183,7 +185,7 @@ def _sevens(folder, lang, path, positions, nodes, seed, say):
         envs = lambda rows: [dict(zip(FEATURES, map(float, r))) for r in rows]  # noqa: E731
         first = 0
     else:
-        lua = _lua()
+        lua = lua_runtime()
         computer = lua.execute(path.read_text(encoding="utf-8"))
         envs = lambda rows: lua.table_from([lua.table_from(dict(zip(FEATURES, map(float, r)))) for r in rows])  # noqa
         first = 1
