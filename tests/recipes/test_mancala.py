@@ -160,3 +160,54 @@ def test_the_search_config_is_the_seeds_fitness_at_the_leaves_of_a_six_ply_searc
     assert (cfg["fitness"]["kind"], cfg["fitness"]["minimax_depth"], cfg["fitness"]["parsimony"]) == (
         "minimax", 8, "seed003")
     assert (cfg["population"], cfg["generations"], cfg["seed"]) == (256, 60, 1)
+
+
+def test_openings_are_distinct_positions_a_few_sowings_in_with_the_first_player_to_move():
+    game = M.make(small_config()).game
+    boards = M.openings(game, 6, 4, seed=3)
+    assert len({tuple(b) for b in boards}) == 6
+    start = [4] * 6 + [0] + [4] * 6 + [0]
+    for b in boards:
+        assert b.sum() == 48 and list(b) != start and b[:6].sum() > 0 and b[7:13].sum() > 0
+    assert [list(b) for b in M.openings(game, 6, 4, seed=3)] == [list(b) for b in boards]  # seeded
+    # One sowing from the start reaches six positions only (sowing pit 2 ends in the store: the first player
+    # moves again), all of them turned around so that the first player is to move.
+    one = M.openings(game, 6, 1, seed=0)
+    assert sorted(tuple(b) for b in one) == sorted(
+        tuple(turned) for turned in _one_sowing_positions())
+    with pytest.raises(ConfigError, match="pool.openings = 7: only 6 different positions"):
+        M.openings(game, 7, 1, seed=0)
+    with pytest.raises(ConfigError, match="pool.opening_plies"):
+        M.make(small_config(**{"pool.opening_plies": 0}))
+
+
+def _one_sowing_positions():
+    from evoplay.games.kalah.game import reference_sow
+
+    for pit in range(6):
+        board = [4] * 6 + [0] + [4] * 6 + [0]
+        player = reference_sow(board, 0, pit, 6, True)
+        yield board if player == 0 else board[7:] + board[:7]
+
+
+def test_pool_fitness_plays_the_minimax_from_each_opening_too():
+    config = small_config(**{"fitness.kind": "pool", "pool.openings": 2, "pool.random_programs": 0,
+                             "pool.hall_of_fame": 0, "pool.minimax_depths": [2]})
+    evo = M.make(config)
+    assert len(evo.openings) == 2
+    programs = M.random_programs(evo.pset, config, 4, 9)
+    ex = SerialExecutor()
+    fitness, _, games = evo.pool_scores(programs, [], ex)
+    assert games == 3 * 2 * 4  # the start and two openings, both seats, four programs
+    per_position = []
+    for k in (None, 0, 1):
+        s = evo.scores_vs_minimax(programs, 2, ex, opening=k)
+        board = None if k is None else evo.openings[k]
+        for i, program in enumerate(programs):
+            for seat in (0, 1):
+                assert s[i, seat] == K.reference_vs_minimax(program, seat, 2, board=board)[0]
+        per_position.append(s.mean(axis=1))
+    np.testing.assert_allclose(fitness, 2 * np.mean(per_position, axis=0))
+    alone = M.make(small_config(**{"fitness.kind": "pool", "pool.random_programs": 0, "pool.hall_of_fame": 0,
+                                   "pool.minimax_depths": [2]}))
+    np.testing.assert_allclose(alone.pool_scores(programs, [], ex)[0], 2 * per_position[0])

@@ -5,7 +5,9 @@ Fitness (seed 003's Koza tableau): the program's score (seeds in its store at th
 score moving second against the ``depth``-ply minimax (run 1); run 2 takes ``max(1, 100 x that sum - nodes)``.
 ``fitness.kind = "pool"`` plays instead minimax at several depths, a fixed sample of random programs and the
 run's hall of fame (the best program of recent generations), in both seats, and scores 2 x the mean score per
-opponent group (so 96 is a clean sweep, as in the seed's sum of two games).
+opponent group (so 96 is a clean sweep, as in the seed's sum of two games). With ``pool.openings`` the minimax
+games are played from the start and from that many openings too (a fixed sample of positions a few random
+sowings into a game): one deterministic line per seat and depth is easy to overfit, varied positions are not.
 
 The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.games.kalah.program_player``:
 floor(value) mod 6, and when that pit is empty the next non-empty pit counter-clockwise.
@@ -32,7 +34,9 @@ from evoplay.evolve.config import config_game, require
 from evoplay.evolve.reports import SEAT_TABLE_HEAD, fitness_stats, seat_row, seat_summary
 from evoplay.evolve.score_cache import ScoreCache
 from evoplay.agents.program_file import load_program
+from evoplay.games.base import TERMINAL
 from evoplay.games.kalah.export import document_player, policy_rule
+from evoplay.games.kalah.game import reference_sow
 from evoplay.games.kalah.minimax import MAX_DEPTH, KalahArena
 
 # The seed's two Figure-5 programs, in its notation (run 1: scores 27/25; run 2: 41/25 per the seed).
@@ -54,6 +58,7 @@ SEED_RUN2 = (
 
 
 FITNESS_STATS = ("best", "mean", "median", "worst")
+OPENING_KEY = 100  # score-cache keys of games from an opening: depth + OPENING_KEY x (opening + 1); depths are <= 30
 FITNESS_KINDS = ("minimax", "pool")
 INIT_METHODS = ("grow", "full", "ramped")
 
@@ -93,6 +98,8 @@ def _check(config: dict) -> None:
     require(all(1 <= d <= MAX_DEPTH for d in pool["minimax_depths"]),
             f"pool.minimax_depths must be in 1..{MAX_DEPTH}")
     require(pool["random_programs"] >= 0 and pool["hall_of_fame"] >= 0, "pool sizes must be >= 0")
+    require(0 <= pool["openings"] <= 1000, f"pool.openings = {pool['openings']}: use 0 (none) to 1000")
+    require(1 <= pool["opening_plies"] <= 20, f"pool.opening_plies = {pool['opening_plies']}: use 1..20")
     require(min(pool["minimax_weight"], pool["random_weight"], pool["hall_of_fame_weight"],
                 pool["second_seat_weight"]) >= 0, "pool weights must be >= 0")
     r = config["report"]
@@ -119,6 +126,37 @@ def primitive_set(config: dict, n_features: int) -> gp.PrimitiveSet:
     except SpecError as err:
         raise ConfigError(f"[program]: {err}") from None
     return pset.validate()
+
+
+def openings(game, n: int, plies: int, seed: int) -> list[np.ndarray]:
+    """``n`` distinct positions ``plies`` random sowings into a game (every sowing a ply, an extra move too), none
+    of them over, each with the first player to move: a position where the second player moves is turned
+    around (the two sides swapped), which the rules' symmetry makes the same position."""
+    rng = np.random.default_rng(seed)
+    pits = game.pits
+    out, seen = [], set()
+    for _ in range(1000 * max(n, 1)):
+        if len(out) == n:
+            break
+        board = ([game.seeds] * pits + [0]) * 2
+        player = 0
+        for _ in range(plies):
+            own = range(0, pits) if player == 0 else range(pits + 1, 2 * pits + 1)
+            legal = [i for i, b in enumerate(board[own.start:own.stop]) if b > 0]
+            player = reference_sow(board, player, legal[int(rng.integers(len(legal)))], pits, game.empty_capture)
+            if player == TERMINAL:
+                break
+        if player == TERMINAL:
+            continue
+        if player == 1:
+            board = board[pits + 1:] + board[: pits + 1]
+        if tuple(board) not in seen:
+            seen.add(tuple(board))
+            out.append(np.array(board, np.int8))
+    if len(out) < n:
+        raise ConfigError(f"pool.openings = {n}: only {len(out)} different positions are {plies} random sowings "
+                          f"into {game.spec}; ask for fewer openings or more plies")
+    return out
 
 
 def random_programs(pset, config: dict, n: int, seed) -> list:
@@ -152,13 +190,21 @@ class MancalaGP:
         pool = config["pool"]
         self.pool_randoms = (random_programs(self.pset, config, pool["random_programs"], derive_seed(seed, 31))
                              if config["fitness"]["kind"] == "pool" else [])
+        self.openings = (openings(self.game, pool["openings"], pool["opening_plies"], derive_seed(seed, 37))
+                         if config["fitness"]["kind"] == "pool" else [])
 
-    def scores_vs_minimax(self, programs, depth: int, executor, use_cache: bool = True) -> np.ndarray:
-        """(n, 2): each program's score moving first and moving second against the ``depth``-ply minimax."""
+    def scores_vs_minimax(self, programs, depth: int, executor, use_cache: bool = True,
+                          opening: int | None = None) -> np.ndarray:
+        """(n, 2): each program's score moving first and moving second against the ``depth``-ply minimax, from
+        the start or from opening number ``opening`` (of ``self.openings``)."""
+        board = None if opening is None else self.openings[opening]
+
         def play(unique):
-            return self.arena.minimax_both_seats(unique, depth, executor)[:, :, 0]
+            return self.arena.minimax_both_seats(unique, depth, executor, board)[:, :, 0]
 
-        return self.cache.scores(programs, depth, play, use_cache)
+        # The cache knows an opponent by an int: the depth, plus OPENING_KEY x (k + 1) from opening k.
+        key = depth if opening is None else depth + OPENING_KEY * (opening + 1)
+        return self.cache.scores(programs, key, play, use_cache)
 
     def pool_scores(self, programs, hall, executor) -> tuple[np.ndarray, np.ndarray, int]:
         """Pool fitness before parsimony: 2 x the weighted mean score per opponent group; also the scores
@@ -173,6 +219,10 @@ class MancalaGP:
             s = train if d == self.config["fitness"]["minimax_depth"] else self.scores_vs_minimax(programs, d, executor)
             minimax_means.append(self._seats(s[:, 0], s[:, 1]))
             games += 2 * n
+            for k in range(len(self.openings)):
+                s = self.scores_vs_minimax(programs, d, executor, opening=k)
+                minimax_means.append(self._seats(s[:, 0], s[:, 1]))
+                games += 2 * n
         if minimax_means and pool["minimax_weight"] > 0:
             groups.append((pool["minimax_weight"], np.mean(minimax_means, axis=0)))
         for weight, opponents in ((pool["random_weight"], self.pool_randoms), (pool["hall_of_fame_weight"], hall)):

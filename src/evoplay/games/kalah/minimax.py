@@ -133,10 +133,12 @@ def play_programs(policy, search_depth, opcodes, args, consts, starts, ends, fir
 
 
 def reference_vs_minimax(program, seat: int, depth: int, pits: int = 6, seeds: int = 4, empty_capture: bool = True,
-                         choose=None, policy: str = "kalah_pit", search_depth: int = 1) -> tuple[int, int]:
-    """(program's store, minimax's store) of one game in pure Python. ``choose(view)`` may replace the program
-    (a compiled Python function of the mover's view, as a DEAP user would write)."""
-    board = ([seeds] * pits + [0]) * 2
+                         choose=None, policy: str = "kalah_pit", search_depth: int = 1,
+                         board=None) -> tuple[int, int]:
+    """(program's store, minimax's store) of one game in pure Python, from the start or from ``board`` (the first
+    player to move). ``choose(view)`` may replace the program (a compiled Python function of the mover's view, as
+    a DEAP user would write)."""
+    board = ([seeds] * pits + [0]) * 2 if board is None else [int(b) for b in board]
     player = 0
     while player != TERMINAL:
         if player == seat:
@@ -226,14 +228,18 @@ class KalahArena:
         return dict(board=self.board, policy=self.policy, search_depth=self.search_depth, pits=self.pits,
                     empty_capture=self.empty_capture)
 
-    def vs_minimax(self, programs: list, program_index, seats, depths, executor) -> np.ndarray:
-        """(program's store, minimax's store) for each game (program_index[g] in seat seats[g])."""
+    def vs_minimax(self, programs: list, program_index, seats, depths, executor, board=None) -> np.ndarray:
+        """(program's store, minimax's store) for each game (program_index[g] in seat seats[g]), from the start or
+        from ``board`` (an absolute board, the first player to move: an opening)."""
         program_index = np.asarray(program_index, np.int64)
         if len(program_index) == 0:
             return np.zeros((0, 2), np.int64)
+        common = dict(self._common(), shared=self.memo.shared)
+        if board is not None:
+            common["board"] = np.asarray(board, np.int8)
         tasks = program_tasks(programs, {"programs": program_index},
                               {"seats": np.asarray(seats, np.int64), "depths": np.asarray(depths, np.int64)},
-                              dict(self._common(), shared=self.memo.shared), self.chunk_games, executor)
+                              common, self.chunk_games, executor)
         if getattr(executor, "needs_warmup", False):
             # Compile here before the pool starts: forked workers inherit the code (Ray's load the cache this
             # writes), so a first run compiles the kernels once instead of once in every worker at the same time.
@@ -254,12 +260,12 @@ class KalahArena:
                               self._common(), 4000, executor)
         return np.concatenate(executor.map(programs_task, tasks))
 
-    def minimax_both_seats(self, programs: list, depth: int, executor) -> np.ndarray:
-        """(n, 2, 2): each program against the ``depth``-ply minimax moving first, then second; the last axis
-        is (program's store, minimax's store)."""
+    def minimax_both_seats(self, programs: list, depth: int, executor, board=None) -> np.ndarray:
+        """(n, 2, 2): each program against the ``depth``-ply minimax moving first, then second (from the start or
+        from ``board``); the last axis is (program's store, minimax's store)."""
         n = len(programs)
         res = self.vs_minimax(programs, np.repeat(np.arange(n), 2), np.tile([0, 1], n), np.full(2 * n, depth),
-                              executor)
+                              executor, board)
         return res.reshape(n, 2, 2)
 
     def both_seats(self, programs: list, opponents: list, executor) -> tuple[np.ndarray, ...]:
