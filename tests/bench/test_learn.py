@@ -144,3 +144,12 @@ def test_settings_change_the_defaults_and_a_folder_of_other_settings_is_refused(
     assert evolve("openspiel:tic_tac_toe", 0.002, tmp_path / "ttt", 1, settings=quick) == best  # reused
     with pytest.raises(SpecError, match="population = 6, not 8"):
         evolve("openspiel:tic_tac_toe", 0.002, tmp_path / "ttt", 1, settings={**quick, "population": 8})
+
+
+def test_each_row_says_what_its_game_runs_on():
+    from evoplay.bench.learn import engine
+
+    assert engine("openspiel:connect_four") == "evoplay's port (kernels)"
+    assert engine("openspiel:connect_four(engine=openspiel)") == "OpenSpiel's own (pyspiel)"
+    assert engine("openspiel:pig") == "OpenSpiel's own (pyspiel)"
+    assert engine("kalah") == "its own kernels"

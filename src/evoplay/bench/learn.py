@@ -1,6 +1,7 @@
 """``evoplay bench learn``: what evolution with the defaults buys on ten games, against three yardsticks.
 
-For each game of the suite (a user's file, seven OpenSpiel games, Kalah) and each seed it runs ``evoplay evolve ga
+For each game of the suite (a user's file, seven OpenSpiel games, Kalah; the OpenSpiel games with a port run on
+it, evoplay.games.ports, and each row says what its game ran on) and each seed it runs ``evoplay evolve ga
 --game GAME --minutes N --seed S`` (or ``evolve gp`` with ``--recipe gp``) with every other setting at its
 default (a run folder per game and seed under ``--out``; a finished one is reused, an unfinished one resumed),
 then plays the champion, as ``weights(best.json)`` / ``gp(best.json)`` plays it (the player the run's play check
@@ -368,11 +369,26 @@ def learn(minutes: float = 10.0, games: int = 20, out: str | Path = "runs/bench-
                 "generations": len(log_lines), "ladder": log_lines[-1].get("ladder", ""), "minutes": minutes,
                 "settings": dict(settings or {}), "matchups": rows, "plays": doc.get("plays", ""),
                 "searches": bool(doc.get("play")), "run_seconds": round(took, 1),
-                "seconds": round(time.perf_counter() - start, 1), "load": load_note()}
+                "seconds": round(time.perf_counter() - start, 1), "load": load_note(),
+                "engine": engine(spec)}
             results[name] = entry
             kept.pop(name, None)
             (out / "results.json").write_text(json.dumps({**kept, **results}, indent=1) + "\n", encoding="utf-8")
     return results
+
+
+def engine(spec: str) -> str:
+    """What a game of the suite runs on, in a few words: evoplay's port of an OpenSpiel game (Numba kernels),
+    OpenSpiel's own implementation, a game's own kernels, or its Python rules alone."""
+    from evoplay.games import load_game
+    from evoplay.games.ports.base import PortGame
+
+    game = load_game(spec)
+    if isinstance(game, PortGame):
+        return "evoplay's port (kernels)"
+    if getattr(game, "name", "").startswith("openspiel:"):
+        return "OpenSpiel's own (pyspiel)"
+    return "its own kernels" if game.kernels() is not None else "plain Python"
 
 
 def _earlier_results(path: Path) -> dict:
@@ -398,7 +414,7 @@ def _row_figure(name: str, seed: str, label: str, row: dict, run: dict, target: 
                   None if target is None else row["win_rate"] >= target,
                   note=f"{row['wins']}/{row['draws']}/{row['losses']}, 95 % CI {100 * lo:.0f}-{100 * hi:.0f} %, "
                        f"{row['ms_per_move']} vs {row['opponent_ms_per_move']} ms a move, "
-                       f"{run['generations']} generations")
+                       f"{run['generations']} generations" + (f", on {run['engine']}" if run.get("engine") else ""))
 
 
 def figures(results: dict, reference: dict | None = None) -> list[Figure]:
