@@ -20,10 +20,11 @@ PSET = gp.seed003_primitive_set()
 
 
 def small_config(**changes):
+    """Seed 003's run 2 (the seed's pit rule and minimax fitness), small."""
     overrides = {"population": 16, "generations": 3, "fitness.minimax_depth": 3, "report.random_programs": 30,
                  "report.heldout_depths": [2, 4], "pool.random_programs": 4, "pool.minimax_depths": [1, 3]}
     overrides.update(changes)
-    return load_config("mancala", overrides=overrides)
+    return load_config("mancala", overrides=overrides, base=M_variant("run2"))
 
 
 MOVE_PSET = gp.PrimitiveSet("move", n_features=16).add_functions("add", "sub", "if_lt", "value_at").add_integers(0, 15)
@@ -211,3 +212,45 @@ def test_pool_fitness_plays_the_minimax_from_each_opening_too():
     alone = M.make(small_config(**{"fitness.kind": "pool", "pool.random_programs": 0, "pool.hall_of_fame": 0,
                                    "pool.minimax_depths": [2]}))
     np.testing.assert_allclose(alone.pool_scores(programs, [], ex)[0], 2 * per_position[0])
+
+
+STORE_DIFFERENCE = "(value at [(6)]) - (value at [(13)])"
+
+
+def test_the_default_is_a_searching_pool_variant_seeded_with_the_store_difference():
+    cfg = load_config("mancala")
+    assert (cfg["program"]["policy"], cfg["program"]["search_depth"], cfg["fitness"]["kind"]) == (
+        "kalah_search", 4, "pool")
+    assert cfg["program"]["seeds"] == [STORE_DIFFERENCE] and cfg["pool"]["openings"] > 0
+    assert 6 not in cfg["pool"]["minimax_depths"] and 10 not in cfg["pool"]["minimax_depths"]  # held out
+    # The seed reads the searching player's store minus the opponent's: at the leaves of the default's search it
+    # beats the 2-ply minimax moving first and moving second (read the other way round it would lose both).
+    evo = M.make(cfg)
+    seed = evo.seeds[0]
+    (first, second), = evo.arena.minimax_both_seats([seed], 2, SerialExecutor())
+    assert first[0] > 24 and second[0] > 24
+    swapped = gp.parse_notation("(value at [(13)]) - (value at [(6)])", evo.pset)
+    (first, second), = evo.arena.minimax_both_seats([swapped], 2, SerialExecutor())
+    assert first[0] < 24 and second[0] < 24
+
+
+def test_program_seeds_come_first_in_the_initial_population_and_bad_ones_are_named():
+    config = small_config(**{"program.seeds": ["(value at [(6)]) - (value at [(13)])", "(3)"]})
+    evo = M.make(config)
+    pop = evo.start(np.random.default_rng(4))["population"]
+    assert len(pop) == 16
+    assert [gp.to_notation(p, evo.pset) for p in pop[:2]] == ["(value at [(6)]) - (value at [(13)])", "3"]
+    rest = M.random_programs(evo.pset, config, 14, np.random.default_rng(4))
+    assert [p.key() for p in pop[2:]] == [p.key() for p in rest]
+    # Without seeds the population is what it always was (seed 003's runs are unchanged).
+    plain = M.make(small_config())
+    assert [p.key() for p in plain.start(np.random.default_rng(4))["population"]] == [
+        p.key() for p in M.random_programs(plain.pset, small_config(), 16, np.random.default_rng(4))]
+    with pytest.raises(ConfigError, match=r"program.seeds\[1\] = '\(value at \[\(6\)\]\) -': program text"):
+        M.make(small_config(**{"program.seeds": ["(1)", "(value at [(6)]) -"]}))
+    with pytest.raises(ConfigError, match=r"program.seeds\[0\].*'max', which primitive set"):
+        M.make(small_config(**{"program.seeds": ["max [(1), (2)]"]}))
+    with pytest.raises(ConfigError, match=r"program.seeds\[0\].*reads feature f20 but policy kalah_pit gives f0..f13"):
+        M.make(small_config(**{"program.seeds": ["(f20) + (1)"]}))
+    with pytest.raises(ConfigError, match="program.seeds: 3 programs for a population of 2"):
+        M.make(small_config(population=2, **{"program.seeds": ["(1)", "(2)", "(3)"]}))

@@ -20,7 +20,7 @@ pytest.importorskip("ray", reason="the cluster test needs Ray: pip install 'evop
 
 pytestmark = pytest.mark.cluster
 
-ARGS = ["--set", "population=96", "--generations", "5", "--set", "fitness.minimax_depth=6",
+ARGS = ["--config", "run2", "--set", "population=96", "--generations", "5", "--set", "fitness.minimax_depth=6",
         "--set", "report.random_programs=5", "--set", "report.heldout_depths=[2]", "--seed", "5"]
 
 

@@ -54,7 +54,7 @@ def test_ctrl_c_ends_a_long_search_within_a_second(spec, warm, game):
 @pytest.mark.slow
 def test_ctrl_c_stops_a_run_with_one_line_and_it_resumes(tmp_path):
     evoplay = [sys.executable, "-m", "evoplay.cli"]
-    args = ["evolve", "mancala", "--set", "population=64", "--generations", "6", "--set", "fitness.minimax_depth=6",
+    args = ["evolve", "mancala", "--config", "run2", "--set", "population=64", "--generations", "6", "--set", "fitness.minimax_depth=6",
             "--set", "report.random_programs=5", "--set", "report.heldout_depths=[2]", "--workers", "2",
             "--out", str(tmp_path / "run")]
     proc = subprocess.Popen([*evoplay, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -76,7 +76,7 @@ def test_many_kills_over_longer_runs(tmp_path):
 def test_a_killed_mancala_run_resumes_exactly_through_the_cli(tmp_path):
     """The real command line: evolve, kill -9 mid-run, resume: every logged number (timings aside) and best.json
     equal the uninterrupted run's, the Mancala counters (evaluations, memo_hits, searches) too."""
-    args = ["--set", "population=10", "--generations", "4", "--set", "fitness.minimax_depth=2",
+    args = ["--config", "run2", "--set", "population=10", "--generations", "4", "--set", "fitness.minimax_depth=2",
             "--set", "report.random_programs=5", "--set", "report.heldout_depths=[2]", "--seed", "2",
             "--backend", "serial"]
     evoplay = [sys.executable, "-m", "evoplay.cli"]

@@ -35,6 +35,7 @@ from evoplay.evolve.reports import SEAT_TABLE_HEAD, fitness_stats, seat_row, sea
 from evoplay.evolve.score_cache import ScoreCache
 from evoplay.agents.program_file import load_program
 from evoplay.games.base import TERMINAL
+from evoplay.gp.primitives import FEATURE
 from evoplay.games.kalah.export import document_player, policy_rule
 from evoplay.games.kalah.game import reference_sow
 from evoplay.games.kalah.minimax import MAX_DEPTH, KalahArena
@@ -81,6 +82,11 @@ def _check(config: dict) -> None:
     require(1 <= p["search_depth"] <= 12, f"program.search_depth = {p['search_depth']}: use 1..12")
     require(p["max_size"] >= 0 and p["max_depth"] >= 0,
             "program.max_size and max_depth must be >= 0 (0: unlimited)")
+    require(all(isinstance(t, str) for t in p["seeds"]),
+            f"program.seeds = {p['seeds']!r}: give a list of programs in the seed's notation, e.g. "
+            "[\"(value at [(6)]) - (value at [(13)])\"]")
+    require(len(p["seeds"]) <= config["population"],
+            f"program.seeds: {len(p['seeds'])} programs for a population of {config['population']}")
     b = config["breeding"]
     require(b["selection"] in SELECTIONS,
             f"breeding.selection = {b['selection']!r}; use one of {', '.join(SELECTIONS)}")
@@ -135,9 +141,9 @@ def openings(game, n: int, plies: int, seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
     pits = game.pits
     out, seen = [], set()
-    for _ in range(1000 * max(n, 1)):
-        if len(out) == n:
-            break
+    misses = 0  # draws in a row that found no new position: a few hundred means the plies reach no more
+    while len(out) < n and misses < 500:
+        misses += 1
         board = ([game.seeds] * pits + [0]) * 2
         player = 0
         for _ in range(plies):
@@ -153,9 +159,25 @@ def openings(game, n: int, plies: int, seed: int) -> list[np.ndarray]:
         if tuple(board) not in seen:
             seen.add(tuple(board))
             out.append(np.array(board, np.int8))
+            misses = 0
     if len(out) < n:
         raise ConfigError(f"pool.openings = {n}: only {len(out)} different positions are {plies} random sowings "
                           f"into {game.spec}; ask for fewer openings or more plies")
+    return out
+
+
+def seed_population(pset, config: dict) -> list:
+    """``program.seeds`` parsed: the programs a run starts with before its random ones."""
+    out = []
+    for i, text in enumerate(config["program"]["seeds"]):
+        try:
+            out.append(gp.parse_notation(text, pset))
+        except SpecError as err:
+            raise ConfigError(f"program.seeds[{i}] = {text[:80]!r}: {err}") from None
+        wide = [int(a) for op, a in zip(out[-1].opcodes, out[-1].args) if op == FEATURE and a >= pset.n_features]
+        if wide:
+            raise ConfigError(f"program.seeds[{i}] = {text[:80]!r}: reads feature f{wide[0]} but policy "
+                              f"{config['program']['policy']} gives f0..f{pset.n_features - 1}")
     return out
 
 
@@ -177,6 +199,7 @@ class MancalaGP:
         self.pits = self.game.pits
         self.policy = config["program"]["policy"]
         self.pset = primitive_set(config, policy_features(self.policy, self.pits))
+        self.seeds = seed_population(self.pset, config)
         self.generations = int(config["generations"])
         self.population_size = int(config["population"])
         p = config["program"]
@@ -255,7 +278,8 @@ class MancalaGP:
         return apply_parsimony(f["parsimony"], raw, sizes), scores, games
 
     def start(self, rng: np.random.Generator) -> dict:
-        pop = random_programs(self.pset, self.config, self.population_size, rng)
+        # program.seeds first (none in seed 003's configs: the same random population as before they existed).
+        pop = self.seeds + random_programs(self.pset, self.config, self.population_size - len(self.seeds), rng)
         return {"rng": rng, "population": pop, "hall_of_fame": [], "best": None, "history": []}
 
     def select(self, fitness, k, rng):
