@@ -1,6 +1,7 @@
 """The seed recipes' exports checked against their agents (``evoplay export RUN --check``): short seeded runs of
-mancala (the pit rule and a searching program), mnk (5,5,4 and Kalah genomes) and sevens (every level), each
-exported in Python and Lua and playing the agent's moves on 100 % of the positions; their files' command lines."""
+mancala (the pit rule of seed 003's run 2 and a searching program), mnk (5,5,4 and Kalah genomes) and sevens
+(every level), each exported in Python and Lua and playing the agent's moves on 100 % of the positions; their
+files' command lines."""
 from __future__ import annotations
 
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evoplay.evolve import RunFolder, load_config, run_evolution
+from evoplay.evolve.config import default_config_text, parse_toml
 from evoplay.recipes import load_recipe
 from evoplay.recipes.export_check import check_export
 
@@ -34,7 +36,7 @@ def mancala_config(**changes):
     overrides = {"population": 16, "generations": 2, "fitness.minimax_depth": 3, "report.random_programs": 20,
                  "report.heldout_depths": [2], "pool.random_programs": 4, "pool.minimax_depths": [1, 3]}
     overrides.update(changes)
-    return load_config("mancala", overrides=overrides)
+    return load_config("mancala", overrides=overrides, base=parse_toml(default_config_text("mancala", "run2"), "run2"))
 
 
 @pytest.mark.parametrize("changes", [{}, {"program.policy": "kalah_search", "program.integers": [0, 15]}])

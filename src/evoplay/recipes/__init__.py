@@ -22,7 +22,8 @@ RECIPES["ga"] = "evoplay.recipes.ga"  # evolved feature weights for any game
 
 #: recipe -> what it evolves, for which game (evoplay evolve --help)
 SUMMARIES = {
-    "mancala": "Genetic programs that pick Kalah pits, trained against an 8-ply minimax (the Mancala GP paper)",
+    "mancala": "Genetic programs for Kalah: the leaves of a 4-ply search, trained against a pool; the Mancala GP "
+               "paper's programs that pick pits against an 8-ply minimax with --config run2",
     "mnk": "A GA of alpha-beta evaluation weights in round-robin tournaments: the 5,5,4 m,n,k-game (the MIT "
            "report), or Kalah with --config kalah / kalah_champion",
     "sevens": "Two-tree genetic programs for the card game Sevens, with difficulty levels (the Sevens blog post)",

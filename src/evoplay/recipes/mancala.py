@@ -8,6 +8,8 @@ run's hall of fame (the best program of recent generations), in both seats, and 
 opponent group (so 96 is a clean sweep, as in the seed's sum of two games). With ``pool.openings`` the minimax
 games are played from the start and from that many openings too (a fixed sample of positions a few random
 sowings into a game): one deterministic line per seat and depth is easy to overfit, varied positions are not.
+``program.seeds`` (programs in the seed's notation) come first in the initial population: the default config
+starts from the store difference at the leaves of a 4-ply search; seed 003's own set-up is ``mancala_run2.toml``.
 
 The program reads the board from the mover's side and picks the pit by the rule in ``evoplay.games.kalah.program_player``:
 floor(value) mod 6, and when that pit is empty the next non-empty pit counter-clockwise.
