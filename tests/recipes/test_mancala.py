@@ -254,3 +254,10 @@ def test_program_seeds_come_first_in_the_initial_population_and_bad_ones_are_nam
         M.make(small_config(**{"program.seeds": ["(f20) + (1)"]}))
     with pytest.raises(ConfigError, match="program.seeds: 3 programs for a population of 2"):
         M.make(small_config(population=2, **{"program.seeds": ["(1)", "(2)", "(3)"]}))
+
+
+def test_a_config_from_before_seeds_and_openings_resumes_without_them():
+    config = small_config(**{"fitness.kind": "pool"})
+    del config["program"]["seeds"], config["pool"]["openings"], config["pool"]["opening_plies"]
+    evo = M.make(config)
+    assert evo.seeds == [] and evo.openings == []

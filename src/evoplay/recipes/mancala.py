@@ -330,12 +330,14 @@ class MancalaGP:
 
 
 def make(config: dict, **options) -> MancalaGP:
-    """The evolution for a config; keys the config lacks (a run folder from an older evoplay) take the defaults."""
+    """The evolution for a config; keys the config lacks (a run folder from an older evoplay) take run 2's values,
+    which were the default's until the default became the searching pool variant (so no seeded programs and no
+    openings: an old run resumes as it began)."""
     from evoplay.evolve.config import default_config_text, merge, parse_toml
 
     if options:
         raise ConfigError(f"the mancala recipe takes no options ({', '.join(options)} given)")
-    defaults = parse_toml(default_config_text("mancala"), "the mancala default config")
+    defaults = parse_toml(default_config_text("mancala", "run2"), "the mancala run2 config")
     return MancalaGP(merge(defaults, config, "the run's config"))
 
 
