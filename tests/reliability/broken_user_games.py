@@ -1,6 +1,7 @@
 """A small take-away game as a user writes it, and copies of it that each break the way issue 24 found a user's game
 breaking a run: a hook that raises, illegal or empty action lists, a player out of range, non-numeric or NaN
-features, NaN returns, a raising constructor, a game that never ends, SystemExit in a hook, a hook that loops.
+features, NaN returns, a raising constructor, a game that never ends, SystemExit or os._exit in a hook, a hook
+that loops.
 
 ``write(folder, case)`` writes the case's game file; its game is ``FILE:Broken``. The good game is the case
 ``"fixed"`` (the same file, mended), so a run stopped by a broken game can be resumed once it is fixed.
@@ -92,6 +93,9 @@ CASES = {
                 "the game did not end within 300 moves"),
     "exit": ("    def _apply_action(self, action):\n        if self.moves == 3:\n            raise SystemExit(4)\n"
              "        NimState._apply_action(self, action)", "", "BrokenState._apply_action raised SystemExit: 4"),
+    "os-exit": ("    def _apply_action(self, action):\n        if self.moves == 3:\n            import os\n"
+                "            os._exit(3)\n        NimState._apply_action(self, action)", "",
+                "BrokenState._apply_action called os._exit(3)"),
     "loops": ("    def _apply_action(self, action):\n        while self.moves == 3:\n            pass\n"
               "        NimState._apply_action(self, action)", "",
               "BrokenState._apply_action ran past its time limit of 1 s"),

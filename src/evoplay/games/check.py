@@ -4,12 +4,14 @@ from __future__ import annotations
 import math
 import pickle
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from evoplay.errors import IllegalActionError, SpecError
+from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
+from evoplay.games.guard import HookTimedOut, unguarded
 
 
 @dataclass
@@ -84,12 +86,22 @@ class _Abort(Exception):
     """Stops the current game after a hook raised (the problem is already recorded)."""
 
 
+class _Stop(BaseException):
+    """Stops the whole check after a hook ran past its time limit (recorded): every further call of it could take
+    as long again. A BaseException, so the checks' own ``except Exception`` let it pass."""
+
+
 class _Checker:
     def __init__(self, game: Game, report: CheckReport):
         self.game = game
         self.report = report
         self._by_rule: dict[str, Problem] = {}
         self.custom_str = type(game.new_initial_state(0)).__str__ is not object.__str__
+        try:
+            distinct = game.num_distinct_actions()
+        except Exception:  # noqa: BLE001 - a missing num_distinct_actions is not the actions' rule's business
+            distinct = None
+        self.distinct = distinct if type(distinct) is int and distinct > 0 else None
 
     # --- recording -------------------------------------------------------------------------------------------
     def problem(self, rule: str, message: str) -> None:
@@ -106,9 +118,31 @@ class _Checker:
             return fn(*args)
         except _Abort:
             raise
+        except HookTimedOut as err:  # the guard's watchdog stopped a looping hook: the check ends here
+            self.problem(f"timeout:{hook}", f"{err} ({where})")
+            raise _Stop from None
+        except GameError as err:  # the guard named the hook (a hook that exits: SystemExit, os._exit)
+            self.problem(f"exception:{hook}", f"{err} ({where})")
+            raise _Abort from None
         except Exception as err:  # noqa: BLE001 - anything a user's hook raises is reported
             self.problem(f"exception:{hook}", f"{hook} raised {type(err).__name__}: {err} ({where})")
             raise _Abort from None
+
+    def check_actions(self, player, legal, where: str) -> None:
+        """Legal actions (and chance outcomes) are distinct numbers in 0..num_distinct_actions()-1."""
+        for p, actions in enumerate(legal if player == SIMULTANEOUS else (legal,)):
+            whose = f"legal_actions({p})" if player == SIMULTANEOUS else "legal_actions()"
+            if len(set(actions)) != len(actions):
+                seen: set = set()
+                twice = next(a for a in actions if a in seen or seen.add(a))
+                self.problem("actions-distinct", f"{whose} lists {twice} more than once ({where}); list each legal "
+                                                 f"action once")
+            if self.distinct is not None:
+                outside = [a for a in actions if not 0 <= a < self.distinct]
+                if outside:
+                    self.problem("actions-range", f"{whose} holds {outside[0]}, outside 0..{self.distinct - 1} "
+                                                  f"({where}); actions are numbered 0 .. num_distinct_actions() - 1 "
+                                                  f"(num_distinct_actions() is {self.distinct})")
 
     # --- one state ---------------------------------------------------------------------------------------------
     def snapshot(self, state, where: str):
@@ -173,6 +207,9 @@ class _Checker:
                 shown = f"apply_action({bad})"
         except IllegalActionError:
             return
+        except HookTimedOut as err:
+            self.problem("timeout:apply_action", f"{err} ({where})")
+            raise _Stop from None
         except Exception as err:  # noqa: BLE001
             self.problem("illegal-error-type",
                          f"an illegal action {bad} raised {type(err).__name__}: {err} ({where}); raise "
@@ -210,6 +247,9 @@ class _Checker:
             text = self.call(where, "action_to_string", state.action_to_string, a)
             try:
                 back = state.string_to_action(text)
+            except HookTimedOut as err:
+                self.problem("timeout:string_to_action", f"{err} ({where})")
+                raise _Stop from None
             except Exception as err:  # noqa: BLE001
                 self.problem("action-strings", f"string_to_action({text!r}) raised {type(err).__name__}: {err} "
                                                f"({where}); it must read what action_to_string({a}) writes")
@@ -269,6 +309,7 @@ class _Checker:
                                              f"no one can move, or give the player a pass action")
                     return None
                 if full:
+                    self.check_actions(player, legal, where)
                     self.moves_checked(state, before, probe_rng, where)
                 if player == CHANCE:
                     self.report.chance_nodes += full
@@ -353,6 +394,9 @@ class _Checker:
             probe.apply_action(0)
         except IllegalActionError:
             return
+        except HookTimedOut as err:
+            self.problem("timeout:apply_action", f"{err} ({where})")
+            raise _Stop from None
         except Exception as err:  # noqa: BLE001
             self.problem("terminal-apply", f"apply_action on a finished game raised {type(err).__name__}: {err} "
                                            f"({where}); raise IllegalActionError")
@@ -378,18 +422,16 @@ def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int
     others from seeds derived from it. ``against_openspiel``: also play as many seeded random games of a port of
     an OpenSpiel game side by side with pyspiel (evoplay.games.ports.against). Returns a report; ``report.ok``
     when no promise was broken."""
-    from evoplay.games.guard import unguarded
-
-    with unguarded():  # the game's hooks as written: each broken promise is named by its own rule below
+    with unguarded():  # the game's hooks as written: each broken promise is named by its own rule below (the
+        # guard's time limit, SystemExit and os._exit still apply: a looping hook is named within its limit)
         return _check_game(game, games, seed, max_moves, against_openspiel)
 
 
 def _check_game(game: Game | str, games: int, seed: int, max_moves: int,
                 against_openspiel: bool = False) -> CheckReport:
-    from evoplay.seeds import derive_seed
     from evoplay.games import load_game
     from evoplay.games.openspiel import engine_note
-    from evoplay.games.ports.against import against_openspiel as side_by_side, refusal
+    from evoplay.games.ports.against import refusal
 
     if isinstance(game, str):
         game = load_game(game)
@@ -398,7 +440,25 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int,
     report = CheckReport(game.spec, games, seed, num_players=int(game.num_players), engine=engine_note(game))
     report.returns_sum = np.zeros(report.num_players)
     start = time.perf_counter()
-    checker = _Checker(game, report)
+    try:
+        checker = _Checker(game, report)
+    except GameError as err:  # the first state could not be made: a hook raised, looped or exited
+        report.problems.append(Problem("exception:new_initial_state", str(err)))
+        return report
+    try:
+        _check_games(game, games, seed, max_moves, against_openspiel, report, checker)
+    except HookTimedOut as err:  # a looping hook outside a game's moves (feature names, the spec, the kernels)
+        checker.problem("timeout", str(err))
+    except _Stop:
+        pass
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _check_games(game, games, seed, max_moves, against_openspiel, report, checker) -> None:
+    from evoplay.seeds import derive_seed
+    from evoplay.games.ports.against import against_openspiel as side_by_side
+
     names = check_names(game, checker)
     report.num_features = None if names is None else len(names)
     if names is not None:
@@ -414,6 +474,8 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int,
         if comparison is not None:
             try:
                 comparison.replay(game_seed, g, trace)
+            except HookTimedOut:
+                raise
             except Exception as err:  # noqa: BLE001 - a user's kernel that fails is reported, not raised
                 checker.problem("kernels", f"a kernel raised {type(err).__name__}: {err} (game {g}, seed "
                                            f"{game_seed}); run the kernels on encode(state) of a State")
@@ -436,10 +498,8 @@ def _check_game(game: Game | str, games: int, seed: int, max_moves: int,
         report.against = held.summary()
         if not held.ok:
             checker.problem("against-openspiel", f"the port {report.against}")
-    report.seconds = time.perf_counter() - start
     if report.played:
         report.mean_returns = [float(x) / report.played for x in report.returns_sum]
-    return report
 
 
 def kernel_comparison(game: Game, checker: _Checker):
@@ -450,6 +510,8 @@ def kernel_comparison(game: Game, checker: _Checker):
 
     try:
         kernels = kernels_of(game)
+    except HookTimedOut:
+        raise
     except Exception as err:  # noqa: BLE001
         checker.problem("kernels", f"kernels() raised {type(err).__name__}: {err}")
         return None
@@ -460,6 +522,8 @@ def check_board(game: Game, count: int, report: CheckReport, checker) -> None:
     """``Game.board_planes()``, when the game gives one: its cells must be its ``count`` features."""
     try:
         shape = game.board_planes()
+    except HookTimedOut:
+        raise
     except Exception as err:  # noqa: BLE001 - a user's hook that fails is reported, not raised
         checker.problem("board_planes", f"board_planes() raised {type(err).__name__}: {err}")
         return
@@ -492,13 +556,15 @@ def check_names(game: Game, checker: _Checker):
     """``feature_names()``: a list of distinct strings, or a problem (None: features cannot be checked)."""
     try:
         names = game.feature_names()
+    except HookTimedOut:
+        raise
     except Exception as err:  # noqa: BLE001
         checker.problem("feature-names", f"feature_names() raised {type(err).__name__}: {err}")
         return None
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
         checker.problem("feature-names", f"feature_names() returned {type(names).__name__}; return a list of strings")
         return None
-    dup = sorted({n for n in names if list(names).count(n) > 1})
+    dup = sorted(n for n, times in Counter(names).items() if times > 1)
     if dup:
         checker.problem("feature-names", f"feature_names() repeats {', '.join(dup[:5])}; give each number its own name")
     if game.num_features() != len(names):
@@ -518,6 +584,8 @@ def check_spec(game: Game, checker: _Checker) -> None:
         copy = pickle.loads(pickle.dumps(game))  # a round trip of our own bytes, as a worker process receives it
         if copy != game:
             checker.problem("spec", f"a pickled game comes back different ({game.spec!r})")
+    except HookTimedOut:
+        raise
     except Exception as err:  # noqa: BLE001
         checker.problem("spec", f"load_game({game.spec!r}) or pickling the game failed: {type(err).__name__}: {err}; "
                                 f"worker processes rebuild a game from its spec")

@@ -10,14 +10,20 @@ games are not (their tests hold them to the API, and their hot paths are kernels
 What a guarded hook refuses, where it first appears:
 
 - any exception but evoplay's own (an ``IllegalActionError`` for an illegal action is the API's answer), and
-  ``SystemExit``: ``BrokenState._apply_action raised ValueError: boom``;
+  ``SystemExit``: ``BrokenState._apply_action raised ValueError: boom``; ``os._exit(n)`` called inside a hook
+  (which would end the process with no word) raises instead: ``BrokenState._apply_action called os._exit(3)``;
 - a call running longer than the game's ``hook_seconds`` (class attribute; ``HOOK_SECONDS`` by default): a
   watchdog thread raises in the looping thread (a hook blocked inside C code, such as a long ``time.sleep``,
   is stopped only when it returns to Python);
 - ``current_player()`` other than a seat, CHANCE, SIMULTANEOUS or TERMINAL; legal actions that are not whole
   numbers, or none where a player moves; ``features()`` that are not finite numbers of the length
   ``feature_names()`` gives; ``returns()`` and ``scores()`` that are not one finite number per player; a
-  ``new_initial_state`` or ``clone`` that is not a State.
+  ``new_initial_state`` or ``clone`` that is not a State. What is checked is what the state's own class returns:
+  a hook that calls its base class's hook (``super().features(player)``) is checked once, on the outer call.
+
+``check-game`` runs the hooks under ``unguarded()``: no result is refused (it names each broken promise by its own
+rule), but the time limit, ``SystemExit`` and ``os._exit`` are caught as in a run, so a looping hook is named within
+the same limit.
 
 ``evoplay.arena.match.play_game`` (and every other loop that plays a game: :func:`in_game`) adds the move number
 and the game's seed to the error.
@@ -65,6 +71,19 @@ class HookTimeout(BaseException):
     ``except Exception`` does not swallow it)."""
 
 
+class HookExit(BaseException):
+    """Raised instead of ending the process when a guarded hook calls ``os._exit`` (a BaseException, like
+    SystemExit, so a hook's own ``except Exception`` does not swallow it)."""
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
+class HookTimedOut(GameError):
+    """A hook ran past its time limit: one more call would take as long again, so a checker stops here."""
+
+
 #: id of the code object of every guarded hook's wrapper -> (that code, the hook's name, its time limit); a frame
 #: running one of these codes is a guarded hook call, which is how the watchdog finds them without any bookkeeping
 #: per call (by identity: code objects that differ only in their names compare equal)
@@ -75,6 +94,33 @@ _watching = False
 _suspended = 0  # > 0 inside ``unguarded()``: the hooks run as written (check-game judges them itself)
 # The features check multiplies by zeros: an infinity there makes NumPy warn before the check's own error says so.
 warnings.filterwarnings("ignore", "invalid value encountered in dot", RuntimeWarning, __name__)
+
+
+def _in_hook() -> bool:
+    """Whether the calling thread is inside a guarded hook call."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        entry = _HOOKS.get(id(frame.f_code))
+        if entry is not None and entry[0] is frame.f_code:
+            return True
+        frame = frame.f_back
+    return False
+
+
+_process_exit = os._exit
+
+
+def _guarded_exit(code):
+    """``os._exit`` as a guarded hook sees it: the hook is stopped (HookExit, reported as a broken game naming the
+    hook) instead of the process ending with no word; anywhere else the process ends as asked."""
+    if _HOOKS and _in_hook():
+        raise HookExit(code)
+    _process_exit(code)
+
+
+# Replaced when this module is imported, before any user's game file runs (evoplay.games.sources imports it at its
+# top), so a game file's ``from os import _exit`` gets the guarded one too.
+os._exit = _guarded_exit
 
 
 def _watch() -> None:
@@ -138,40 +184,47 @@ os.register_at_fork(after_in_child=_after_fork)
 
 def _wrap(fn, name: str, owner: str, check, limit: float):
     """``fn`` guarded: a wrapper of the same arity where it can (hooks are called millions of times in a search,
-    and packing ``*args`` would cost a third of the wrapper's time)."""
+    and packing ``*args`` would cost a third of the wrapper's time). Its result is checked only when it is what the
+    object's own class answers: a subclass's hook calling ``super()`` is checked on its own, outer call."""
     hook = f"{owner}.{name}"
     arity = _arity(fn)
+    outer: dict[type, bool] = {}  # class of the object -> whether this wrapper is that class's hook
+
+    def own(cls) -> bool:
+        answer = outer[cls] = getattr(cls, name, None) is guarded
+        return answer
+
     if arity == 0:
         def guarded(self):
             if _suspended:
-                return _unguarded(fn, hook, limit, self)
+                return _unguarded(fn, hook, limit, name, self)
             try:
                 result = fn(self)
             except BaseException as err:
                 raise _failure(hook, limit, err)
-            if check is not None:
+            if check is not None and (outer.get(type(self)) or type(self) not in outer and own(type(self))):
                 check(hook, self, False, result)
             return result
     elif arity == 1:
         def guarded(self, arg):
             if _suspended:
-                return _unguarded(fn, hook, limit, self, arg)
+                return _unguarded(fn, hook, limit, name, self, arg)
             try:
                 result = fn(self, arg)
             except BaseException as err:
                 raise _failure(hook, limit, err)
-            if check is not None:
+            if check is not None and (outer.get(type(self)) or type(self) not in outer and own(type(self))):
                 check(hook, self, arg is not None, result)
             return result
     else:
         def guarded(self, *args, **kwargs):
             if _suspended:
-                return _unguarded(fn, hook, limit, self, *args, **kwargs)
+                return _unguarded(fn, hook, limit, name, self, *args, **kwargs)
             try:
                 result = fn(self, *args, **kwargs)
             except BaseException as err:
                 raise _failure(hook, limit, err)
-            if check is not None:
+            if check is not None and (outer.get(type(self)) or type(self) not in outer and own(type(self))):
                 given = any(a is not None for a in args) or any(v is not None for v in kwargs.values())
                 check(hook, self, given, result)
             return result
@@ -194,12 +247,16 @@ def _arity(fn) -> int | None:
     return len(params) - 1 if plain and len(params) in (1, 2) else None
 
 
-def _unguarded(fn, hook: str, limit: float, *args, **kwargs):
-    """The hook as written (inside ``unguarded()``), but still stopped past its time limit."""
+def _unguarded(fn, hook: str, limit: float, name: str, *args, **kwargs):
+    """The hook as written (inside ``unguarded()``), but still stopped past its time limit, and a hook that exits
+    (SystemExit, os._exit) is a GameError naming it; the states it makes are guarded as in a run."""
     try:
-        return fn(*args, **kwargs)
-    except HookTimeout:
-        raise _timed_out(hook, limit) from None
+        result = fn(*args, **kwargs)
+    except (HookTimeout, HookExit, SystemExit) as err:
+        raise _failure(hook, limit, err) from None
+    if name in _MAKES_STATES and isinstance(result, base.State) and "__evoplay_guard__" not in type(result).__dict__:
+        guard_class(type(result), getattr(type(args[0]), "__evoplay_guard__", None))
+    return result
 
 
 def _failure(hook: str, limit: float, err: BaseException) -> BaseException:
@@ -212,6 +269,11 @@ def _failure(hook: str, limit: float, err: BaseException) -> BaseException:
         timeout = _timed_out(hook, limit)
         timeout.__suppress_context__ = True
         return timeout
+    if isinstance(err, HookExit):
+        exited = GameError(f"{hook} called os._exit({err.code!r}); a game's hook must return or raise, never end the "
+                           f"process")
+        exited.__suppress_context__ = True
+        return exited
     failure = GameError(f"{hook} raised {type(err).__name__}: {_short(err)}")
     failure.__cause__ = err
     return failure
@@ -219,7 +281,7 @@ def _failure(hook: str, limit: float, err: BaseException) -> BaseException:
 
 def _timed_out(hook: str, limit: float) -> GameError:
     stopped, seconds = _TIMED_OUT.pop(threading.get_ident(), (hook, limit))
-    return GameError(f"{stopped} ran past its time limit of {seconds:g} s (a loop that never ends?); set the game's "
+    return HookTimedOut(f"{stopped} ran past its time limit of {seconds:g} s (a loop that never ends?); set the game's "
                      f"hook_seconds if a call may rightly take longer")
 
 
@@ -309,6 +371,7 @@ def _shown(value) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+_MAKES_STATES = frozenset({"clone", "resample", "new_initial_state"})
 CHECKS = {"current_player": _check_player, "legal_actions": _check_legal, "_legal_actions": _check_legal,
           "features": _check_features, "returns": _check_per_player, "scores": _check_per_player,
           "clone": _check_state, "resample": _check_state, "new_initial_state": _check_state}
