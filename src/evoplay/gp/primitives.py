@@ -92,10 +92,39 @@ class PrimitiveSet:
     n_features: int = 0
     functions: list[str] = field(default_factory=list)
     terminals: list[Terminal] = field(default_factory=list)
+    # what the terminals hold, by name and by feature index: a set of 100,000 features is built and read in linear
+    # time (a scan of the list per terminal added took minutes); rebuilt when ``terminals`` was changed directly
+    _lookup: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if not isinstance(self.n_features, int) or self.n_features < 0:
             raise SpecError(f"primitive set '{self.name}': n_features={self.n_features!r} must be an integer >= 0")
+
+    def __getstate__(self) -> dict:  # worker processes receive the set without its lookup (rebuilt when read)
+        return {k: v for k, v in self.__dict__.items() if k != "_lookup"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _lookup={})
+
+    def _index(self) -> dict:
+        """{"list": the terminals indexed, "count": how many, "names": set, "features": number of feature terminals, "by_index": index ->
+        first feature name, "by_name": feature name -> index}, up to date with ``terminals``."""
+        look = self._lookup
+        if look.get("list") is not self.terminals or look["count"] != len(self.terminals):
+            look.clear()
+            look.update(list=self.terminals, count=0, names=set(), features=0, by_index={}, by_name={})
+            for t in self.terminals:
+                self._indexed(t)
+        return look
+
+    def _indexed(self, t: Terminal) -> None:
+        look = self._lookup
+        look["count"] += 1
+        look["names"].add(t.name)
+        if t.kind == "feature":
+            look["features"] += 1
+            look["by_index"].setdefault(t.index, t.name)
+            look["by_name"].setdefault(t.name, t.index)
 
     # -- building ---------------------------------------------------------------------------------------------
 
@@ -157,7 +186,7 @@ class PrimitiveSet:
         if not isinstance(name, str) or not name.isidentifier():
             raise SpecError(f"primitive set '{self.name}': feature name {name!r} must be an identifier")
         if index is None:
-            index = sum(1 for t in self.terminals if t.kind == "feature")
+            index = self._index()["features"]
             self.n_features = max(self.n_features, index + 1)
         if not isinstance(index, int) or isinstance(index, bool) or index < 0:
             raise SpecError(f"primitive set '{self.name}': feature '{name}' index {index!r} must be an integer >= 0")
@@ -182,9 +211,10 @@ class PrimitiveSet:
     def _add_terminal(self, t: Terminal) -> None:
         if t.name in ("random",) and t.kind != "random" or t.name in self.functions:
             raise SpecError(f"primitive set '{self.name}': terminal name '{t.name}' is reserved")
-        if any(u.name == t.name for u in self.terminals):
+        if t.name in self._index()["names"]:
             raise SpecError(f"primitive set '{self.name}': a terminal named '{t.name}' is already in the set")
         self.terminals.append(t)
+        self._indexed(t)
 
     # -- using ------------------------------------------------------------------------------------------------
 
@@ -215,16 +245,10 @@ class PrimitiveSet:
         return CONST, EPHEMERAL, float(rng.uniform(t.low, t.high))
 
     def feature_name(self, index: int) -> str:
-        for t in self.terminals:
-            if t.kind == "feature" and t.index == index:
-                return t.name
-        return f"f{index}"
+        return self._index()["by_index"].get(index, f"f{index}")
 
     def feature_index(self, name: str) -> int | None:
-        for t in self.terminals:
-            if t.kind == "feature" and t.name == name:
-                return t.index
-        return None
+        return self._index()["by_name"].get(name)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "n_features": self.n_features, "functions": list(self.functions),
