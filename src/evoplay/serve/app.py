@@ -96,6 +96,9 @@ async def read_json(request: Request) -> dict:
     except RecursionError:
         raise SpecError("the request body is JSON nested too deeply; send a flat object such as "
                         "{\"text\": \"3\", \"ply\": 4}") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits (sys.set_int_max_str_digits)
+        raise SpecError("the request body holds a number of more than 4,300 digits; send numbers of at most 40 "
+                        "digits") from None
     if not isinstance(data, dict):
         raise SpecError("the request body must be a JSON object")
     return data
