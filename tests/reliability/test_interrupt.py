@@ -12,6 +12,16 @@ import time
 
 import pytest
 
+
+def _ctrl_c_able():
+    """In the child: Ctrl-C's default action, whatever the parent had (a shell's background job starts with SIGINT
+    ignored, and a Python that starts so never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _start(args, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(args, preexec_fn=_ctrl_c_able, **kwargs)
+
 SEARCH = textwrap.dedent("""
     import sys
     from evoplay.agents import make_agent
@@ -40,13 +50,16 @@ SEARCH = textwrap.dedent("""
     pytest.param("rhea(iterations=100000000)", "rhea(iterations=100)", "kalah", marks=pytest.mark.slow),
 ])
 def test_ctrl_c_ends_a_long_search_within_a_second(spec, warm, game):
-    proc = subprocess.Popen([sys.executable, "-c", SEARCH, spec, game, warm], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().strip() == "searching"
-    time.sleep(0.3)
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=30)
-    waited = time.perf_counter() - sent
+    proc = _start([sys.executable, "-c", SEARCH, spec, game, warm], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "searching"
+        time.sleep(0.3)
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+        waited = time.perf_counter() - sent
+    finally:
+        proc.kill()  # never left searching for hours when the test fails
     assert out.strip() == "interrupted"
     assert waited < 10.0  # the search itself would take hours
 
@@ -57,14 +70,17 @@ def test_ctrl_c_stops_a_run_with_one_line_and_it_resumes(tmp_path):
     args = ["evolve", "mancala", "--config", "run2", "--set", "population=64", "--generations", "6", "--set", "fitness.minimax_depth=6",
             "--set", "report.random_programs=5", "--set", "report.heldout_depths=[2]", "--workers", "2",
             "--out", str(tmp_path / "run")]
-    proc = subprocess.Popen([*evoplay, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = _start([*evoplay, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     log = tmp_path / "run" / "log.jsonl"
-    deadline = time.time() + 120
-    while (not log.exists() or not log.read_text()) and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.01)
-    sent = time.perf_counter()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    try:
+        deadline = time.time() + 120
+        while (not log.exists() or not log.read_text()) and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
     assert time.perf_counter() - sent < 10.0  # the run had minutes to go
     assert proc.returncode == 130 and "error: interrupted" in err and "Traceback" not in err, err
     done = subprocess.run([*evoplay, "resume", str(tmp_path / "run"), "--backend", "serial"], capture_output=True,

@@ -43,13 +43,13 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
     positions = 0
     for _ in range(games):
         seed = int(rng.integers(1 << 31))
+        state, seen, moves = _one_game(game, scorer, explore, rng, seed, max_moves)
         try:
-            state, seen = _one_game(game, scorer, explore, rng, seed, max_moves)
+            if not state.is_terminal():
+                continue  # a game cut off by max_moves has no outcome to learn from
+            returns = state.returns()
         except GameError as err:
-            raise in_game(err, game.spec, seed, None) from None
-        if not state.is_terminal():
-            continue  # a game cut off by max_moves has no outcome to learn from
-        returns = state.returns()
+            raise in_game(err, game.spec, seed, moves) from None
         # a row per player per position, the players of a position together (one batched call a player: the view
         # counts boards in NumPy)
         players = range(game.num_players)
@@ -65,30 +65,36 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
 
 
 def _one_game(game, scorer, explore: float, rng: np.random.Generator, seed: int, max_moves: int):
-    """One game of ``play_round``: the final state and every position a player was to move in (on the game's
-    kernels where it gives them, as the arena's games are played)."""
-    state = play_state(game.new_initial_state(seed), ())
-    seen = []
-    for _ in range(max_moves):
-        mover = state.current_player()
-        if mover == TERMINAL:
-            break
-        if mover == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-            continue
-        if mover == SIMULTANEOUS:
-            joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
-                     for p in range(game.num_players)]
+    """One game of ``play_round``: the final state, every position a player was to move in (on the game's kernels
+    where it gives them, as the arena's games are played) and the moves played; a game's error names its move."""
+    moves = 0
+    try:
+        state = play_state(game.new_initial_state(seed), ())
+        seen = []
+        for moves in range(max_moves):
+            mover = state.current_player()
+            if mover == TERMINAL:
+                break
+            if mover == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                continue
+            if mover == SIMULTANEOUS:
+                joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
+                         for p in range(game.num_players)]
+                seen.append(state.clone())
+                state.apply_actions(joint)
+                continue
             seen.append(state.clone())
-            state.apply_actions(joint)
-            continue
-        seen.append(state.clone())
-        legal = state.legal_actions()
-        if scorer is None or rng.random() < explore:
-            state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+            legal = state.legal_actions()
+            if scorer is None or rng.random() < explore:
+                state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+            else:
+                state.apply_action(_greedy(state, mover, scorer, rng))
         else:
-            state.apply_action(_greedy(state, mover, scorer, rng))
-    return state, seen
+            moves = max_moves
+    except GameError as err:
+        raise in_game(err, game.spec, seed, moves) from None
+    return state, seen, moves
 
 
 def ridge(rows: np.ndarray, targets: np.ndarray, strength: float = 1.0) -> np.ndarray:
