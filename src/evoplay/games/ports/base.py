@@ -302,6 +302,23 @@ def drawn_from(out, n, rng):
 
 
 @njit(cache=True, inline="always")
+def ones(x):
+    """How many bits of the uint64 ``x`` are set (a population count without a loop)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def nth_bit(x, k):
+    """The index of the ``k``-th lowest set bit of the uint64 ``x`` (k from 0; ``x`` has more than k bits set)."""
+    for _ in range(k):
+        x &= x - np.uint64(1)
+    return ones((x & (~x + np.uint64(1))) - np.uint64(1))
+
+
+@njit(cache=True, inline="always")
 def below(n):
     """A uniformly random integer in [0, n) from one draw of Numba's generator (``np.random.random``), for a
     ``random_move`` of three arguments (see ``PortKernels``; ``draw`` is faster)."""
@@ -346,4 +363,4 @@ def cells_hash(cells, player, extra):
 
 
 __all__ = ["TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash", "draw", "drawn",
-           "drawn_from", "encode_state", "mix", "seat_relative", "seeded"]
+           "drawn_from", "encode_state", "mix", "nth_bit", "ones", "seat_relative", "seeded"]

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
-                                     encode_state, seat_relative)
+                                     encode_state, nth_bit, ones, seat_relative)
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 PIECE = (BLACK, WHITE)  # each player's pieces
@@ -115,9 +115,19 @@ class BreakthroughState(PortState):
         return "\n".join(lines) + "\n " + "".join(chr(ord("a") + c) for c in range(g.columns)) + "\n"
 
 
-# --- the same rules as kernels (params: rows, columns) -------------------------------------------------------------
+# --- the same rules as kernels (params: rows, columns, then three bit masks for random_move's bitboards) ----------
 ROW_STEPS = np.array(ROW_STEP, np.int64)
 COLUMN_STEPS = np.array(COLUMN_STEP, np.int64)
+
+
+def edges(rows: int, columns: int) -> list[int]:
+    """The bitboards' masks of a board of at most 64 cells (bit ``cell``), as int64: the first column, the last
+    column, every cell (zeros on a larger board)."""
+    if rows * columns > 64:
+        return [0, 0, 0]
+    signed = lambda x: x - (1 << 64) if x >= 1 << 63 else x  # noqa: E731 - the same 64 bits as an int64
+    first = sum(1 << (r * columns) for r in range(rows))
+    return [signed(first), signed(first << (columns - 1)), signed((1 << (rows * columns)) - 1)]
 
 
 @njit(cache=True, inline="always")
@@ -192,14 +202,18 @@ def steps(params, state, out, mask, listing):
 
 @njit(cache=True)
 def random_move(params, state, out, rng):
-    """A uniformly random move: a random one of the mover's pieces and a random side until that step is a move
-    (``TRIES`` at most; each move is one piece and one side), else one of the list."""
+    """A uniformly random move. On a board of 64 cells or fewer, from bitboards: the cells each side's pieces can
+    step to (straight onto an empty cell, diagonally onto an empty cell or an opponent's piece: one move each),
+    counted, and the k-th of them, k drawn below their number. On a larger board, a random one of the mover's
+    pieces and a random side until that step is a move (``TRIES`` at most), else one of the list."""
     rows, columns = params[0], params[1]
     cells, _, at_player, _ = layout(params)
     player = state[at_player]
     if player < 0:
         return -1
     mine = BLACK if player == 0 else WHITE
+    if cells <= 64:
+        return bit_move(params, state, player, mine, rng)
     pieces = 0
     for i in range(cells):  # the mover's pieces, listed without a branch
         out[pieces] = i
@@ -215,6 +229,45 @@ def random_move(params, state, out, rng):
             if a >= 0:
                 return a
     return drawn_from(out, moves(params, state, out), rng)
+
+
+@njit(cache=True, inline="always")
+def bit_move(params, state, player, mine, rng):
+    """random_move on a board of at most 64 cells (bit ``cell``), its edge columns' masks in ``params``."""
+    columns = np.uint64(params[1])
+    cells = params[0] * params[1]
+    own = np.uint64(0)
+    free = np.uint64(0)  # empty, or the opponent's: where a diagonal step goes
+    empty = np.uint64(0)
+    for i in range(cells):
+        bit = np.uint64(1) << np.uint64(i)
+        s = state[i]
+        own |= bit * np.uint64(s == mine)
+        free |= bit * np.uint64(s != mine)
+        empty |= bit * np.uint64(s == EMPTY)
+    first, last, board = np.uint64(params[2]), np.uint64(params[3]), np.uint64(params[4])
+    if player == 0:  # down the board: to higher cells
+        left = ((own & ~first) << (columns - np.uint64(1))) & free & board
+        ahead = (own << columns) & empty & board
+        right = ((own & ~last) << (columns + np.uint64(1))) & free & board
+    else:
+        left = ((own & ~first) >> (columns + np.uint64(1))) & free
+        ahead = (own >> columns) & empty
+        right = ((own & ~last) >> (columns - np.uint64(1))) & free
+    n_left, n_ahead = ones(left), ones(ahead)
+    total = n_left + n_ahead + ones(right)
+    if total == 0:
+        return -1
+    k = draw(rng, total)
+    step = np.int64(columns) if player == 0 else -np.int64(columns)
+    if k < n_left:
+        side, target = 0, nth_bit(left, k)
+    elif k < n_left + n_ahead:
+        side, target = 1, nth_bit(ahead, k - n_left)
+    else:
+        side, target = 2, nth_bit(right, k - n_left - n_ahead)
+    source = target - step - (side - 1)
+    return ((source * 6 + 3 * player + side) * 2) + (state[target] != EMPTY)
 
 
 @njit(cache=True, inline="always")
@@ -315,4 +368,4 @@ class Breakthrough(PortGame):
         return self.port_kernels(size=self.rows * self.columns + 4, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
                                  state_hash=state_hash, moves=moves, random_move=random_move,
-                                 params=[self.rows, self.columns])
+                                 params=[self.rows, self.columns] + edges(self.rows, self.columns))

@@ -7,16 +7,19 @@ When after a move no piece touches an opponent's piece, the player who made it w
 ``(row * columns + column) * 4 + direction`` moves the piece on (row, column) up, right, down or left (0..3);
 OpenSpiel writes it ``a3b3``. Cells hold OpenSpiel's ``CellState`` (0 empty, 1 white, 2 black); the observation
 tensor has 3 planes of rows x columns: the viewer's pieces, the opponent's, the empty cells. The kernels' position is
-the cells row by row, the player to move (or TERMINAL), the winner plus one (0: none yet) and the contacts: the
-pairs of orthogonally adjacent pieces of opposite colours. Each contact is one move for either player (its piece
-onto the other), so the game ends when a move leaves none, and a move changes the count only around its two cells.
+the cells row by row, the player to move (or TERMINAL), the winner plus one (0: none yet), the contacts (the pairs
+of orthogonally adjacent pieces of opposite colours) and, on a board of 64 cells or fewer, each colour's pieces as a
+bitboard (bit ``cell``; 0 on a larger board). Each contact is one move for either player (its piece onto the
+other), so the game ends when a move leaves none; the contacts are the bitboards' pairs shifted against each other
+(on a larger board, a move changes their count only around its two cells), and a random move is the k-th of them.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, draw, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, draw, encode_state, nth_bit, ones,
+                                     seat_relative)
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 PIECE = (WHITE, BLACK)  # each player's pieces
@@ -92,7 +95,13 @@ class ClobberState(PortState):
                    for i, state in enumerate(board) for _, target in self.game.steps[i]) // 2
 
     def encode(self) -> np.ndarray:
-        return np.array(self.board + [self.current_player(), self.winner + 1, self.contacts()], np.int16)
+        bits = [0, 0]
+        if len(self.board) <= 64:
+            for i, state in enumerate(self.board):
+                if state != EMPTY:
+                    bits[state - 1] |= 1 << i
+        signed = [b - (1 << 64) if b >= 1 << 63 else b for b in bits]  # the same 64 bits as an int64
+        return np.array(self.board + [self.current_player(), self.winner + 1, self.contacts()] + signed, np.int64)
 
     def __str__(self) -> str:
         g = self.game
@@ -103,16 +112,35 @@ class ClobberState(PortState):
             chr(ord("a") + c) for c in range(g.columns)) + "\n"
 
 
-# --- the same rules as kernels (params: rows, columns) -------------------------------------------------------------
+# --- the same rules as kernels (params: rows, columns, the bitboards' mask of every column but the last) ----------
 ROW_STEPS = np.array(ROW_STEP, np.int64)
 COLUMN_STEPS = np.array(COLUMN_STEP, np.int64)
 
 
+def not_last(rows: int, columns: int) -> int:
+    """The bitboard (bit ``cell``) of every cell but those of the last column, as an int64 (0 on a board of more
+    than 64 cells, where random_move walks the cells instead)."""
+    if rows * columns > 64:
+        return 0
+    mask = sum(1 << (r * columns + c) for r in range(rows) for c in range(columns - 1))
+    return mask - (1 << 64) if mask >= 1 << 63 else mask
+
+
 @njit(cache=True, inline="always")
 def layout(params):
-    """(cells, the index of the player to move, of the winner, of the contacts)."""
+    """(cells, the index of the player to move, of the winner, of the contacts); white's and black's bitboards
+    follow the contacts."""
     cells = params[0] * params[1]
     return cells, cells, cells + 1, cells + 2
+
+
+@njit(cache=True, inline="always")
+def contacts_of(white, black, columns, not_last):
+    """The contacts of two bitboards: (pairs with the right neighbour, pairs with the lower neighbour), as bitboards
+    of the pairs' first cells."""
+    across = ((white & (black >> np.uint64(1))) | (black & (white >> np.uint64(1)))) & not_last
+    down = (white & (black >> columns)) | (black & (white >> columns))
+    return across, down
 
 
 @njit(cache=True)
@@ -125,6 +153,11 @@ def initial(params, state, seed):
     state[at_player] = 0
     state[at_winner] = 0
     state[at_contacts] = rows * (columns - 1) + (rows - 1) * columns  # a full checkerboard: every pair
+    state[at_contacts + 1] = 0
+    state[at_contacts + 2] = 0
+    if cells <= 64:
+        for i in range(cells):
+            state[at_contacts + state[i]] |= np.int64(1) << i
 
 
 @njit(cache=True)
@@ -173,26 +206,37 @@ def captures(params, state, out, mask, listing):
 @njit(cache=True)
 def random_move(params, state, out, rng):
     """A uniformly random move: each contact is one move of the mover (its piece onto the other), so the k-th
-    contact, k drawn below their number, found by walking each cell's pairs with its right and lower neighbours
-    (counted without a branch on what the cells hold: an empty cell's other colour, 3, is on no cell)."""
+    contact, k drawn below their number: on a board of 64 cells or fewer found from bitboards of the pairs of a
+    cell and its right or lower neighbour, on a larger board by walking those pairs (counted without a branch on
+    what the cells hold: an empty cell's other colour, 3, is on no cell)."""
     rows, columns = params[0], params[1]
     cells, at_player, _, at_contacts = layout(params)
     player = state[at_player]
     if player < 0 or state[at_contacts] == 0:
         return -1
     mine = WHITE if player == 0 else BLACK
+    if cells <= 64:
+        across, down = contacts_of(np.uint64(state[at_contacts + WHITE]), np.uint64(state[at_contacts + BLACK]),
+                                   np.uint64(columns), np.uint64(params[2]))
+        n_across = ones(across)
+        k = draw(rng, n_across + ones(down))
+        if k < n_across:
+            i = nth_bit(across, k)
+            return i * 4 + 1 if state[i] == mine else (i + 1) * 4 + 3  # right, or the other piece left
+        i = nth_bit(down, k - n_across)
+        return i * 4 + 2 if state[i] == mine else (i + columns) * 4  # down, or the other piece up
     k = draw(rng, state[at_contacts])
     for r in range(rows):
         for c in range(columns):
             i = r * columns + c
             other = 3 - state[i]
             right = c < columns - 1 and state[i + 1] == other
-            down = r < rows - 1 and state[i + columns] == other
-            if k < right + down:
+            below = r < rows - 1 and state[i + columns] == other
+            if k < right + below:
                 if right and k == 0:
-                    return i * 4 + 1 if state[i] == mine else (i + 1) * 4 + 3  # right, or the other piece left
-                return i * 4 + 2 if state[i] == mine else (i + columns) * 4  # down, or the other piece up
-            k -= right + down
+                    return i * 4 + 1 if state[i] == mine else (i + 1) * 4 + 3
+                return i * 4 + 2 if state[i] == mine else (i + columns) * 4
+            k -= right + below
     return -1
 
 
@@ -237,11 +281,21 @@ def apply(params, state, action):
     c = i - r * columns
     r2 = r + ROW_STEPS[d]
     c2 = c + COLUMN_STEPS[d]
-    # the contacts of the two cells before the move (the pair of them in both), then of the taken cell, now the mover's
-    lost = around(state, rows, columns, r, c, 3 - mine) + around(state, rows, columns, r2, c2, mine) - 1
-    state[r2 * columns + c2] = mine
+    j = r2 * columns + c2
+    if cells <= 64:
+        ours, theirs = at_contacts + mine, at_contacts + 3 - mine
+        state[ours] = (state[ours] & ~(np.int64(1) << i)) | (np.int64(1) << j)
+        state[theirs] &= ~(np.int64(1) << j)
+        across, down = contacts_of(np.uint64(state[at_contacts + WHITE]), np.uint64(state[at_contacts + BLACK]),
+                                   np.uint64(columns), np.uint64(params[2]))
+        state[at_contacts] = ones(across) + ones(down)
+    else:
+        # the contacts of the two cells before the move (the pair of them in both), then of the taken cell, now
+        # the mover's
+        lost = around(state, rows, columns, r, c, 3 - mine) + around(state, rows, columns, r2, c2, mine) - 1
+        state[at_contacts] += around(state, rows, columns, r2, c2, 3 - mine) - lost
+    state[j] = mine
     state[i] = EMPTY
-    state[at_contacts] += around(state, rows, columns, r2, c2, 3 - mine) - lost
     if state[at_contacts] == 0:
         state[at_winner] = player + 1
         state[at_player] = TERMINAL
@@ -309,7 +363,7 @@ class Clobber(PortGame):
         return ClobberState(self)
 
     def kernels(self):
-        return self.port_kernels(size=self.rows * self.columns + 3, encode=encode_state, legal=legal, apply=apply,
+        return self.port_kernels(size=self.rows * self.columns + 5, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
                                  state_hash=state_hash, moves=moves, random_move=random_move,
-                                 params=[self.rows, self.columns], dtype=np.int16)
+                                 params=[self.rows, self.columns, not_last(self.rows, self.columns)], dtype=np.int64)

@@ -6,8 +6,11 @@ is the bottom); x (player 0) moves first; cells hold OpenSpiel's ``CellState`` (
 ``x``); ``x_in_row`` stones in a row, column or diagonal win (returns 1 and -1), a full board without a line is a
 draw. The observation tensor has 3 planes of rows x columns: x's stones, o's, the empty cells (the same for both
 players), or with ``egocentric_obs_tensor`` the opponent's stones, the player's own, the empty cells. The kernels'
-position is the cells row by row from the bottom, each column's height, the player to move (or TERMINAL) and the
-outcome (0 none yet, 1 x won, 2 o won, 3 a draw).
+position is the cells row by row from the bottom, each column's height, the player to move (or TERMINAL), the
+outcome (0 none yet, 1 x won, 2 o won, 3 a draw) and each player's stones as a bitboard where one fits in 63 bits
+(bit ``column * (rows + 1) + row``: a column and an empty bit above it, so a line is found by shifting the board
+along it and AND-ing, as fast Connect Four programs do; on larger boards the bitboards stay 0 and a line is
+counted stone by stone from the stone just played).
 """
 from __future__ import annotations
 
@@ -95,7 +98,12 @@ class ConnectFourState(PortState):
     def encode(self) -> np.ndarray:
         g = self.game
         heights = [sum(self.board[r * g.columns + c] != EMPTY for r in range(g.rows)) for c in range(g.columns)]
-        return np.array(self.board + heights + [self.current_player(), self.outcome], np.int8)
+        bits = [0, 0]
+        if g.bitboards:
+            for i, state in enumerate(self.board):
+                if state != EMPTY:
+                    bits[MARK.index(state)] |= 1 << (i % g.columns * (g.rows + 1) + i // g.columns)
+        return np.array(self.board + heights + [self.current_player(), self.outcome] + bits, np.int64)
 
     def __str__(self) -> str:
         g = self.game
@@ -103,12 +111,24 @@ class ConnectFourState(PortState):
                        for r in reversed(range(g.rows)))
 
 
-# --- the same rules as kernels (params: rows, columns, x_in_row, egocentric) -------------------------------------
+# --- the same rules as kernels (params: rows, columns, x_in_row, egocentric, bitboards) ---------------------------
 @njit(cache=True, inline="always")
 def layout(params):
-    """(cells, the index of the player to move, of the outcome)."""
+    """(cells, the index of the player to move, of the outcome); the bitboards follow the outcome."""
     cells = params[0] * params[1]
     return cells, cells + params[1], cells + params[1] + 1
+
+
+@njit(cache=True, inline="always")
+def line_in(bits, step, x_in_row):
+    """Do the stones of ``bits`` hold ``x_in_row`` in a row along ``step`` (1: up a column, rows + 1: along a row,
+    rows + 2 and rows: the diagonals)? A line that long in that direction would not fit in 63 bits otherwise."""
+    if (x_in_row - 1) * step > 62:
+        return False
+    line = bits
+    for i in range(1, x_in_row):
+        line &= bits >> (i * step)
+    return line != 0
 
 
 @njit(cache=True)
@@ -186,13 +206,21 @@ def apply(params, state, action):
     row = state[cells + action]
     state[row * columns + action] = mark
     state[cells + action] = row + 1
-    if (run_from(state, columns, rows, row, action, 0, 1, mark) + run_from(state, columns, rows, row, action, 0, -1,
-                                                                            mark) + 1 >= x_in_row
-            or run_from(state, columns, rows, row, action, -1, 0, mark) + 1 >= x_in_row  # nothing lies above it
-            or run_from(state, columns, rows, row, action, 1, 1, mark) + run_from(state, columns, rows, row, action,
-                                                                                  -1, -1, mark) + 1 >= x_in_row
-            or run_from(state, columns, rows, row, action, 1, -1, mark) + run_from(state, columns, rows, row, action,
-                                                                                   -1, 1, mark) + 1 >= x_in_row):
+    if params[4]:  # bitboards
+        at = at_outcome + 1 + player
+        bits = state[at] | (np.int64(1) << (action * (rows + 1) + row))
+        state[at] = bits
+        won = (line_in(bits, 1, x_in_row) or line_in(bits, rows + 1, x_in_row) or line_in(bits, rows + 2, x_in_row)
+               or line_in(bits, rows, x_in_row))
+    else:
+        won = (run_from(state, columns, rows, row, action, 0, 1, mark)
+               + run_from(state, columns, rows, row, action, 0, -1, mark) + 1 >= x_in_row
+               or run_from(state, columns, rows, row, action, -1, 0, mark) + 1 >= x_in_row  # nothing lies above it
+               or run_from(state, columns, rows, row, action, 1, 1, mark)
+               + run_from(state, columns, rows, row, action, -1, -1, mark) + 1 >= x_in_row
+               or run_from(state, columns, rows, row, action, 1, -1, mark)
+               + run_from(state, columns, rows, row, action, -1, 1, mark) + 1 >= x_in_row)
+    if won:
         state[at_outcome] = player + 1
     elif row == rows - 1:  # the column is full now: is the board?
         full = True
@@ -262,13 +290,15 @@ class ConnectFour(PortGame):
     def setup(self, settings: dict) -> None:
         self.rows, self.columns = int(settings["rows"]), int(settings["columns"])
         self.x_in_row, self.egocentric = int(settings["x_in_row"]), bool(settings["egocentric_obs_tensor"])
+        self.bitboards = (self.rows + 1) * self.columns <= 63
 
     def new_initial_state(self, seed: int | None = None) -> ConnectFourState:
         return ConnectFourState(self)
 
     def kernels(self):
-        size = self.rows * self.columns + self.columns + 2
+        size = self.rows * self.columns + self.columns + 4
         return self.port_kernels(size=size, encode=encode_state, legal=legal, apply=apply, mover=mover,
                                  returns=returns, features=features, initial=initial, state_hash=state_hash,
-                                 moves=moves, random_move=random_move,
-                                 params=[self.rows, self.columns, self.x_in_row, int(self.egocentric)])
+                                 moves=moves, random_move=random_move, dtype=np.int64,
+                                 params=[self.rows, self.columns, self.x_in_row, int(self.egocentric),
+                                         int(self.bitboards)])

@@ -13,7 +13,8 @@ or a joined stone of its colour takes that edge's state, and a flood fill passes
 colour it touches. The observation tensor has a plane per cell state (state + 4: plane 0 is -4), the same for both
 players; with ``plain_obs_tensor`` 3 planes: black, white, empty. With ``swap``, white's first move may be action
 ``num_cols * num_rows`` (``swap``): black's stone is taken off and white's put on its mirror image. The kernels'
-position is the cells, the player to move (or TERMINAL), the result for black (1, -1, 0) and the plies played, up to 2.
+position is the cells, the player to move (or TERMINAL), the result for black (1, -1, 0), the plies played, up to 2,
+and as many zeros: the flood fill's stack while a move is played (an allocation a move would cost more).
 """
 from __future__ import annotations
 
@@ -137,7 +138,8 @@ class HexState(PortState):
         return self.current_player(), tuple(self.board), min(self.plies, 2)
 
     def encode(self) -> np.ndarray:
-        return np.array(self.board + [self.current_player(), self.result, min(self.plies, 2)], np.int8)
+        return np.array(self.board + [self.current_player(), self.result, min(self.plies, 2)] + [0] * len(self.board),
+                        np.int16)
 
     def __str__(self) -> str:
         g = self.game
@@ -294,18 +296,21 @@ def apply(params, state, action):
     elif s != BLACK and s != WHITE and touches(params, state, action, BLACK if player == 0 else WHITE):
         # joined to an edge: so is every plain stone of its group
         plain = BLACK if player == 0 else WHITE
-        stack = np.empty(cells, np.int64)
-        stack[0] = action
+        stack = at_plies + 1  # the flood fill's stack: scratch at the end of the position, left as zeros
+        state[stack] = action
         top = 1
+        deepest = 1
         while top > 0:
             top -= 1
-            cell = stack[top]
+            cell = state[stack + top]
             for k in range(6):
                 n = params[AROUND + 6 * cell + k]
                 if n >= 0 and state[n] == plain:
                     state[n] = s
-                    stack[top] = n
+                    state[stack + top] = n
                     top += 1
+                    deepest = max(deepest, top)
+        state[stack:stack + deepest] = 0
     state[at_player] = TERMINAL if state[at_result] != 0 else 1 - player
 
 
@@ -370,7 +375,8 @@ class Hex(PortGame):
         return HexState(self)
 
     def kernels(self):
-        return self.port_kernels(size=self.cells + 3, encode=encode_state, legal=legal, apply=apply, mover=mover,
+        return self.port_kernels(size=2 * self.cells + 3, encode=encode_state, legal=legal, apply=apply, mover=mover,
+                                 dtype=np.int16,
                                  returns=returns, features=features, initial=initial, state_hash=state_hash,
                                  moves=moves, random_move=random_move,
                                  params=[self.columns, self.rows, int(self.swap), int(self.plain_obs)]

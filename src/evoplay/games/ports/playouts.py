@@ -59,7 +59,8 @@ def random_playouts(params, root, count, seed, found, mask, totals):
                 break
             game_apply(params, work, action)
         game_returns(params, work, scores)
-        totals += scores
+        for p in range(totals.shape[0]):
+            totals[p] += scores[p]
 
 
 @njit(cache=True)

@@ -4,22 +4,22 @@ As open_spiel/games/tic_tac_toe/tic_tac_toe.cc: cells 0..8 row by row are the ac
 a cell holds OpenSpiel's ``CellState`` (0 empty, 1 nought ``o``, 2 cross ``x``), which is also the cell's plane of
 the observation tensor (3 planes of 9 cells, the same for both players); a line of three wins (returns 1 and -1),
 a full board without one is a draw. The kernels' position is the 9 cells, the player to move (or TERMINAL), the
-winner plus one (0: none yet) and the number of moves.
+winner plus one (0: none yet), the number of moves and each player's cells as a bitboard (bit ``cell``: a line is
+found by comparing the board with the masks of the lines through the cell just played).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
-                                     encode_state, seat_relative)
+from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, drawn_from, encode_state, seat_relative
 
 CELLS = 9
 EMPTY, NOUGHT, CROSS = 0, 1, 2
 MARK = (CROSS, NOUGHT)  # the cell state each player writes
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-PLAYER, WINNER, MOVES = 9, 10, 11  # the position's numbers after the cells
-SIZE = 12
+PLAYER, WINNER, MOVES, BITS = 9, 10, 11, 12  # the position's numbers after the cells (BITS: x's, then o's)
+SIZE = 14
 
 
 # --- the rules, plain Python ---------------------------------------------------------------------------------
@@ -68,14 +68,15 @@ class TicTacToeState(PortState):
         return self.current_player(), tuple(self.board)
 
     def encode(self) -> np.ndarray:
-        return np.array(self.board + [self.current_player(), self.winner + 1, self.moves], np.int8)
+        bits = [sum(1 << c for c in range(CELLS) if self.board[c] == mark) for mark in MARK]
+        return np.array(self.board + [self.current_player(), self.winner + 1, self.moves] + bits, np.int16)
 
     def __str__(self) -> str:
         return "\n".join("".join(".ox"[s] for s in self.board[r * 3:r * 3 + 3]) for r in range(3))
 
 
 # --- the same rules as kernels --------------------------------------------------------------------------------
-LINE_CELLS = np.array(LINES, np.int64)
+LINE_BITS = np.array([sum(1 << c for c in line) for line in LINES], np.int64)
 # per cell, the lines through it (-1 after the last)
 THROUGH = np.array([[i for i, line in enumerate(LINES) if c in line] + [-1] * (4 - sum(c in line for line in LINES))
                     for c in range(CELLS)], np.int64)
@@ -109,45 +110,33 @@ def moves(params, state, out):
     if state[PLAYER] < 0:
         return 0
     n = 0
-    for c in range(CELLS):
-        if state[c] == EMPTY:
-            out[n] = c
-            n += 1
+    for c in range(CELLS):  # without a branch: every cell is written, only the empty ones are kept
+        out[n] = c
+        n += state[c] == EMPTY
     return n
 
 
 @njit(cache=True)
 def random_move(params, state, out, rng):
-    """A uniformly random empty cell: a random cell until one is empty (``TRIES`` at most), else one of the list."""
-    if state[PLAYER] < 0:
-        return -1
-    for _ in range(TRIES):
-        c = draw(rng, CELLS)
-        if state[c] == EMPTY:
-            return c
+    """A uniformly random empty cell, drawn from the list of them (on nine cells, listing is cheaper than drawing
+    cells until one is empty)."""
     return drawn_from(out, moves(params, state, out), rng)
-
-
-@njit(cache=True)
-def line_through(state, cell, mark):
-    """Does ``cell`` complete a line of ``mark``? (Only the lines through the cell just played can be new.)"""
-    for k in range(THROUGH.shape[1]):
-        i = THROUGH[cell, k]
-        if i < 0:
-            break
-        if state[LINE_CELLS[i, 0]] == mark and state[LINE_CELLS[i, 1]] == mark and state[LINE_CELLS[i, 2]] == mark:
-            return True
-    return False
 
 
 @njit(cache=True)
 def apply(params, state, action):
     player = state[PLAYER]
-    mark = CROSS if player == 0 else NOUGHT
-    state[action] = mark
+    state[action] = CROSS if player == 0 else NOUGHT
     state[MOVES] += 1
-    if line_through(state, action, mark):
-        state[WINNER] = player + 1
+    bits = state[BITS + player] | (1 << action)
+    state[BITS + player] = bits
+    for k in range(THROUGH.shape[1]):  # only the lines through the cell just played can be new
+        line = THROUGH[action, k]
+        if line < 0:
+            break
+        if bits & LINE_BITS[line] == LINE_BITS[line]:
+            state[WINNER] = player + 1
+            break
     state[PLAYER] = TERMINAL if state[WINNER] or state[MOVES] == CELLS else 1 - player
 
 
@@ -190,6 +179,6 @@ class TicTacToe(PortGame):
         return TicTacToeState(self)
 
     def kernels(self):
-        return self.port_kernels(size=SIZE, encode=encode_state, legal=legal, apply=apply, mover=mover,
+        return self.port_kernels(size=SIZE, encode=encode_state, legal=legal, apply=apply, mover=mover, dtype=np.int16,
                                  returns=returns, features=features, initial=initial, state_hash=state_hash,
                                  moves=moves, random_move=random_move)
