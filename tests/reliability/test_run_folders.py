@@ -101,12 +101,14 @@ def test_a_checkpoint_ahead_of_its_log_is_refused(stopped):
 
 
 def test_a_deleted_log_is_refused_not_finished_with_holes(stopped):
+    _forge(stopped, 3)  # a checkpoint of an older evoplay, with no copy of the log (issue 36: a copy repairs it)
     stopped.file("log.jsonl").unlink()
     with pytest.raises(CheckpointError, match="holds no generation.*lost records"):
         _resume(stopped)
 
 
 def test_a_gapped_log_is_refused(stopped):
+    _forge(stopped, 3)
     lines = stopped.file("log.jsonl").read_text().splitlines()
     stopped.file("log.jsonl").write_text("\n".join([lines[0], lines[2]]) + "\n")
     with pytest.raises(CheckpointError, match="skips to generation 2 where generation 1 belongs"):
@@ -114,6 +116,7 @@ def test_a_gapped_log_is_refused(stopped):
 
 
 def test_a_repeated_log_record_is_refused(stopped):
+    _forge(stopped, 3)
     lines = stopped.file("log.jsonl").read_text().splitlines()
     stopped.file("log.jsonl").write_text("\n".join([lines[0], lines[0], lines[1]]) + "\n")
     with pytest.raises(CheckpointError, match="repeats generation 0"):
@@ -122,6 +125,7 @@ def test_a_repeated_log_record_is_refused(stopped):
 
 @pytest.mark.parametrize("line", ["42", "[1, 2]", '{"best": 3}', '{"generation": -1}', '{"generation": "2"}'])
 def test_a_log_line_that_is_not_a_record_is_refused(stopped, line):
+    _forge(stopped, 3)
     text = stopped.file("log.jsonl").read_text()
     stopped.file("log.jsonl").write_text(line + "\n" + text)
     with pytest.raises(CheckpointError, match="line 1 is not a generation record"):
@@ -129,6 +133,7 @@ def test_a_log_line_that_is_not_a_record_is_refused(stopped, line):
 
 
 def test_invalid_utf8_in_the_log_is_refused(stopped):
+    _forge(stopped, 3)
     stopped.file("log.jsonl").write_bytes(b'{"generation": 0, "x": "\xff\xfe"}\n' + stopped.file("log.jsonl").read_bytes())
     with pytest.raises(CheckpointError, match="line 1 is not JSON"):
         _resume(stopped)

@@ -32,6 +32,18 @@ out = Console(width=console_width(sys.stdout.isatty()))
 
 #: the commands that write a run folder, which a Ctrl-C leaves resumable
 RUN_COMMANDS = ("evolve", "resume")
+#: the run folder the running command writes, once it exists (set by the run commands: a Ctrl-C names it)
+RUNNING: dict = {"folder": None}
+
+
+def _plain_on_any_console() -> None:
+    """Characters the terminal's encoding lacks (a folder named "rün" under PYTHONIOENCODING=ascii) print as
+    escapes, never as a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # not a text stream of io's, or already in use
+            pass
 
 
 class _Group(click.Group):
@@ -39,6 +51,8 @@ class _Group(click.Group):
     breaks), 1 for the rest."""
 
     def invoke(self, ctx):
+        _plain_on_any_console()
+        RUNNING["folder"] = None
         try:
             with watch_compiles(console):  # a first run's Numba compiles show as a status, never a silent wait
                 return super().invoke(ctx)
@@ -53,7 +67,12 @@ class _Group(click.Group):
             print_error(f"{where}{err.strerror or err}")
             sys.exit(2)
         except KeyboardInterrupt:
-            if ctx.invoked_subcommand in RUN_COMMANDS:
+            folder = RUNNING["folder"]
+            if folder is not None:
+                print_error(f"interrupted (the run continues from its last checkpoint with: evoplay resume {folder})")
+            elif ctx.invoked_subcommand == "evolve":
+                print_error("interrupted before the run folder was made; nothing to resume (run the command again)")
+            elif ctx.invoked_subcommand in RUN_COMMANDS:
                 print_error("interrupted (the run continues from its last checkpoint with: evoplay resume DIR)")
             else:
                 print_error("interrupted")

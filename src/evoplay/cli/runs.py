@@ -10,7 +10,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.progress_bar import ProgressBar
 from rich.text import Text
 
-from evoplay.cli.common import console, executor_options, main, out, print_error
+from evoplay.cli.common import RUNNING, console, executor_options, main, out, print_error
 from evoplay.compiling import CompileColumn, in_progress_bar
 from evoplay.errors import CheckpointError, SpecError
 
@@ -160,6 +160,7 @@ class _Session:
     def running(self, folder) -> None:
         """The run folder this command works on (its log's length now: the generations run before)."""
         self.folder, self.first = folder, len(folder.read_log())
+        RUNNING["folder"] = folder.path
 
 
 def _print_report(module, folder) -> None:
@@ -279,6 +280,7 @@ def resume(run_dir, workers, backend, address):
     except CheckpointError as err:  # not a run folder (or not one this evoplay reads): bad input, as elsewhere
         print_error(err)
         sys.exit(2)
+    RUNNING["folder"] = folder.path
     if folder.finished:
         from evoplay.evolve.loop import verify_folder
 

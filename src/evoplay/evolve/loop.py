@@ -70,12 +70,13 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
                 )
             generation = 0
             state = evo.start(np.random.default_rng(run_seed(folder.config)))
-            folder.save_checkpoint(0, state)
             folder.truncate_log(-1)
+            folder.save_checkpoint(0, state)
         else:
             generation, state = loaded
             _check_generation(folder, generation, total)
-            folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})")
+            # a damaged line is written again from the checkpoint's copy here, before any generation runs
+            folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})", repair=True)
             folder.truncate_log(generation - 1)
         if progress:
             last = folder.read_log()
@@ -135,18 +136,26 @@ def rewrite_outputs(evo: Evolution, folder: RunFolder, executor: Executor | None
             raise CheckpointError(f"{folder.file(CHECKPOINT)} is missing; the outputs cannot be rewritten without it")
         generation, state = loaded
         _check_generation(folder, generation, evo.generations)
-        finished = folder.read_json(FINISHED)
-        if not isinstance(finished, dict) or finished.get("generations") != generation:
+        try:
+            finished = folder.read_json(FINISHED)
+        except CheckpointError:  # a corrupt finish mark: written again below from the checkpoint's generation
+            finished = None
+        if finished is not None and (not isinstance(finished, dict) or finished.get("generations") != generation):
             raise CheckpointError(
                 f"{folder.file(FINISHED)} says {finished.get('generations') if isinstance(finished, dict) else '?'} "
                 f"generations but {folder.file(CHECKPOINT)} is at generation {generation}; they disagree"
             )
-        records = folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})")
+        records = folder.check_log(generation, f"{folder.file(CHECKPOINT)} (at generation {generation})",
+                                   repair=True)
         if len(folder.read_log()) != len(records):
             folder.truncate_log(generation - 1)
         if hasattr(evo, "executor"):
             evo.executor = executor or SerialExecutor()
         evo.finish(state, folder)
+        if finished is None:
+            folder.write_json(FINISHED, {"generations": generation, "finished": time.time(),
+                                         "stopped": f"{generation} generations run (the finish mark was corrupt and "
+                                                    f"written again by report --rewrite)"})
     return state
 
 

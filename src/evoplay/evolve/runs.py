@@ -7,6 +7,7 @@ import os
 import tempfile
 import time
 import uuid
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -89,11 +90,18 @@ class RunFolder:
     ``open``, which checks that it is a complete, readable run folder. Whoever writes to it holds its lock
     (``locked``): one writer at a time, and a killed writer's lock goes with it."""
 
-    def __init__(self, path: Path, recipe: str, config: dict, meta: dict):
+    def __init__(self, path: Path, recipe: str, config: dict, meta: dict, written: dict | None = None):
         self.path = path
         self.recipe = recipe
         self.config = config
         self.meta = meta
+        self._logged: list[str] | None = None  # the log's lines as this process wrote them (None: not known)
+        self.checkpoint_log: list[str] | None = None  # the log lines the last loaded checkpoint holds (None: none)
+        self.repaired: list[int] = []  # log lines check_log rewrote from the checkpoint
+        # the config as config.toml gave it when the folder was made or opened: each checkpoint carries it, and a
+        # config.toml edited since is refused (the run's state was made with the other values)
+        written = portable_document(config, path) if written is None else written  # config.toml as parsed
+        self._config_doc = json.loads(json.dumps(written, default=str))
 
     # --- creating and opening ------------------------------------------------------------------------------
     @classmethod
@@ -110,14 +118,15 @@ class RunFolder:
         # The run's identity: its checkpoints carry it, so another run's checkpoint copied here is refused.
         meta = {"format": FORMAT, "recipe": recipe, "options": options or {}, "created": time.time(),
                 "run": uuid.uuid4().hex}
-        folder = cls(p, recipe, config, meta)
+        text = dump_toml(portable_document(config, p))  # a file game: relative to p
+        folder = cls(p, recipe, config, meta, parse_toml(text, CONFIG))
         folder._refuse_if_not_empty()
         folder.lock()
         try:
             folder._refuse_if_not_empty()  # again, now that no other process can be creating it
             folder._remove_temp_files()
             folder.file(CREATING).touch()
-            folder.write_text(CONFIG, dump_toml(portable_document(config, p)))  # a file game: relative to p
+            folder.write_text(CONFIG, text)
             folder.write_json(META, meta)
             folder.file(CREATING).unlink()
         except BaseException:
@@ -164,8 +173,8 @@ class RunFolder:
             text = _read_bytes(config_path).decode("utf-8")
         except UnicodeDecodeError as err:
             raise ConfigError(f"{config_path} is not UTF-8 text (byte {err.start}); the run's config is corrupt") from None
-        config = located_document(parse_toml(text, str(config_path)), p)
-        return cls(p, meta["recipe"], config, meta)
+        written = parse_toml(text, str(config_path))
+        return cls(p, meta["recipe"], located_document(written, p), meta, written)
 
     # --- the lock ------------------------------------------------------------------------------------------
     def lock(self) -> None:
@@ -253,20 +262,23 @@ class RunFolder:
             doc = json.loads(_read_bytes(path).decode("utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
             again = (f"; write the run's outputs again with 'evoplay report --rewrite {self.path}'"
-                     if self.finished and name != FINISHED else "")
+                     if self.finished else "")
             raise CheckpointError(f"{path} is corrupt: {err}{again}") from None
         return located_document(doc, self.path)
 
     # --- the log -------------------------------------------------------------------------------------------
     def log(self, record: dict) -> None:
         path = self.file(LOG)
+        line = json.dumps(record, default=_json_default)
         try:
             with open(path, "a", encoding="utf-8") as f:
-                f.write(json.dumps(record, default=_json_default) + "\n")
+                f.write(line + "\n")
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as err:
             raise os_error(err, path, "append to") from None
+        if self._logged is not None:
+            self._logged.append(line)
 
     def read_log(self) -> list[dict]:
         """The log's records. A torn last line (a kill mid-append) is dropped; any other line that is not a
@@ -294,10 +306,33 @@ class RunFolder:
             records.append(record)
         return records
 
-    def check_log(self, generations: int, what: str) -> list[dict]:
+    def check_log(self, generations: int, what: str, repair: bool = False) -> list[dict]:
         """The log's first ``generations`` records, which must be generations 0, 1, ... in order (records past
         them, written just before a kill, are allowed: a resume rewrites them). ``what`` names where the count
-        comes from, for the error."""
+        comes from, for the error.
+
+        The one reader of a run's log for resume, report and rewrite: a checkpoint holds a copy of the log lines
+        before it (``checkpoint_log``, set by ``load_checkpoint``), and a line that differs from its copy (damaged,
+        edited, torn or lost) is written again from it when ``repair`` (the caller holds the lock: resume,
+        ``report --rewrite``; the lines are listed in ``repaired``), or refused naming the line and the command
+        that repairs it. A checkpoint of an older evoplay holds no copy: a line missing a key every other line has
+        is refused, naming the line and the key."""
+        saved = self.checkpoint_log
+        if saved is not None and len(saved) == generations:
+            lines = self._log_lines()
+            damaged = [n for n in range(1, generations + 1) if n > len(lines) or lines[n - 1] != saved[n - 1]]
+            if damaged:
+                if not repair:
+                    first = damaged[0]
+                    seen = "is missing" if first > len(lines) else "differs from the record the checkpoint holds"
+                    more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
+                    raise CheckpointError(
+                        f"{self.file(LOG)}: line {first} (generation {first - 1}) {seen}{more}; the log is damaged: "
+                        f"repair it from the checkpoint with 'evoplay "
+                        f"{'report --rewrite' if self.finished else 'resume'} {self.path}'")
+                # the lines past the checkpoint go too: the generations after it run again (resume) or did not run
+                self.write_text(LOG, "".join(line + "\n" for line in saved))
+                self.repaired = damaged
         records = self.read_log()
         for i, r in enumerate(records[:generations]):
             if r["generation"] != i:
@@ -316,12 +351,22 @@ class RunFolder:
             if r["generation"] != j:
                 raise CheckpointError(f"{self.file(LOG)}: record {j + 1} is generation {r['generation']}, "
                                       f"expected {j}; the log is out of order")
+        if saved is None:
+            _check_keys(self.file(LOG), records)
         return records[:generations]
+
+    def _log_lines(self) -> list[str]:
+        """The log's lines as text, the blank ones dropped (undecodable bytes kept as a line that matches none)."""
+        path = self.file(LOG)
+        if not path.exists():
+            return []
+        return [raw.decode("utf-8", "replace") for raw in _read_bytes(path).split(b"\n") if raw.strip()]
 
     def truncate_log(self, last_generation: int) -> None:
         """Keep only records up to ``last_generation`` (a resumed run rewrites what came after its checkpoint)."""
-        kept = [r for r in self.read_log() if r["generation"] <= last_generation]
-        self.write_text(LOG, "".join(json.dumps(r, default=_json_default) + "\n" for r in kept))
+        kept = [json.dumps(r, default=_json_default) for r in self.read_log() if r["generation"] <= last_generation]
+        self.write_text(LOG, "".join(line + "\n" for line in kept))
+        self._logged = kept
 
     # --- checkpoints ---------------------------------------------------------------------------------------
     @property
@@ -332,6 +377,9 @@ class RunFolder:
 
     def save_checkpoint(self, generation: int, state: Any) -> None:
         header = {"format": FORMAT, "recipe": self.recipe, "generation": int(generation), "run": self.run_id}
+        header["config"] = self._config_doc
+        if self._logged is not None and len(self._logged) == generation:
+            header["log"] = list(self._logged)  # the log's lines so far: a damaged line is repaired from them
         try:
             data = ckpt.dumps(header, state)
         except TypeError as err:
@@ -360,11 +408,50 @@ class RunFolder:
         generation = header.get("generation")
         if not isinstance(generation, int) or isinstance(generation, bool):
             raise CheckpointError(f"{path} has no generation number")
+        if isinstance(header.get("config"), dict) and header["config"] != self._config_doc:
+            key, then, now = _first_difference(header["config"], self._config_doc)
+            shown = "(none)" if then is _ABSENT else json.dumps(then)
+            raise CheckpointError(
+                f"{self.file(CONFIG)} differs from the config the run was made with: {key} is "
+                f"{'missing' if now is _ABSENT else json.dumps(now)} but the run ran with {key} = {shown} "
+                f"({path.name} holds it); put the run's value back (a run keeps its config: start a new run for "
+                f"another)")
+        saved = header.get("log")
+        self.checkpoint_log = saved if isinstance(saved, list) and all(isinstance(x, str) for x in saved) else None
         return generation, state
 
     @property
     def finished(self) -> bool:
         return self.file(FINISHED).exists()
+
+
+_ABSENT = object()
+
+
+def _first_difference(then: dict, now: dict, prefix: str = "") -> tuple[str, Any, Any]:
+    """(dotted key, value then, value now) of the first key two configs differ on (_ABSENT: not there)."""
+    for key in sorted(set(then) | set(now)):
+        a, b = then.get(key, _ABSENT), now.get(key, _ABSENT)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            return _first_difference(a, b, f"{prefix}{key}.")
+        return f"{prefix}{key}", a, b
+    return prefix.rstrip(".") or "?", then, now
+
+
+def _check_keys(path: Path, records: list[dict]) -> None:
+    """A log whose checkpoint holds no copy of it: every line must hold the keys every other line holds (a damaged
+    key, ``"mdan"`` for ``"mean"``, would end a report or a resumed run's closing plots in a crash)."""
+    if len(records) < 3:  # with two lines, which of them is damaged cannot be told
+        return
+    held = Counter(key for record in records for key in record)
+    for key, count in held.items():
+        if count == len(records) - 1:
+            n, record = next((n, r) for n, r in enumerate(records, 1) if key not in r)
+            raise CheckpointError(f"{path}: line {n} (generation {record['generation']}) lacks {key!r}, which every "
+                                  f"other line holds; the log is damaged: restore that line (this run's checkpoint "
+                                  f"holds no copy of the log to repair it from)")
 
 
 def _ours(name: str) -> bool:
