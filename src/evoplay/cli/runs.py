@@ -46,6 +46,9 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
         # bar says so while its clock keeps running.
         finishing = _Finishing(evo, lambda: prog.update(bar.task, description=f"{folder.recipe}: final tables"))
         run_evolution(finishing, folder, ex, bar.update)
+    if folder.repaired:
+        console.print(f"repaired line(s) {', '.join(map(str, folder.repaired))} of {folder.file('log.jsonl')} from the "
+                      f"checkpoint's copy (they were damaged or edited)", markup=False, soft_wrap=True)
     console.print(f"[green]run finished[/]: {escape(str(folder.path))}", soft_wrap=True)
 
 
@@ -307,6 +310,7 @@ def _rewrite(module, folder, backend="serial", workers=None, address=None):
 
     with make_executor(backend, workers, address) as ex:
         rewrite_outputs(module.make(folder.config, **folder.meta.get("options", {})), folder, ex)
+    return folder.repaired
 
 
 @main.command()
@@ -322,7 +326,10 @@ def report(run_dir, rewrite):
     folder = RunFolder.open(run_dir)
     module = load_recipe(folder.recipe)
     if rewrite:
-        _rewrite(module, folder)
+        repaired = _rewrite(module, folder)
+        if repaired:
+            console.print(f"repaired line(s) {', '.join(map(str, repaired))} of {folder.file('log.jsonl')} from the "
+                          f"checkpoint's copy", markup=False, soft_wrap=True)
         console.print(f"rewrote the outputs of {folder.path}", markup=False)
     else:
         verify_folder(folder, module.make(folder.config, **folder.meta.get("options", {})).generations)
