@@ -4,6 +4,7 @@ the counts in docs/reliability.md::
 
     python -m tests.reliability.census [N]          # N specs and expressions, N/10 configs
     python -m tests.reliability.census RUNS kills   # RUNS toy runs, each killed 8 times and resumed
+    python -m tests.reliability.census N damage     # N damaged toy run folders (issue 36): report, then repair
 """
 from __future__ import annotations
 
@@ -152,10 +153,81 @@ def kill_census(runs: int, kills: int, seed: int = 0) -> Counter:
     return counts
 
 
+DAMAGES = ("rename a key", "edit a value", "cut the file", "delete a line", "garble a line", "edit the config")
+
+
+def damage_census(n: int, seed: int = 0) -> Counter:
+    """``n`` toy run folders (finished or stopped) each damaged one way (DAMAGES) at a random line: ``report``
+    (verify_folder) must refuse naming the damage or accept an undamaged log, and ``resume`` / ``report --rewrite``
+    must end with the log of the undamaged run or refuse in one line (issue 36). Counts: refused by report, repaired,
+    refused by the repair, wrong (a finished log unlike the undamaged one), crash."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from evoplay.errors import CheckpointError
+    from evoplay.evolve.loop import rewrite_outputs, run_evolution, verify_folder
+    from evoplay.evolve.runs import RunFolder
+
+    from .toy import RECIPE, Toy
+
+    gens, rng, counts = 5, random.Random(seed), Counter()
+    strip = lambda text: [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]
+    with tempfile.TemporaryDirectory() as tmp:
+        good = RunFolder.create(Path(tmp) / "good", RECIPE, {"seed": 3, "generations": gens, "population": 16})
+        run_evolution(Toy(gens), good)
+        whole = strip(good.file("log.jsonl").read_text())
+        for i in range(n):
+            finished = rng.random() < 0.5
+            folder = RunFolder.create(Path(tmp) / f"run{i}", RECIPE, {"seed": 3, "generations": gens,
+                                                                      "population": 16})
+            run_evolution(Toy(gens), folder, stop_after=None if finished else rng.randint(2, gens - 1))
+            log = folder.file("log.jsonl")
+            lines = log.read_text().splitlines(keepends=True)
+            at, damage = rng.randrange(len(lines)), rng.choice(DAMAGES)
+            if damage == "rename a key":
+                lines[at] = lines[at].replace('"mean"', '"mdan"')
+            elif damage == "edit a value":
+                lines[at] = lines[at].replace('"best": ', '"best": 1')
+            elif damage == "delete a line":
+                del lines[at]
+            elif damage == "garble a line":
+                lines[at] = lines[at][: rng.randrange(1, len(lines[at]))] + "\n"
+            text = "".join(lines)
+            if damage == "cut the file":
+                text = text[: rng.randrange(len(text))]
+            log.write_text(text)
+            if damage == "edit the config":
+                config = folder.file("config.toml")
+                config.write_text(config.read_text().replace("population = 16", "population = 64"))
+            try:
+                try:
+                    verify_folder(RunFolder.open(folder.path), gens)
+                    counts["accepted by report"] += 1
+                except CheckpointError:
+                    counts["refused by report"] += 1
+                try:
+                    if finished:
+                        rewrite_outputs(Toy(gens), RunFolder.open(folder.path))
+                    else:
+                        run_evolution(Toy(gens), RunFolder.open(folder.path))
+                except CheckpointError:
+                    counts["refused by the repair"] += 1
+                    counts[f"refused by the repair: {damage}"] += 1
+                    continue
+                counts["repaired" if strip(log.read_text()) == whole else "wrong"] += 1
+            except Exception:  # noqa: BLE001 - what the census counts
+                counts["crash"] += 1
+    return counts
+
+
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     if len(sys.argv) > 2 and sys.argv[2] == "kills":
         print(dict(kill_census(n, 8)))
+        sys.exit(0)
+    if len(sys.argv) > 2 and sys.argv[2] == "damage":
+        print(dict(damage_census(n)))
         sys.exit(0)
     for what in ("spec", "config", "expression"):
         counts, crashes = census(what, n if what != "config" else max(1, n // 10))

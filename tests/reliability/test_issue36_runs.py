@@ -144,3 +144,11 @@ def test_ctrl_c_before_the_run_folder_exists_does_not_advise_resuming(monkeypatc
     line = [x for x in result.stderr.splitlines() if x.startswith("error: ")][-1]
     assert line == "error: interrupted before the run folder was made; nothing to resume (run the command again)"
     assert not (tmp_path / "run").exists()
+
+
+def test_a_damage_census_sample_is_repaired_or_refused_never_wrong():
+    from . import census
+
+    counts = census.damage_census(6, seed=2)
+    assert counts["crash"] == 0 and counts["wrong"] == 0, counts
+    assert counts["refused by report"] == 6 and counts["repaired"] + counts["refused by the repair"] == 6, counts
