@@ -45,3 +45,10 @@ def test_the_search_fit_is_drawn_from_the_seed_and_learns_the_store():
     assert weights[names.index("my_score")] > 0 > weights[names.index("their_score")]
     assert np.array_equal(weights, fit_search(game, view, seed=3, games=20, rounds=2, nodes=60, start_games=100))
     assert not np.array_equal(weights, fit_outcomes(game, view, seed=3, games=100, rounds=1))
+
+
+def test_ridge_with_fewer_rows_than_weights_gives_the_primal_solution():
+    rng = np.random.default_rng(4)
+    rows, targets = rng.normal(size=(30, 200)), rng.normal(size=30)
+    primal = np.linalg.solve(rows.T @ rows + 0.5 * np.eye(200), rows.T @ targets)
+    assert np.allclose(ridge(rows, targets, strength=0.5), primal, atol=1e-9)
