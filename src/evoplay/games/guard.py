@@ -36,7 +36,6 @@ import functools
 import inspect
 import math
 import os
-import sys
 import threading
 import time
 import warnings
@@ -84,10 +83,10 @@ class HookTimedOut(GameError):
     """A hook ran past its time limit: one more call would take as long again, so a checker stops here."""
 
 
-#: id of the code object of every guarded hook's wrapper -> (that code, the hook's name, its time limit); a frame
-#: running one of these codes is a guarded hook call, which is how the watchdog finds them without any bookkeeping
-#: per call (by identity: code objects that differ only in their names compare equal)
-_HOOKS: dict[int, tuple] = {}
+#: thread -> (the hook, its time limit, when it started) of the outermost guarded hook call running in that thread,
+#: set and cleared by the wrappers; the watchdog reads only this table (walking other threads' stacks, as it did,
+#: crashed CPython 3.11 now and then: a segmentation fault in the watchdog)
+_RUNNING: dict[int, tuple[str, float, float]] = {}
 _TIMED_OUT: dict[int, tuple[str, float]] = {}  # thread -> the hook the watchdog stopped in it, and its limit
 _LOCK = threading.Lock()
 _watching = False
@@ -98,13 +97,7 @@ warnings.filterwarnings("ignore", "invalid value encountered in dot", RuntimeWar
 
 def _in_hook() -> bool:
     """Whether the calling thread is inside a guarded hook call."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        entry = _HOOKS.get(id(frame.f_code))
-        if entry is not None and entry[0] is frame.f_code:
-            return True
-        frame = frame.f_back
-    return False
+    return threading.get_ident() in _RUNNING
 
 
 _process_exit = os._exit
@@ -113,7 +106,7 @@ _process_exit = os._exit
 def _guarded_exit(code):
     """``os._exit`` as a guarded hook sees it: the hook is stopped (HookExit, reported as a broken game naming the
     hook) instead of the process ending with no word; anywhere else the process ends as asked."""
-    if _HOOKS and _in_hook():
+    if _RUNNING and _in_hook():
         raise HookExit(code)
     _process_exit(code)
 
@@ -124,39 +117,22 @@ os._exit = _guarded_exit
 
 
 def _watch() -> None:
-    """The watchdog: every _WATCH_SECONDS it looks at each thread's stack; a thread whose outermost guarded hook
-    call (the same frame) has run past that hook's limit gets HookTimeout raised in it, once."""
-    seen: dict[int, tuple[object, float]] = {}
+    """The watchdog: every _WATCH_SECONDS it looks at the table of running hook calls; a thread whose outermost
+    guarded hook call has run past that hook's limit gets HookTimeout raised in it, once per call."""
+    fired: dict[int, tuple] = {}  # thread -> the call HookTimeout was raised in
     while True:
         time.sleep(_WATCH_SECONDS)
         now = time.monotonic()
-        frames = sys._current_frames()
-        for ident in list(seen):
-            if ident not in frames:
-                del seen[ident]
-        for ident, frame in frames.items():
-            outer, hook = None, None
-            try:
-                while frame is not None:
-                    entry = _HOOKS.get(id(frame.f_code))
-                    if entry is not None and entry[0] is frame.f_code:
-                        outer, hook = frame, entry
-                    frame = frame.f_back
-            except AttributeError:
-                # another thread's stack read while it changes can show a frame half made (seen on CPython 3.11):
-                # the thread is looked at again next round; the watchdog itself must not die of it
-                continue
-            if outer is None:
-                seen.pop(ident, None)
-                continue
-            first, since = seen.get(ident, (None, now))
-            if first is not outer:
-                seen[ident] = (outer, now)
-            elif now - since >= hook[2]:
-                seen[ident] = (outer, math.inf)  # once per call
-                _TIMED_OUT[ident] = hook[1:]
+        running = list(_RUNNING.items())  # one copy under the GIL: the wrappers change the table as they run
+        current = dict(running)
+        for ident in [i for i, call in fired.items() if current.get(i) is not call]:
+            del fired[ident]
+        for ident, call in running:
+            hook, limit, started = call
+            if now - started >= limit and fired.get(ident) is not call:
+                fired[ident] = call
+                _TIMED_OUT[ident] = (hook, limit)
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(HookTimeout))
-        frames = frame = outer = first = None  # no frame kept alive past its call but the ones in ``seen``
 
 
 def _start_watchdog() -> None:
@@ -175,6 +151,7 @@ def _after_fork() -> None:
     guarding, _watching = _watching, False
     _LOCK = threading.Lock()
     _TIMED_OUT.clear()
+    _RUNNING.clear()  # the calls of the parent's other threads do not run here
     if guarding:
         _start_watchdog()
 
@@ -195,7 +172,7 @@ def _wrap(fn, name: str, owner: str, check, limit: float):
         return answer
 
     if arity == 0:
-        def guarded(self):
+        def inner(self):
             if _suspended:
                 return _unguarded(fn, hook, limit, name, self)
             try:
@@ -206,7 +183,7 @@ def _wrap(fn, name: str, owner: str, check, limit: float):
                 check(hook, self, False, result)
             return result
     elif arity == 1:
-        def guarded(self, arg):
+        def inner(self, arg):
             if _suspended:
                 return _unguarded(fn, hook, limit, name, self, arg)
             try:
@@ -217,7 +194,7 @@ def _wrap(fn, name: str, owner: str, check, limit: float):
                 check(hook, self, arg is not None, result)
             return result
     else:
-        def guarded(self, *args, **kwargs):
+        def inner(self, *args, **kwargs):
             if _suspended:
                 return _unguarded(fn, hook, limit, name, self, *args, **kwargs)
             try:
@@ -229,11 +206,46 @@ def _wrap(fn, name: str, owner: str, check, limit: float):
                 check(hook, self, given, result)
             return result
 
-    # A code object of its own, named after the hook: the watchdog tells the hooks apart by it.
+    get_ident, clock = threading.get_ident, time.monotonic
+
+    # The outermost guarded call in a thread is entered in _RUNNING, where the watchdog times it; a hook called
+    # inside another (a super() call, a hook calling a hook) runs on that call's clock.
+    if arity == 0:
+        def guarded(self):
+            ident = get_ident()
+            if ident in _RUNNING:
+                return inner(self)
+            _RUNNING[ident] = (hook, limit, clock())
+            try:
+                return inner(self)
+            finally:
+                _RUNNING.pop(ident, None)
+    elif arity == 1:
+        def guarded(self, arg):
+            ident = get_ident()
+            if ident in _RUNNING:
+                return inner(self, arg)
+            _RUNNING[ident] = (hook, limit, clock())
+            try:
+                return inner(self, arg)
+            finally:
+                _RUNNING.pop(ident, None)
+    else:
+        def guarded(self, *args, **kwargs):
+            ident = get_ident()
+            if ident in _RUNNING:
+                return inner(self, *args, **kwargs)
+            _RUNNING[ident] = (hook, limit, clock())
+            try:
+                return inner(self, *args, **kwargs)
+            finally:
+                _RUNNING.pop(ident, None)
+
+    # Code objects of their own, named after the hook, as tracebacks and profilers show them.
     guarded.__code__ = guarded.__code__.replace(co_name=name, co_qualname=hook)
+    inner.__code__ = inner.__code__.replace(co_name=name, co_qualname=hook)
     functools.update_wrapper(guarded, fn)
     guarded.__evoplay_guarded__ = True
-    _HOOKS[id(guarded.__code__)] = (guarded.__code__, hook, limit)
     return guarded
 
 
