@@ -10,8 +10,9 @@ import pytest
 
 from evoplay import load_game
 from evoplay.agents import make_agent
-from evoplay.agents.uct import (CutRolloutEvaluator, Evaluator, PriorEvaluator, RandomRolloutEvaluator,
-                                SearchNode, UctAgent, backup, search, select_puct, select_uct)
+from evoplay.agents.uct import (CutRolloutEvaluator, Evaluator, PriorEvaluator, RandomRolloutEvaluator, UctAgent,
+                                search)
+from evoplay.agents.uct_tree import SearchNode, backup, select_puct, select_uct
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
