@@ -70,14 +70,11 @@ def value_file(spec: str, folder: Path, given: str) -> str:
 
 
 def uct_rate(agent, states, kernel: bool) -> float:
+    from evoplay.bench.ports import simulation_rate
+
     if not kernel:
-        agent._kernel = None
-    done, start = 0, CLOCK()
-    for i, state in enumerate(states):
-        agent.restart(i, state.current_player())
-        agent.step(state)
-        done += agent.last_root.explore_count
-    return done / (CLOCK() - start)
+        agent._kernel = None  # the same search through the State
+    return simulation_rate(agent, states)
 
 
 def rates(spec: str, file: str, simulations: int = 2000, positions: int = 8) -> None:
