@@ -75,14 +75,10 @@ def _one_game(game, scorer, explore: float, rng: np.random.Generator, seed: int,
             mover = state.current_player()
             if mover == TERMINAL:
                 break
-            if mover == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if mover == SIMULTANEOUS:
-                joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
-                         for p in range(game.num_players)]
-                seen.append(state.clone())
-                state.apply_actions(joint)
+            if mover < 0:  # a chance node or a simultaneous move (TERMINAL ended the game above)
+                if mover == SIMULTANEOUS:
+                    seen.append(state.clone())
+                _no_decision(state, mover, game.num_players, rng)
                 continue
             seen.append(state.clone())
             legal = state.legal_actions()
@@ -95,6 +91,16 @@ def _one_game(game, scorer, explore: float, rng: np.random.Generator, seed: int,
     except GameError as err:
         raise in_game(err, game.spec, seed, moves) from None
     return state, seen, moves
+
+
+def _no_decision(state, mover: int, num_players: int, rng: np.random.Generator) -> None:
+    """Play a node no single player decides: a chance outcome by its probability, or at a simultaneous move every
+    player's uniformly random legal action (0 for a player with none)."""
+    if mover == CHANCE:
+        state.apply_action(sample_chance(state, rng))
+        return
+    state.apply_actions([int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
+                         for p in range(num_players)])
 
 
 def ridge(rows: np.ndarray, targets: np.ndarray, strength: float = 1.0) -> np.ndarray:
@@ -202,13 +208,8 @@ def _searched_game(game, agents, explore: float, rng: np.random.Generator, seed:
         mover = state.current_player()
         if mover == TERMINAL:
             break
-        if mover == CHANCE:
-            state.apply_action(sample_chance(state, rng))
-            continue
-        if mover == SIMULTANEOUS:
-            joint = [int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
-                     for p in range(game.num_players)]
-            state.apply_actions(joint)
+        if mover < 0:  # a chance node or a simultaneous move (TERMINAL ended the game above)
+            _no_decision(state, mover, game.num_players, rng)
             continue
         legal = state.legal_actions()
         if len(legal) > 1:
