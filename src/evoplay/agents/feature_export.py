@@ -201,8 +201,8 @@ if __name__ == "__main__":
 
 #: FeatureAgent's and FeatureView's members the file does not carry: their own ``__init__`` (``Player`` and ``View``
 #: set what they set from the file's settings), the view's construction from a document and the agent's
-#: description (the file's docstring says how it plays)
-_NOT_CARRIED = ("__init__", "from_document", "describe")
+#: description and its evaluation's (the file's docstring says how it plays)
+_NOT_CARRIED = ("__init__", "from_document", "describe", "evaluation_phrase")
 
 
 def _members(cls) -> list[str]:

@@ -351,13 +351,16 @@ class FeatureAgent(Agent):
                 joint.append(int(noop) if noop is not None and noop in legal else int(legal[-1]))
         return joint
 
+    def evaluation_phrase(self) -> str:
+        """What its evaluation is, in a phrase ("an evolved program of 9 nodes", "40 evolved weights")."""
+        if isinstance(self.scorer, ProgramScorer):
+            return f"an evolved program of {self.scorer.size} nodes" + (
+                f" added to {len(self.scorer.base)} fitted weights" if len(self.scorer.base) else "")
+        return f"{self.scorer.size} evolved weights"
+
     def describe(self) -> str:
         """How it thinks, in one phrase (a report prints it beside the figures it measured)."""
-        if isinstance(self.scorer, ProgramScorer):
-            what = f"an evolved program of {self.scorer.size} nodes" + (
-                f" added to {len(self.scorer.base)} fitted weights" if len(self.scorer.base) else "")
-        else:
-            what = f"{self.scorer.size} evolved weights"
+        what = self.evaluation_phrase()
         if self.budget:
             limits = ([f"{self.budget.nodes} nodes"] if self.budget.nodes else []) + (
                 [f"{1000 * self.budget.seconds:g} ms ({self.budget.clock} clock)"] if self.budget.seconds else [])
@@ -475,11 +478,30 @@ def agent_from_weights_document(game, doc: dict, where: str, spec: str, depth: i
     return linear_agent(game, weights, policy, depth, doc.get("opponents", "noop"), spec, note, view, budget)
 
 
-def document_agent(game, doc: dict, spec: str, depth: int = 0) -> FeatureAgent:
+def plays_uct(doc: dict) -> bool:
+    """Does the document ship as ``uct`` guided by its evaluation (``play.search = "uct"``), not as alpha-beta?"""
+    return isinstance(doc.get("play"), dict) and doc["play"].get("search") == "uct"
+
+
+def shipped_agent(game, doc: dict, where: str, spec: str, depth: int = 0, ms: float = -1, nodes: int = -1,
+                  clock: str = ""):
+    """The player a gp or ga document ships as: alpha-beta (or the 1-ply player) over its evaluation, or where its
+    ``play`` says ``search = "uct"``, Monte Carlo tree search guided by it (evoplay.agents.uct.guided_player:
+    ``nodes`` there counts simulations). ``depth``, ``ms``, ``nodes`` and ``clock`` override the recorded ones."""
+    if plays_uct(doc):
+        if depth:
+            raise SpecError(f"{where} plays as uct (Monte Carlo tree search), which has no depth; give ms= (time a "
+                            f"move) or nodes= (simulations a move)")
+        from evoplay.agents.uct import guided_player
+
+        return guided_player(game, doc, where, spec, ms, nodes, clock)
+    make = agent_from_program_document if "program" in doc else agent_from_weights_document
+    return make(game, doc, where, spec, depth, ms, nodes, clock)
+
+
+def document_agent(game, doc: dict, spec: str, depth: int = 0):
     """The agent of an in-memory gp or ga best.json document (what ``gp(FILE)`` and ``weights(FILE)`` play)."""
-    if "program" in doc:
-        return agent_from_program_document(game, doc, spec, spec, depth)
-    return agent_from_weights_document(game, doc, spec, spec, depth)
+    return shipped_agent(game, doc, spec, spec, depth)
 
 
 def weight_field(i: int) -> str:

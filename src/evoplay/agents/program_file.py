@@ -51,7 +51,7 @@ def make_gp_agent(game, spec: str, file: str, depth: int = 0, ms: float = -1, no
 
     program, pset, doc = load_program(file)
     if doc["policy"] in feature_program.POLICIES:
-        return feature_program.agent_from_program_document(game, doc, f"gp: {file}", spec, depth, ms, nodes, clock)
+        return feature_program.shipped_agent(game, doc, f"gp: {file}", spec, depth, ms, nodes, clock)
     if ms != -1 or nodes != -1 or clock:
         raise SpecError(f"gp: {file} plays its game's own policy {doc['policy']!r}; ms=, nodes= and clock= are for "
                         f"the gp recipe's feature programs")

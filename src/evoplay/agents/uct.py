@@ -112,6 +112,10 @@ class Evaluator:
     def evaluate(self, state: State) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__}.evaluate(state) must return every player's value")
 
+    def describe(self) -> str:
+        """What scores a leaf and steers the choice of moves, in a phrase (``UctAgent.describe`` prints it)."""
+        return f"its leaves scored by {type(self).__name__}"
+
     def prior(self, state: State) -> list[tuple[int, float]]:
         if state.is_chance_node():
             return state.chance_outcomes()
@@ -138,6 +142,9 @@ class RandomRolloutEvaluator(Evaluator):
             r = np.asarray(work.returns(), dtype=np.float64)
             total = r if total is None else total + r
         return total / self.rollouts if self.rollouts > 1 else total
+
+    def describe(self) -> str:
+        return "random rollouts to the end" + (f" ({self.rollouts} a leaf)" if self.rollouts > 1 else "")
 
 
 def clipped_values(values, state: State, what: str) -> np.ndarray:
@@ -175,6 +182,11 @@ class CutRolloutEvaluator(Evaluator):
             total = r if total is None else total + r
         return total / self.rollouts
 
+    def describe(self) -> str:
+        what = _what(self.value)
+        return (f"its leaves scored by {what}" if self.depth == 0 else
+                f"random rollouts cut after {self.depth} plies and scored by {what}")
+
 
 class PriorEvaluator(Evaluator):
     """A prior from ``score(state, actions)``, one number per legal action (higher is better for the mover):
@@ -198,6 +210,9 @@ class PriorEvaluator(Evaluator):
 
     def evaluate(self, state: State) -> np.ndarray:
         return self.inner.evaluate(state)
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()}, each move's prior the softmax of {_what(self.score)}'s scores"
 
     def prior(self, state: State) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -378,6 +393,46 @@ def evolved_evaluator(game: Game, file: str, cut: int = 0, prior: bool = False, 
     return evolved_evaluator_from_document(game, _document(file), cut, prior, rollouts, where=file)
 
 
+def _what(method) -> str:
+    """A callable an evaluator reads, named for a report: an evolved evaluation by what it is."""
+    evaluation = _evaluation_of(method)
+    return "a given function" if evaluation is None else evaluation.agent.evaluation_phrase()
+
+
+#: what a shipped uct scores its leaves with (``play.leaf``): random rollouts to the end, or the evaluation
+LEAVES = ("rollouts", "value")
+
+
+def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, nodes: int = -1,
+                  clock: str = "") -> "UctAgent":
+    """The player a gp or ga best.json ships as when its ``play`` says ``search = "uct"`` (the run's play check
+    found it stronger than alpha-beta over the same evaluation): ``uct`` within ``play.ms`` a move, each move's
+    prior the softmax of the evaluation's scores of its after-state (PUCT; Soemers, Piette and Browne's biased
+    MCTS) unless ``play.prior`` is false, its leaves scored by ``play.leaf``: random rollouts to the end (the
+    default), or ``value``, the evaluation after ``play.cut`` random plies. ``ms`` overrides the budget; ``nodes``
+    > 0 plays that many simulations a move instead (reproducible); ``clock`` what ms measures."""
+    play = doc.get("play") or {}
+    if ms < -1 or nodes < -1:
+        raise SpecError(f"{where}: ms={ms}, nodes={nodes}: give a budget >= 0")
+    ms = float(play.get("ms", 0)) if ms == -1 else float(ms)
+    simulations = max(int(nodes), 0)
+    if simulations:
+        ms = 0.0  # a simulation budget is the reproducible one: it wins over the recorded time
+    if not (ms > 0 or simulations):
+        raise SpecError(f"{where} plays as uct, which needs a budget a move: give ms= (time) or nodes= (simulations)")
+    clock = clock or str(play.get("clock", "wall"))
+    leaf, prior, cut = play.get("leaf", "rollouts"), bool(play.get("prior", True)), int(play.get("cut", 0))
+    if leaf not in LEAVES:
+        raise SpecError(f"{where}: play.leaf = {leaf!r}; give one of {', '.join(LEAVES)}")
+    if cut < 0:
+        raise SpecError(f"{where}: play.cut = {cut}; give the random plies before the evaluation scores a leaf, >= 0")
+    evaluation = EvolvedEvaluation(game, evaluation_agent(game, doc, where)) if prior or leaf == "value" else None
+    inner = RandomRolloutEvaluator() if leaf == "rollouts" else CutRolloutEvaluator(evaluation.value, cut)
+    evaluator = PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
+    return UctAgent(game, simulations=simulations or 1000, ms=ms, clock=clock, evaluator=evaluator,
+                    selection="puct" if prior else "uct", spec=spec)
+
+
 def _evaluation_of(method) -> EvolvedEvaluation | None:
     """The EvolvedEvaluation a bound ``value`` or ``move_scores`` belongs to, if it is one."""
     owner = getattr(method, "__self__", None)
@@ -474,6 +529,13 @@ class UctAgent(Agent):
         d = dict(self.__dict__)
         d["last_root"] = None  # the last tree is for inspection, not worth sending to a worker
         return d
+
+    def describe(self) -> str:
+        """How it thinks, in one phrase (a report prints it beside the figures it measured)."""
+        budget = (f"{self.ms:g} ms ({getattr(self, 'clock', 'wall')} clock)" if self.ms > 0
+                  else f"{self.simulations} simulations")
+        return (f"Monte Carlo tree search ({self.selection.upper()}) within {budget} a move, "
+                f"{self.evaluator.describe()}")
 
     def step(self, state: State) -> int:
         player = state.current_player()

@@ -93,10 +93,9 @@ def from_file(game, path: str, schedule: str = "empty_cells", random_ties: bool 
 
     doc = load_weights(path)
     if "features" in doc:  # a genome of feature weights (the ga recipe): any game that gives those features
-        from evoplay.agents.program import agent_from_weights_document
+        from evoplay.agents.program import shipped_agent
 
-        return agent_from_weights_document(game, doc, f"weights: {doc['path']}", spec or "weights", depth, ms,
-                                           nodes, clock)
+        return shipped_agent(game, doc, f"weights: {doc['path']}", spec or "weights", depth, ms, nodes, clock)
     if ms != -1 or nodes != -1 or clock:
         raise SpecError(f"weights: {doc['path']} is a genome of {game.spec}'s own evaluation, which searches by "
                         f"its own depth or node budget; ms= and nodes= are for the ga recipe's feature weights")

@@ -13,6 +13,8 @@ from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
 
 LANGUAGES = ("python", "lua")
+#: when the play check also tries the champion as Monte Carlo tree search guided by its evaluation
+UCT_CANDIDATES = ("kernels", "always", "never")
 
 
 def load_game_of(config: dict):
@@ -43,6 +45,9 @@ def check_player(config: dict) -> None:
     play = config.get("play", {})
     if play.get("ms", 0) < 0 or play.get("nodes", 0) < 0:
         raise ConfigError("play.ms and play.nodes are budgets per move: give numbers >= 0 (0: none)")
+    if play.get("uct", "kernels") not in UCT_CANDIDATES:
+        raise ConfigError(f"play.uct = {play['uct']!r}; give one of {', '.join(UCT_CANDIDATES)} (when the play "
+                          f"check also tries Monte Carlo tree search guided by the evaluation)")
     if config["population"] < 2 or config["generations"] < 1:
         raise ConfigError("population must be >= 2 and generations >= 1")
     if config.get("minutes", 0) < 0:
@@ -97,7 +102,9 @@ class GenericEvolution:
         # exactly what it read before, and a broken game is caught by the first generation, in its run folder.
         self.view = FeatureView(self.game, self.free_features, pairs=self.pair_features, lines=self.line_features)
         self.train_budget = Budget(nodes=int(pl["nodes"])) if pl.get("nodes", 0) else None
-        self.play = {k: v for k, v in config.get("play", {}).items() if v}
+        play = dict(config.get("play", {}))
+        self.play_uct = play.pop("uct", "kernels")
+        self.play = {k: v for k, v in play.items() if v}
 
     # --- the loop -------------------------------------------------------------------------------------------
     def use_view(self, state: dict) -> None:
@@ -201,24 +208,49 @@ class GenericEvolution:
                            scoring=spec.scoring, crn=True, openings=spec.openings, win=spec.win, draw=spec.draw,
                            loss=spec.loss)
 
+    def uct_candidate(self, doc: dict) -> dict | None:
+        """The document of the champion played as ``uct`` guided by its evaluation within ``play``'s time budget
+        (each move's prior its evaluation's scores, random rollouts at the leaves: evoplay.agents.uct's
+        ``guided_player``), when the play check is to try it (``play.uct``: "kernels", where the game's kernels
+        run that search, as on OpenSpiel's ports; "always", where uct plays the game; "never"); else None."""
+        from evoplay.agents.program import document_agent
+        from evoplay.agents.uct import supports
+
+        if self.play_uct == "never" or not self.play.get("ms") or supports(self.game) is not None:
+            return None
+        candidate = dict(doc, play={"search": "uct", "ms": self.play["ms"], "prior": True, "leaf": "rollouts",
+                                    **({"clock": self.play["clock"]} if self.play.get("clock") else {})})
+        if self.play_uct == "kernels" and document_agent(self.game, candidate, "uct")._kernel is None:
+            return None
+        return candidate
+
     def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:
-        """Whether the champion plays better as it was trained or by iterative deepening within ``play``'s budget:
-        the two play ``report.play_games`` games a seat against the top rungs and each other. Evolution weighs an
+        """How the champion plays best: as it was trained, by iterative deepening within ``play``'s budget, or
+        (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
+        plays ``report.play_games`` games a seat against the top rungs and the others. Evolution weighs an
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
-        the leaves of a deeper one badly (positions where different players move, after different dice). None
-        when there is nothing to check (no play budget, or play_games = 0)."""
+        the leaves of a deeper one badly (positions where different players move, after different dice); where
+        the value of a position is a connection, random rollouts read it better than any sum of features. None
+        when there is nothing to check (no play budget, or play_games = 0). ``documents`` maps each label to the
+        document that plays it."""
         from evoplay.agents.program import document_agent
 
         games = int(self.config["report"].get("play_games", 0))
         if not (self.play and games):
             return None
-        labels = ("as trained", "within the play budget")
+        labels = ["as trained", "within the play budget"]
         agents = [self.agent(individual, labels[0]), document_agent(self.game, doc, labels[1])]
+        uct = self.uct_candidate(doc)
+        if uct is not None:
+            labels.append("uct within the play budget")
+            agents.append(document_agent(self.game, uct, labels[-1]))
         res = evaluate_population(self.game, agents, self.playoff_spec(state, games), self.seed + 15485863, 0,
                                   executor)
-        shipped = labels[0] if res.fitness[0] > res.fitness[1] else labels[1]  # a tie keeps the budget
+        # the best score ships; a tie goes to the search that uses the budget (alpha-beta before uct)
+        order = sorted(range(len(labels)), key=lambda i: (-float(res.fitness[i]), i == 0, i))
+        shipped = labels[order[0]]
         return {"scores": {label: round(float(f), 4) for label, f in zip(labels, res.fitness)},
-                "shipped": shipped}
+                "shipped": shipped, "uct": uct["play"] if uct is not None else None}
 
     def report_opponents(self, state: dict) -> list[str]:
         """Whom the champion plays when the run ends: the fixed fitness opponents, the ladder's rungs up to the one
@@ -249,9 +281,12 @@ class GenericEvolution:
             doc["play"] = dict(self.play)
             check = self.play_check(individual, doc, state, executor)
             if check:
+                uct = check.pop("uct")
                 chosen["play_check"] = check
                 if check["shipped"] == "as trained":
                     del doc["play"]
+                elif check["shipped"].startswith("uct"):
+                    doc["play"] = uct
         shipped = document_agent(self.game, doc, "champion")
         games = int(self.config["report"]["games"])
         final = (strength(self.game, shipped, self.report_opponents(state), games, self.seed + 7919, executor,
@@ -296,7 +331,8 @@ def report(folder, recipe: str) -> str:
         check = doc.get("play_check")
         if check:
             scores = ", ".join(f"{label} {score:.3g}" for label, score in check["scores"].items())
-            budget = ", ".join(f"{k}={v:g}" for k, v in (folder.config.get("play") or {}).items() if v)
+            budget = ", ".join(f"{k}={v:g}" for k, v in (folder.config.get("play") or {}).items()
+                               if v and isinstance(v, (int, float)))
             lines.append(f"it plays {check['shipped']}" + (f" ({budget} a move)" if "budget" in check["shipped"]
                                                            else "") + f"; the play check scored {scores}")
         kind = "gp" if recipe == "gp" else "weights"

@@ -1,0 +1,81 @@
+"""The play check's third candidate: the champion as Monte Carlo tree search guided by its evaluation (issue 34's
+"a player that is a search of the kind the game wants"), shipped in best.json and played as it by every path."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evoplay.agents import make_agent
+from evoplay.agents.uct import UctAgent
+from evoplay.errors import ConfigError, SpecError
+from evoplay.evolve import RunFolder, load_config, run_evolution
+from evoplay.games import load_game
+from evoplay.recipes import generic, load_recipe
+
+GAME = "mnk(m=3,n=3,k=3)"  # its kernels run uct: the default play.uct = "kernels" tries it
+UCT = "uct within the play budget"
+
+
+def _run(tmp_path, name, recipe="ga", **overrides):
+    config = load_config(recipe, None, {"game": GAME, "generations": 1, "population": 4, "report.games": 0,
+                                        "fitness.games": 1, "minutes": 0.0, "report.playoff": 0,
+                                        "report.play_games": 1, "play.ms": 2.0, **overrides})
+    folder = RunFolder.create(tmp_path / name, recipe, config)
+    run_evolution(load_recipe(recipe).make(config), folder)
+    return folder
+
+
+def _uct_wins(monkeypatch):
+    real = generic.evaluate_population
+
+    def rigged(game_, agents, spec, *args, **kwargs):
+        res = real(game_, agents, spec, *args, **kwargs)
+        if [a.spec for a in agents][-1:] == [UCT]:
+            res.fitness = np.array([0.0, 0.5, 1.0])
+        return res
+    monkeypatch.setattr(generic, "evaluate_population", rigged)
+
+
+def test_the_play_check_races_uct_on_a_game_whose_kernels_run_it(tmp_path):
+    best = _run(tmp_path, "raced").read_json("best.json")
+    scores = best["play_check"]["scores"]
+    assert set(scores) == {"as trained", "within the play budget", UCT}
+    assert best["play_check"]["shipped"] == max(scores, key=lambda k: (scores[k], k == "within the play budget"))
+
+
+def test_play_uct_never_keeps_the_check_to_alpha_beta(tmp_path):
+    best = _run(tmp_path, "never", **{"play.uct": "never"}).read_json("best.json")
+    assert set(best["play_check"]["scores"]) == {"as trained", "within the play budget"}
+
+
+def test_a_champion_shipped_as_uct_is_uct_everywhere(tmp_path, monkeypatch):
+    _uct_wins(monkeypatch)
+    folder = _run(tmp_path, "uct", **{"genome.start": "zero"})
+    best = folder.read_json("best.json")
+    assert best["play_check"]["shipped"] == UCT
+    assert best["play"] == {"search": "uct", "ms": 2.0, "prior": True, "leaf": "rollouts"}
+    assert best["plays"].startswith("Monte Carlo tree search (PUCT) within 2 ms (wall clock) a move, random "
+                                    "rollouts to the end, each move's prior the softmax of")
+    game = load_game(GAME)
+    agent = make_agent(f"weights({folder.file('best.json')})", game)
+    assert isinstance(agent, UctAgent) and agent.ms == 2.0 and agent._kernel is not None
+    # nodes= is a simulation budget (reproducible), depth= has no meaning for it
+    agent = make_agent(f"weights({folder.file('best.json')},nodes=50)", game)
+    assert agent.simulations == 50 and agent.ms == 0
+    with pytest.raises(SpecError, match="plays as uct.*no depth"):
+        make_agent(f"weights({folder.file('best.json')},depth=3)", game)
+    report = load_recipe("ga").report(folder)
+    assert f"it plays {UCT} (ms=2 a move)" in report and "Monte Carlo tree search" in report
+
+
+def test_a_gp_champion_ships_as_uct_too(tmp_path, monkeypatch):
+    _uct_wins(monkeypatch)
+    folder = _run(tmp_path, "gp", "gp", **{"program.base": "none"})
+    assert folder.read_json("best.json")["play"]["search"] == "uct"
+    agent = make_agent(f"gp({folder.file('best.json')},nodes=20)", load_game(GAME))
+    assert isinstance(agent, UctAgent) and agent.selection == "puct"
+
+
+def test_a_bad_play_uct_is_refused():
+    with pytest.raises(ConfigError, match="play.uct = 'sometimes'; give one of kernels, always, never"):
+        load_recipe("ga").make(load_config("ga", None, {"game": GAME, "play.uct": "sometimes"}))
