@@ -228,6 +228,8 @@ def _host_section(game, lang: str) -> tuple[str, str]:
         return ("local make_game = nil -- no host game of evoplay's: pass yours to new_player\n"
                 "local GAME = nil\n", "")
     source = path.read_text(encoding="utf-8").rstrip()
+    if source.endswith("return make_game"):  # what loads the file alone; inside the player the chunk goes on
+        source = source[:-len("return make_game")].rstrip()
     table = "{" + ", ".join(f"{k} = {_lua_value(v)}" for k, v in params.items()) + "}"
     return f"{source}\nlocal GAME_PARAMETERS = {table}\nlocal GAME = make_game(GAME_PARAMETERS)\n", path.name
 
