@@ -55,7 +55,8 @@ def test_a_champion_shipped_as_uct_is_uct_everywhere(tmp_path, monkeypatch):
     assert best["play_check"]["shipped"] == UCT
     assert best["play"] == {"search": "uct", "ms": 2.0, "prior": True, "leaf": "rollouts"}
     assert best["plays"].startswith("Monte Carlo tree search (PUCT) within 2 ms (wall clock) a move, random "
-                                    "rollouts to the end, each move's prior the softmax of")
+                                    "rollouts to the end, each move's prior a softmax over its after-state's score by "
+                                    "15 evolved weights")
     game = load_game(GAME)
     agent = make_agent(f"weights({folder.file('best.json')})", game)
     assert isinstance(agent, UctAgent) and agent.ms == 2.0 and agent._kernel is not None

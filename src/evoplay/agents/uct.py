@@ -212,7 +212,7 @@ class PriorEvaluator(Evaluator):
         return self.inner.evaluate(state)
 
     def describe(self) -> str:
-        return f"{self.inner.describe()}, each move's prior the softmax of {_what(self.score)}'s scores"
+        return f"{self.inner.describe()}, each move's prior a softmax over its after-state's score by {_what(self.score)}"
 
     def prior(self, state: State) -> list[tuple[int, float]]:
         if state.is_chance_node():
