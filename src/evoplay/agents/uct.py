@@ -305,12 +305,18 @@ class EvolvedEvaluation:
     positions (an evolved score has no scale of its own: search only ranks it); and the mover's scores of its
     moves' after-states, on the same scale, for a prior. ``agent`` is the FeatureAgent of the document (its view:
     the game's features, the free features, the board counts, the scales); ``leaf`` its evaluation as the
-    kernels read it (kernel_search's ``Leaf``), None where the agent has no kernel path."""
+    kernels read it (kernel_search's ``Leaf``), None where the agent has no kernel path. ``spread``: the scale
+    already measured (a shipped player records it), else it is measured here."""
 
-    def __init__(self, game: Game, agent):
+    def __init__(self, game: Game, agent, spread: float | None = None):
         self.agent, self.num_players = agent, game.num_players
         kernel = getattr(agent, "kernel", None)
         self.leaf = kernel.leaf if kernel is not None else None
+        if spread is not None:
+            if not (math.isfinite(spread) and spread > 0):
+                raise SpecError(f"an evolved evaluation's spread must be a positive number, not {spread!r}")
+            self.spread = float(spread)
+            return
         from evoplay.agents.feature_view import decisions
 
         samples = decisions(game, SCALE_POSITIONS, 0)
@@ -409,7 +415,8 @@ def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, 
     found it stronger than alpha-beta over the same evaluation): ``uct`` within ``play.ms`` a move, each move's
     prior the softmax of the evaluation's scores of its after-state (PUCT; Soemers, Piette and Browne's biased
     MCTS) unless ``play.prior`` is false, its leaves scored by ``play.leaf``: random rollouts to the end (the
-    default), or ``value``, the evaluation after ``play.cut`` random plies. ``ms`` overrides the budget; ``nodes``
+    default), or ``value``, the evaluation after ``play.cut`` random plies; the scores read on the scale
+    ``play.spread`` (measured when the run shipped it; else measured here, as ``uct(value=...)`` does). ``ms`` overrides the budget; ``nodes``
     > 0 plays that many simulations a move instead (reproducible); ``clock`` what ms measures."""
     play = doc.get("play") or {}
     if ms < -1 or nodes < -1:
@@ -426,7 +433,11 @@ def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, 
         raise SpecError(f"{where}: play.leaf = {leaf!r}; give one of {', '.join(LEAVES)}")
     if cut < 0:
         raise SpecError(f"{where}: play.cut = {cut}; give the random plies before the evaluation scores a leaf, >= 0")
-    evaluation = EvolvedEvaluation(game, evaluation_agent(game, doc, where)) if prior or leaf == "value" else None
+    spread = play.get("spread")
+    if spread is not None and not (isinstance(spread, (int, float)) and math.isfinite(spread) and spread > 0):
+        raise SpecError(f"{where}: play.spread = {spread!r}; it must be a positive number (the evaluation's scale)")
+    evaluation = (EvolvedEvaluation(game, evaluation_agent(game, doc, where), spread) if prior or leaf == "value"
+                  else None)
     inner = RandomRolloutEvaluator() if leaf == "rollouts" else CutRolloutEvaluator(evaluation.value, cut)
     evaluator = PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
     return UctAgent(game, simulations=simulations or 1000, ms=ms, clock=clock, evaluator=evaluator,

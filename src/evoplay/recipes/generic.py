@@ -12,7 +12,7 @@ from evoplay.agents.generic_search import Budget
 from evoplay.errors import ConfigError, SpecError
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
 
-LANGUAGES = ("python", "lua")
+LANGUAGES = ("python", "lua", "js")
 #: when the play check also tries the champion as Monte Carlo tree search guided by its evaluation
 UCT_CANDIDATES = ("kernels", "always", "never")
 
@@ -220,8 +220,11 @@ class GenericEvolution:
             return None
         candidate = dict(doc, play={"search": "uct", "ms": self.play["ms"], "prior": True, "leaf": "rollouts",
                                     **({"clock": self.play["clock"]} if self.play.get("clock") else {})})
-        if self.play_uct == "kernels" and document_agent(self.game, candidate, "uct")._kernel is None:
+        agent = document_agent(self.game, candidate, "uct")
+        if self.play_uct == "kernels" and agent._kernel is None:
             return None
+        # the evaluation's scale, measured once: what every later load of the document reads it on
+        candidate["play"]["spread"] = float(agent.evaluator.score.__self__.spread)
         return candidate
 
     def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:
@@ -355,8 +358,10 @@ def report(folder, recipe: str) -> str:
 
 def export(folder, lang: str) -> Path:
     """The champion as best.py, the player ``gp(best.json)`` / ``weights(best.json)`` is (its evaluation, search
-    and budget: ``evoplay.agents.feature_export``), or for a built-in game its evaluation function as best.lua."""
-    from evoplay.agents.feature_export import feature_player_python, feature_value_lua
+    and budget: ``evoplay.agents.feature_export``), or as best.lua / best.js, the whole player of every level over
+    the host game's interface (``evoplay.agents.host_export``)."""
+    from evoplay.agents.feature_export import feature_player_python
+    from evoplay.agents.host_export import export_host
     from evoplay.games import load_game
 
     if lang not in LANGUAGES:
@@ -364,10 +369,7 @@ def export(folder, lang: str) -> Path:
     doc = folder.read_json("best.json")
     if lang == "python":
         return folder.write_text("best.py", feature_player_python(doc, load_game(doc["game"]), folder.path))
-    if ".py:" in doc["game"] or doc["game"].startswith("openspiel:"):
-        raise SpecError("Lua export is for the built-in games (their rules exist in Lua form); export a file or "
-                        "OpenSpiel game's player with --lang python")
-    return folder.write_text("best.lua", feature_value_lua(doc))
+    return export_host(folder, lang)
 
 
 def configured(recipe: str, evolution_class, config: dict, options: dict):
