@@ -14,7 +14,6 @@ from evoplay.agents.feature_view import FREE_FEATURES
 from evoplay.cli import main
 from evoplay.errors import ConfigError
 from evoplay.evolve import RunFolder, load_config, run_evolution
-from evoplay.games import load_game
 from evoplay.recipes import load_recipe
 
 TAKE_AWAY = str(Path(__file__).parent.parent / "agents" / "take_away.py") + ":TakeAway"
@@ -71,34 +70,23 @@ def test_resume_after_stop_gives_the_same_log_and_best(tmp_path, recipe):
     assert parts.read_json("best.json") == whole.read_json("best.json")
 
 
-def test_lua_export_of_a_built_in_and_refusal_for_a_file_game(tmp_path):
+def test_lua_export_of_a_built_in_runs_alone_and_a_file_game_without_a_host_cannot_be_checked(tmp_path):
     out = tmp_path / "mnk"
     run_cli("evolve", "gp", "--game", "mnk(m=3,n=3,k=3)", *SMALL, "--out", str(out))
     lua = run_cli("export", str(out), "--lang", "lua").strip()
-    assert "An evolved evoplay program of mnk(m=3,n=3,k=3)" in Path(lua).read_text()
     import lupa
 
-    lua_runtime = lupa.LuaRuntime()
-    fn = lua_runtime.execute(Path(lua).read_text())
-    game = load_game("mnk(m=3,n=3,k=3)")
-    doc = json.loads((out / "best.json").read_text())
-    from evoplay.gp.program import Program
-    from evoplay.gp.interpreter import program_value
-
-    from evoplay.agents.feature_view import FeatureView, free_features
-
-    s = game.new_initial_state()
-    s.apply_action(4)
-    raw = [float(x) for x in s.features(0)] + free_features(s, 0)  # what the Lua caller passes: it scales them
-    row = list(FeatureView.from_document(game, doc).row(s, 0))
-    value = program_value(Program.from_dict(doc["program"]), row)
-    if doc.get("base_weights") is not None:  # the program over its fitted base (gp's program.base)
-        value = (0.0 if value != value else value) + float(np.dot(doc["base_weights"], row))
-    assert fn(lua_runtime.table_from(raw)) == pytest.approx(value)
+    module = lupa.LuaRuntime().execute(Path(lua).read_text())
+    assert list(module.levels.values()) == ["best"]
+    state = module.GAME.new_game()  # the file carries mnk's rules: it plays alone
+    module.GAME.apply(state, 4)
+    assert module.choose_move(state) in set(module.GAME.legal_moves(state).values())
     file_run = tmp_path / "file"
     run_cli("evolve", "ga", "--game", TAKE_AWAY, *SMALL, "--out", str(file_run))
-    result = CliRunner().invoke(main, ["export", str(file_run), "--lang", "lua"])
-    assert result.exit_code != 0 and "Lua export is for the built-in games" in result.output
+    written = Path(run_cli("export", str(file_run), "--lang", "lua").strip()).read_text()
+    assert "local GAME = nil" in written  # the player, for a host game that passes its own interface
+    result = CliRunner().invoke(main, ["export", str(file_run), "--lang", "lua", "--check", "--positions", "5"])
+    assert result.exit_code != 0 and "has no host game to run on" in result.output
 
 
 @pytest.mark.parametrize("game", ["tron(w=6,h=6)", "sevens"])

@@ -154,19 +154,3 @@ class ModulePlayer:
 
     def choose(self, state) -> int:
         return self.player.choose(self.state)
-
-
-class LuaScorer:
-    """A feature player's scorer whose values come from an exported Lua evaluation (``feature_value_lua``): the
-    clipped value of every row, the row given unscaled (the Lua file multiplies by its scales itself)."""
-
-    def __init__(self, evaluate, runtime, size: int):
-        self.evaluate = evaluate
-        self.runtime = runtime
-        self.size = size
-
-    def __call__(self, rows: np.ndarray) -> np.ndarray:
-        from evoplay.agents.program import clip_values
-
-        table = self.runtime.table_from
-        return clip_values(np.array([float(self.evaluate(table(r.tolist()))) for r in rows], dtype=np.float64))

@@ -1,5 +1,5 @@
-"""The feature players' exported forms: a ``gp`` or ``ga`` champion as a Python file that is the agent, or its
-evaluation in Lua.
+"""The feature players' Python export: a ``gp`` or ``ga`` champion as a Python file that is the agent (its Lua and
+JavaScript exports, the whole player over a host game's interface, are evoplay.agents.host_export).
 
 The Python file plays exactly as ``gp(best.json)`` / ``weights(best.json)`` (``document_agent`` in
 evoplay.agents.program) plays: the policy, the depth and the play budget the champion was shipped with (nodes, ms,
@@ -25,7 +25,7 @@ from pathlib import Path
 from evoplay.agents import feature_view, generic_search, program as program_module
 from evoplay.errors import SpecError
 from evoplay.games import sources, standalone
-from evoplay.gp.export import to_lua, to_python
+from evoplay.gp.export import to_python
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
 
@@ -372,48 +372,3 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         raise SpecError(f"export: the player's carried code needs {', '.join(missing)}, which the exported file "
                         f"does not define; evoplay's export has fallen behind its players (report it)")
     return text
-
-
-def feature_value_lua(doc: dict) -> str:
-    """Lua source of a generic champion's evaluation over the feature vector (a 1-based table): the game's own
-    features, then the free features when the champion read them (evoplay.agents.feature_view), each multiplied
-    by its scale inside."""
-    names = list(doc["features"])
-    if "program" in doc:
-        program = Program.from_dict(doc["program"])
-        pset = PrimitiveSet.from_dict(doc["primitive_set"])
-        source = to_lua(program, pset, "evaluate", f"An evolved evoplay program of {doc['game']} over its "
-                                                    f"{len(names)} features ({', '.join(names[:8])} ...)")
-        if doc.get("base_weights") is not None:  # the program adds its value to a fitted linear evaluation
-            lines = ["local program = (function()", source, "end)()", "local BASE = {"]
-            lines += [f"  {float(w)!r}, -- {n}" for w, n in zip(doc["base_weights"], names)]
-            lines += ["}", "return function(features)", "  local p = program(features)", "  if p ~= p then p = 0.0 end",
-                      "  local v = 0.0", "  for i = 1, #BASE do", "    v = v + BASE[i] * features[i]", "  end",
-                      "  return v + p", "end", ""]
-            source = "\n".join(lines)
-    else:
-        weights = _doc_weights(doc)
-        lines = [f"-- An evolved evoplay weight vector of {doc['game']}: evaluate(features) is the weighted sum",
-                 "local WEIGHTS = {"]
-        lines += [f"  {w!r}, -- {n}" for w, n in zip(weights, names)]
-        lines += ["}", "local function evaluate(features)", "  local v = 0.0", "  for i = 1, #WEIGHTS do",
-                  "    v = v + WEIGHTS[i] * features[i]", "  end", "  return v", "end", "return evaluate", ""]
-        source = "\n".join(lines)
-    scales = doc.get("feature_scales")
-    if scales is None:
-        return source
-    head = [f"-- The evaluation reads the {len(names)} numbers below in this order (after the game's own features, the",
-            "-- free features and the pair counts when the champion read them: evoplay.agents.feature_view);",
-            "-- each is multiplied by its scale first.", "local SCALES = {"]
-    head += [f"  {float(x)!r}, -- {n}" for x, n in zip(scales, names)]
-    head += ["}", "local unscaled = (function()", source, "end)()", "return function(features)",
-             "  local scaled = {}", "  for i = 1, #SCALES do", "    scaled[i] = features[i] * SCALES[i]", "  end",
-             "  return unscaled(scaled)", "end", ""]
-    return "\n".join(head)
-
-
-def _doc_weights(doc: dict) -> list[float]:
-    if "weights" in doc:  # a real-valued genome (CMA-ES)
-        return [float(w) for w in doc["weights"]]
-    scale = float(doc.get("weight_scale", 1.0))
-    return [float(doc["params"][f"w{i}"]) * scale for i in range(len(doc["features"]))]

@@ -302,3 +302,13 @@ def _head(game, settings: dict, lang: str, host_name: str) -> str:
              "  local player = ai.new_player(ai.GAME, {level = 'hard', seed = 1}); player.restart(seed, seat)",
              "  local move = player.choose(state)  -- or ai.choose_move(state, 'hard')"]
     return "\n".join("-- " + line for line in lines + usage)
+
+
+def export_host(folder, lang: str) -> Path:
+    """Write the run's player in ``lang`` ("lua" or "js") into its folder, every level of ``levels.json`` (else
+    best.json's champion): best.lua or best.js."""
+    from evoplay.games import load_game
+
+    docs = level_documents(folder)
+    game = load_game(list(docs.values())[-1]["game"])
+    return folder.write_text(f"best{EXTENSIONS[lang]}", player_source(docs, game, lang))

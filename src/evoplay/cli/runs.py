@@ -341,21 +341,31 @@ def report(run_dir, rewrite):
 
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
-@click.option("--lang", type=click.Choice(["python", "lua"]), default=None,
-              help="the language to write  [default: python; with --check, every language the recipe writes]")
+@click.option("--lang", type=click.Choice(["python", "lua", "js"]), default=None,
+              help="the language to write (js: JavaScript)  [default: python; with --check, every language the "
+                   "recipe writes]")
 @click.option("--check", is_flag=True, help="then play the written file beside the agent on positions of seeded games "
               "and print the share of equal moves (exit status 1 when any differs)")
 @click.option("--positions", type=int, default=1000, show_default=True, help="--check: the positions compared")
 @click.option("--nodes", type=int, default=1000, show_default=True,
               help="--check: the node budget a move both play under when the champion plays within a time budget")
-def export(run_dir, lang, check, positions, nodes):
-    """Write the run's best agent as Python or Lua source; prints the file's path (with --check, what it checked)."""
+@click.option("--play", "play_game", is_flag=True, help="then play one whole game of the written Lua or JavaScript "
+              "file (in lupa or node) against the Python agent of best.json, printing each move")
+@click.option("--level", default=None, help="--play: the level the file plays  [default: the top level]")
+@click.option("--seat", type=int, default=0, show_default=True, help="--play: the file's seat")
+@click.option("--seed", type=int, default=0, show_default=True, help="--play: the game's seed")
+def export(run_dir, lang, check, positions, nodes, play_game, level, seat, seed):
+    """Write the run's best agent as Python, Lua or JavaScript source; prints the file's path (with --check, what it
+    checked; with --play, the game)."""
     from evoplay.evolve import RunFolder
     from evoplay.recipes import load_recipe
 
-    if check and lang == "lua":
-        from evoplay.recipes.export_check import lua_runtime
-        lua_runtime()  # lupa is there before the run folder is read
+    if play_game and (check or lang not in ("lua", "js")):
+        raise SpecError("--play plays the Lua or JavaScript file against the Python agent: give --lang js or "
+                        "--lang lua, without --check")
+    if (check or play_game) and lang in ("lua", "js"):
+        from evoplay.recipes.host_check import runtime_ready
+        runtime_ready(lang)  # lupa or node is there before the run folder is read
     folder = RunFolder.open(run_dir)
     if not folder.finished:
         ran = len(folder.read_log())
@@ -363,6 +373,15 @@ def export(run_dir, lang, check, positions, nodes):
         of = f" of {total}" if isinstance(total, int) else ""
         raise CheckpointError(f"{folder.path} has not finished ({ran}{of} generations ran), so it has no best agent "
                               f"to export yet; finish it with 'evoplay resume {folder.path}', then export")
+    if play_game:
+        if folder.recipe not in ("gp", "ga"):
+            raise SpecError(f"--play is for the gp and ga recipes' players, not {folder.recipe!r}")
+        from evoplay.recipes.host_check import play_game as play
+
+        path = load_recipe(folder.recipe).export(folder, lang)
+        click.echo(str(path))
+        play(folder, lang, path, level, seat, seed, say=click.echo)
+        return
     if not check:
         click.echo(str(load_recipe(folder.recipe).export(folder, lang or "python")))
         return

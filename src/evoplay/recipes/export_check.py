@@ -6,8 +6,8 @@ Each recipe's written file is played side by side with its agent on the position
 - gp, ga: best.py is the player ``gp(best.json)`` / ``weights(best.json)`` is. A champion that plays within a time
   budget is compared under a node budget instead (``--nodes``, the agent with ``nodes=N, ms=0`` and the file with
   ``Player(nodes=N, ms=0)``, counted alike), since a clock cannot give the same move twice; one within nodes, or at
-  a fixed depth, is compared as it ships. Ties are drawn by both with generators seeded alike. best.lua is the
-  evaluation only: it is checked as evoplay's own search with best.lua's evaluation at its leaves.
+  a fixed depth, is compared as it ships. Ties are drawn by both with generators seeded alike. best.lua and best.js
+  are the whole player of every level, run in lupa and node on their own host game (evoplay.recipes.host_check).
 - mancala: best.py / best.lua's ``choose_pit`` (a board seen from the mover) against ``gp(best.json)``.
 - mnk: best.py / best.lua's ``choose_move`` against ``weights(best.json)`` (m,n,k or Kalah).
 - sevens: computer.py / computer.lua (every level) or best.py / best.lua, each level against its ``specimen``
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evoplay.agents.export_check import Follower, LuaScorer, ModulePlayer, Result, side_by_side
+from evoplay.agents.export_check import Follower, ModulePlayer, Result, side_by_side
 from evoplay.errors import SpecError
 
 DEFAULT_POSITIONS = 1000
@@ -28,11 +28,14 @@ DEFAULT_NODES = 1000
 
 
 def languages(folder) -> tuple[str, ...]:
-    """The languages a run's recipe writes its player in (a gp or ga champion of a file or OpenSpiel game: Python
-    only, Lua being for the built-in games)."""
+    """The languages a run's player is checked in: a gp or ga champion in Python, and in Lua and JavaScript where
+    evoplay has its game's host interface in that language (evoplay.agents.host_export.host_file)."""
     if folder.recipe in ("gp", "ga"):
-        game = str(folder.config.get("game", ""))
-        return ("python",) if ".py:" in game or game.startswith("openspiel:") else ("python", "lua")
+        from evoplay.agents.host_export import HOST_LANGUAGES, host_file
+        from evoplay.games import load_game
+
+        game = load_game(folder.read_json("best.json")["game"])
+        return ("python",) + tuple(lang for lang in HOST_LANGUAGES if host_file(game, lang) is not None)
     return ("python", "lua")
 
 
@@ -46,8 +49,10 @@ def check_export(folder, langs, positions: int = DEFAULT_POSITIONS, nodes: int =
         raise SpecError(f"--positions {positions}: give the number of positions to compare, >= 1 (e.g. 1000)")
     if nodes < 1:
         raise SpecError(f"--nodes {nodes}: give the node budget a move that replaces a time budget, >= 1")
-    if "lua" in langs:
-        lua_runtime()  # lupa is there before anything is written
+    from evoplay.recipes.host_check import runtime_ready
+
+    for lang in langs:
+        runtime_ready(lang)  # lupa and node are there before anything is written
     check = _CHECKS.get(folder.recipe)
     if check is None:
         raise SpecError(f"--check knows the recipes {', '.join(sorted(_CHECKS))}, not {folder.recipe!r}")
@@ -70,11 +75,9 @@ def _module(path: Path):
 
 
 def lua_runtime():
-    try:
-        import lupa
-    except ImportError:
-        raise SpecError("checking a Lua export needs lupa: pip install 'evoplay[lua]'") from None
-    return lupa.LuaRuntime(unpack_returned_tuples=True)
+    from evoplay.recipes.host_check import lua_runtime as runtime
+
+    return runtime()
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -83,10 +86,14 @@ def lua_runtime():
 
 
 def _generic(folder, lang, path, positions, nodes, seed, say):
-    from evoplay.agents.feature_view import FeatureView
-    from evoplay.agents.program import FeatureAgent, agent_from_program_document, agent_from_weights_document
+    from evoplay.agents.program import agent_from_program_document, agent_from_weights_document
     from evoplay.agents.program import document_agent
     from evoplay.games import load_game
+
+    if lang != "python":
+        from evoplay.recipes.host_check import check_host
+
+        return check_host(folder, lang, path, positions, nodes, seed, say)
 
     doc = folder.read_json("best.json")
     game = load_game(doc["game"])
@@ -102,19 +109,8 @@ def _generic(folder, lang, path, positions, nodes, seed, say):
         say(f"{path.name}: the agent and the export play as shipped, {shipped.describe()} (ties drawn by both from "
             f"generators seeded alike)")
     agent = make(game, doc, "the agent", "the agent", ms=ms, nodes=limit)
-    if lang == "python":
-        exported = ModulePlayer(_module(path), ms, limit)
-        label = f"python, {path.name}"
-    else:
-        lua = lua_runtime()
-        evaluate = lua.execute(path.read_text(encoding="utf-8"))
-        unscaled = {k: v for k, v in doc.items() if k != "feature_scales"}  # the Lua file scales the row itself
-        view = FeatureView.from_document(game, unscaled)
-        hybrid = FeatureAgent(game, LuaScorer(evaluate, lua, len(view)), agent.policy, agent.depth, agent.opponents,
-                              view=view, budget=agent.budget)
-        exported = Follower(hybrid.step, hybrid.restart)
-        label = f"lua, {path.name} (its evaluation at the leaves of evoplay's search: the file is the evaluation)"
-    return [side_by_side(game, agent, exported, label, positions, seed)]
+    exported = ModulePlayer(_module(path), ms, limit)
+    return [side_by_side(game, agent, exported, f"python, {path.name}", positions, seed)]
 
 
 # --------------------------------------------------------------------------------------------------------------
