@@ -531,9 +531,7 @@ class UctAgent(Agent):
 
     def restart(self, seed: int, seat: int = 0) -> None:
         super().restart(seed, seat)
-        search_seed, evaluator_seed = (int(x) for x in np.random.SeedSequence(seed).generate_state(2))
-        self._rng = random.Random(search_seed)
-        self.evaluator.reseed(evaluator_seed)
+        self._rng = restart_search(seed, self.evaluator)
         self.last_root = None
 
     def __getstate__(self):
@@ -549,25 +547,41 @@ class UctAgent(Agent):
                 f"{self.evaluator.describe()}")
 
     def step(self, state: State) -> int:
-        player = state.current_player()
-        if player < 0:
-            raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
-        stop_at, cpu_stop_at = self.deadline, None
-        if self.ms > 0 and getattr(self, "clock", "wall") == "cpu":
-            cpu_stop_at = time.thread_time() + self.ms / 1000.0
-        elif self.ms > 0:
-            own = time.perf_counter() + self.ms / 1000.0
-            stop_at = own if stop_at is None else min(stop_at, own)
-        budget = math.inf if self.ms > 0 else self.simulations
-        if self._kernel is not None:
-            root = tree_root(*self._kernel.search(state, self._guide, self._rng, self.evaluator.rollout_rng(), budget,
-                                                  self.uct_c, self.solve, stop_at, self.selection, self.max_utility,
-                                                  MAX_NODES, cpu_stop_at))
-        else:
-            root = search(state, self.evaluator, self._rng, budget, self.uct_c, self.solve, stop_at, self.selection,
-                          self.max_utility, cpu_stop_at=cpu_stop_at)
-        self.last_root = root
-        if root.children:
-            return int(root.best_child().action)
-        # Stopped before the root was expanded: a move drawn from the prior (the C++ bot's answer to one simulation).
-        return int(sample_outcome(self.evaluator.prior(state), self._rng.random()))
+        if state.current_player() < 0:
+            raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player "
+                                     f"{state.current_player()})")
+        action, self.last_root = choose_move(self, state, self._kernel, self._guide)
+        return action
+
+
+def restart_search(seed: int, evaluator: Evaluator) -> random.Random:
+    """A game's start for a searching player seeded ``seed``: its evaluator reseeded and the search's generator
+    (two seeds drawn from ``seed``, so both are reproducible and independent)."""
+    search_seed, evaluator_seed = (int(x) for x in np.random.SeedSequence(seed).generate_state(2))
+    evaluator.reseed(evaluator_seed)
+    return random.Random(search_seed)
+
+
+def choose_move(player, state: State, kernel=None, guide: Guide | None = None) -> tuple[int, SearchNode]:
+    """``player``'s move at ``state`` and the tree that chose it: a search within its budget (``simulations``, or
+    ``ms`` of its ``clock`` a move, and its ``deadline``), inside Numba when ``kernel`` (a KernelUct) and ``guide``
+    are given, else through the State; the root's best child, or when the search stopped before the root was
+    expanded, a move drawn from the evaluator's prior (the C++ bot's answer to one simulation). ``player`` is a
+    UctAgent or an exported uct player (the same attributes)."""
+    stop_at, cpu_stop_at = player.deadline, None
+    if player.ms > 0 and player.clock == "cpu":
+        cpu_stop_at = time.thread_time() + player.ms / 1000.0
+    elif player.ms > 0:
+        own = time.perf_counter() + player.ms / 1000.0
+        stop_at = own if stop_at is None else min(stop_at, own)
+    budget = math.inf if player.ms > 0 else player.simulations
+    if kernel is not None:
+        root = tree_root(*kernel.search(state, guide, player._rng, player.evaluator.rollout_rng(), budget,
+                                        player.uct_c, player.solve, stop_at, player.selection, player.max_utility,
+                                        MAX_NODES, cpu_stop_at))
+    else:
+        root = search(state, player.evaluator, player._rng, budget, player.uct_c, player.solve, stop_at,
+                      player.selection, player.max_utility, cpu_stop_at=cpu_stop_at)
+    if root.children:
+        return int(root.best_child().action), root
+    return int(sample_outcome(player.evaluator.prior(state), player._rng.random())), root
