@@ -39,3 +39,8 @@ def warn(message: str) -> None:
     if message:
         print(f"warning: {message}", file=sys.stderr)
 
+
+
+class TimeBudgetSpent(EvoplayError):
+    """A command's time budget (``--minutes``) ran out while games were being played: the games in hand were
+    stopped (evoplay.arena.tournament.games_until). The caller that set the budget catches it."""

@@ -1,9 +1,12 @@
 """Matches, round robins and gauntlets: schedules of seeded games played on an executor, and their results."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import itertools
 import json
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -11,7 +14,7 @@ import numpy as np
 
 from evoplay.arena.executors import Executor, SerialExecutor
 from evoplay.arena.match import GameRecord, derive_seed, play_record
-from evoplay.errors import SpecError
+from evoplay.errors import SpecError, TimeBudgetSpent
 from evoplay.games.base import Game
 
 
@@ -184,15 +187,45 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
 # --------------------------------------------------------------------------------------------------------------
 
 
+#: the wall-clock time (``time.time()``) past which no game of a schedule starts (None: no limit): games_until
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("evoplay_games_deadline", default=None)
+
+
+@contextlib.contextmanager
+def games_until(deadline: float | None):
+    """Within the block, every schedule's games stop at ``deadline`` (a ``time.time()``; None: no limit, or the
+    one set around it, whichever is sooner): a game that would start after it raises TimeBudgetSpent instead,
+    in this process or in a worker (each task carries the deadline), so a generation or a closing phase that a
+    time budget cannot afford is stopped within one game of its end, not run to its end."""
+    outer = _DEADLINE.get()
+    if deadline is not None and outer is not None:
+        deadline = min(deadline, outer)
+    token = _DEADLINE.set(deadline if deadline is not None else outer)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _past(deadline: float | None) -> None:
+    if deadline is not None and time.time() > deadline:
+        raise TimeBudgetSpent("the time budget ran out during the games")
+
+
 @dataclass
 class _Task:
     game: Game
     agents: list
     games: list[tuple[tuple[int, ...], int, int]]  # (seats, seed, opening plies)
+    deadline: float | None = None  # no game starts after it (games_until)
 
 
 def _run_task(task: _Task) -> list[GameRecord]:
-    return [play_record(task.game, task.agents, seats, seed, openings) for seats, seed, openings in task.games]
+    records = []
+    for seats, seed, openings in task.games:
+        _past(task.deadline)
+        records.append(play_record(task.game, task.agents, seats, seed, openings))
+    return records
 
 
 def schedule_games(pairings: Sequence[Pairing], seed: int) -> list[tuple[tuple[int, ...], int, int]]:
@@ -213,9 +246,11 @@ def play_schedule(
     The games are cut into contiguous tasks, about ``tasks_per_worker`` per worker, so each task carries
     enough games (tens of milliseconds or more) to pay for its dispatch. Before a parallel executor's workers
     start, the first game is played here: that compiles (warms) the Numba code the forked workers inherit.
+    Inside ``games_until(deadline)`` no game starts past the deadline: TimeBudgetSpent instead.
     """
     executor = executor or SerialExecutor()
     agents = list(agents)
+    deadline = _DEADLINE.get()
     games = schedule_games(pairings, seed)
     total = len(games)
     done = 0
@@ -226,7 +261,7 @@ def play_schedule(
         return TournamentResult([a.name for a in agents], [], seed)
     parallel = not isinstance(executor, SerialExecutor) and total > 1
     if parallel and executor.needs_warmup:
-        records.append(_run_task(_Task(game, agents, games[:1]))[0])
+        records.append(_run_task(_Task(game, agents, games[:1], deadline))[0])
         done = 1
         if progress:
             progress(done, total)
@@ -235,13 +270,15 @@ def play_schedule(
         rest = games
     n_tasks = min(len(rest), max(1, executor.workers * tasks_per_worker)) if parallel else min(len(rest), 64)
     bounds = np.linspace(0, len(rest), n_tasks + 1).astype(int)
-    tasks = [_Task(game, agents, rest[bounds[t] : bounds[t + 1]]) for t in range(n_tasks)]
+    tasks = [_Task(game, agents, rest[bounds[t] : bounds[t + 1]], deadline) for t in range(n_tasks)]
 
     def on_done(_i, result):
         nonlocal done
         done += len(result)
         if progress:
             progress(done, total)
+        if done < total:
+            _past(deadline)
 
     for chunk in executor.map(_run_task, tasks, on_done):
         records.extend(chunk)

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evoplay.arena.tournament import Pairing, play_schedule
-from evoplay.errors import ConfigError, SpecError
+from evoplay.errors import ConfigError, SpecError, TimeBudgetSpent
 from evoplay.evolve.bloat import PARSIMONY, apply_parsimony
 
 SCORINGS = ("wdl", "margin", "auto", "rating")
@@ -527,7 +527,8 @@ def strength(game, agent, opponent_specs, games_per_seat: int, seed: int, execut
     played in rounds, one game a seat against every opponent first, then twice as many each round, and no
     round starts that the rounds so far say would end past the deadline: fewer games, never a late answer. The
     first round always plays. Each round's games have seeds of their own, so the rounds played are the same
-    games whatever the machine; only how many rounds fit depends on its speed."""
+    games whatever the machine; only how many rounds fit depends on its speed. Inside ``games_until`` a round
+    that runs past its end is dropped (the first included: then no games are reported)."""
     import time
 
     def tally(res, out):
@@ -548,8 +549,11 @@ def strength(game, agent, opponent_specs, games_per_seat: int, seed: int, execut
             size = min(size, games_per_seat - played)
             start = time.perf_counter()
             spec = FitnessSpec(tuple(opponent_specs), size, 0, 0, 0)
-            tally(evaluate_population(game, [agent], spec, seed, generation=(1 << 20) + index,
-                                      executor=executor), out)
+            try:
+                res = evaluate_population(game, [agent], spec, seed, generation=(1 << 20) + index, executor=executor)
+            except TimeBudgetSpent:  # games_until's end came first: the rounds played so far are the answer
+                break
+            tally(res, out)
             played, index = played + size, index + 1
             per_game = (time.perf_counter() - start) / size
             size *= 2

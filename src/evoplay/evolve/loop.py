@@ -8,7 +8,9 @@ A recipe's evolution object provides:
 - ``step(state, generation, executor) -> (state, record)``: evaluate generation ``generation`` and breed the
   next; ``record`` holds the numbers to log (best, mean, worst fitness, sizes, evaluations...);
 - ``finish(state, folder)``: write the best agent, exports, plots;
-- optionally ``done(state) -> bool``: stop early (a convergence test).
+- optionally ``done(state) -> bool``: stop early (a convergence test);
+- optionally ``closing_share``: the share of ``minutes`` its ``finish`` needs when that is more than the config's
+  ``closing``.
 """
 from __future__ import annotations
 
@@ -18,8 +20,12 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from evoplay.arena.executors import Executor, SerialExecutor
-from evoplay.errors import CheckpointError
+from evoplay.arena.tournament import games_until
+from evoplay.errors import CheckpointError, TimeBudgetSpent
 from evoplay.evolve.runs import CHECKPOINT, FINISHED, LOG, OLD_CHECKPOINT, RunFolder
+
+#: a run's generation stopped by its time budget: which, and the seconds it took (they count against the budget)
+CUT = "cut.json"
 
 
 class Evolution(Protocol):
@@ -53,12 +59,16 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     A config with ``minutes`` > 0 also stops once the generations logged have taken that much time (their
     ``seconds``, summed over every resume), less the share ``closing`` (0..0.5, default 0) it keeps for the
     recipe's ``finish`` (its closing playoff and tables, which read what is left from the log), and starts no
-    generation that the last ones say would end past that; why the run stopped is written to the finish mark
-    (``stopped``).
+    generation that the last ones say would end past that; one that runs past it all the same (a ladder's
+    stronger opponent, a loaded machine) is stopped within a game and does not count. Why the run stopped is
+    written to the finish mark (``stopped``).
     """
     executor = executor or SerialExecutor()
     minutes = float(folder.config.get("minutes", 0) or 0)
-    limit = 60.0 * minutes * (1.0 - float(folder.config.get("closing", 0) or 0))
+    closing = getattr(evo, "closing_share", None)  # a recipe option's own share (gp and ga --levels)
+    closing = float(folder.config.get("closing", 0) or 0) if closing is None else max(
+        float(closing), float(folder.config.get("closing", 0) or 0))
+    limit = 60.0 * minutes * (1.0 - closing)
     with folder.locked():
         total = evo.generations
         loaded = folder.load_checkpoint()
@@ -95,7 +105,19 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             if stop_after is not None and ran >= stop_after:
                 return state
             start = time.perf_counter()
-            state, record = evo.step(state, generation, executor)
+            # A generation the last ones said would fit but that runs past the budget is stopped at it (within a
+            # game) and does not count: the run finishes from the checkpoint before it. The first always runs.
+            cut_at = time.time() + (limit - spent) if minutes and generation > 0 else None
+            try:
+                with games_until(cut_at):
+                    state, record = evo.step(state, generation, executor)
+            except TimeBudgetSpent:
+                seconds = time.perf_counter() - start
+                folder.write_json(CUT, {"generation": generation, "seconds": round(seconds, 4)})
+                generation, state = folder.load_checkpoint()
+                stopped = (f"the time budget of {minutes:g} min ran out during generation {generation + 1}: its "
+                           f"games were stopped after {seconds:.0f} s and it does not count")
+                break
             record = {"generation": generation, **record, "seconds": round(time.perf_counter() - start, 4)}
             folder.log(record)
             spent += record["seconds"]
@@ -118,11 +140,12 @@ def _next_generation(folder: RunFolder) -> float:
 
 def time_left(folder: RunFolder) -> float | None:
     """Seconds of a run's time budget (``minutes``) its generations have not used (None: no budget): what its
-    closing playoff and tables may take."""
+    closing playoff and tables may take. A generation stopped by the budget (its CUT file) counts too."""
     minutes = float(folder.config.get("minutes", 0) or 0)
     if not minutes:
         return None
-    return max(0.0, 60.0 * minutes - sum(float(r.get("seconds", 0.0)) for r in folder.read_log()))
+    cut = folder.read_json(CUT)["seconds"] if folder.file(CUT).exists() else 0.0
+    return max(0.0, 60.0 * minutes - sum(float(r.get("seconds", 0.0)) for r in folder.read_log()) - float(cut))
 
 
 def rewrite_outputs(evo: Evolution, folder: RunFolder, executor: Executor | None = None) -> Any:

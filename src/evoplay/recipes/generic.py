@@ -9,10 +9,13 @@ import numpy as np
 
 from evoplay.agents.feature_view import MAX_LINE, FeatureView, measure_scales, pair_board
 from evoplay.agents.generic_search import Budget
-from evoplay.errors import ConfigError, SpecError
+from evoplay.arena.tournament import games_until
+from evoplay.errors import ConfigError, SpecError, TimeBudgetSpent
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
 
 LANGUAGES = ("python", "lua", "js")
+#: what a closing phase the run's time budget cut short records instead of its scores
+STOPPED = "stopped by the time budget"
 #: when the play check also tries the champion as Monte Carlo tree search guided by its evaluation
 UCT_CANDIDATES = ("kernels", "always", "never")
 
@@ -182,14 +185,19 @@ class GenericEvolution:
         if len(entries) >= 2:
             entries += [{"individual": ind, "generation": generation, "label": label}
                         for ind, label, generation in self.playoff_extras(state)]
+        best = state["best"]
+        best_seen = best["individual"], {"generation": best["generation"], "fitness": best["fitness"],
+                                         "during_run": best["summary"]}
         if len(entries) < 2:
-            best = state["best"]
-            return best["individual"], {"generation": best["generation"], "fitness": best["fitness"],
-                                        "during_run": best["summary"]}
+            return best_seen
         labels = [e.get("label", f"g{e['generation']}") for e in entries]
         agents = [self.agent(e["individual"], label) for e, label in zip(entries, labels)]
         playoff = self.playoff_spec(state, int(self.config["report"]["playoff_games"]))
-        res = evaluate_population(self.game, agents, playoff, self.seed + 104729, 0, executor)
+        try:
+            res = evaluate_population(self.game, agents, playoff, self.seed + 104729, 0, executor)
+        except TimeBudgetSpent:  # the run's time budget ran out first: the best fitness seen ships
+            best_seen[1]["playoff"] = STOPPED
+            return best_seen
         winner = int(np.argmax(res.fitness))
         table = {label: round(float(res.fitness[i]), 4) for i, label in enumerate(labels)}
         chosen = {"generation": entries[winner]["generation"], "fitness": float(res.fitness[winner]),
@@ -247,8 +255,11 @@ class GenericEvolution:
         if uct is not None:
             labels.append("uct within the play budget")
             agents.append(document_agent(self.game, uct, labels[-1]))
-        res = evaluate_population(self.game, agents, self.playoff_spec(state, games), self.seed + 15485863, 0,
-                                  executor)
+        try:
+            res = evaluate_population(self.game, agents, self.playoff_spec(state, games), self.seed + 15485863, 0,
+                                      executor)
+        except TimeBudgetSpent:  # the run's time budget ran out first: the play budget ships, unchecked
+            return {"scores": STOPPED, "shipped": labels[1], "uct": None}
         # the best score ships; a tie goes to the search that uses the budget (alpha-beta before uct)
         order = sorted(range(len(labels)), key=lambda i: (-float(res.fitness[i]), i == 0, i))
         shipped = labels[order[0]]
@@ -275,14 +286,22 @@ class GenericEvolution:
 
         left = time_left(folder)
         deadline = None if left is None else time.perf_counter() + left
+        end = None if left is None else time.time() + left
+
+        def share(fraction: float) -> float | None:
+            """The wall-clock end of a phase that may take ``fraction`` of what is left of the time budget."""
+            return None if end is None else time.time() + fraction * max(0.0, end - time.time())
+
         executor = getattr(self, "executor", None)
         self.use_view(state)
-        individual, chosen = self.champion(state, executor)
+        with games_until(share(0.3)):  # the playoff, then the play check, then the tables: each stops in time
+            individual, chosen = self.champion(state, executor)
         doc = self.document(individual)
         doc.update(self.view.document())
         if self.play:
             doc["play"] = dict(self.play)
-            check = self.play_check(individual, doc, state, executor)
+            with games_until(share(0.5)):
+                check = self.play_check(individual, doc, state, executor)
             if check:
                 uct = check.pop("uct")
                 chosen["play_check"] = check
@@ -292,8 +311,9 @@ class GenericEvolution:
                     doc["play"] = uct
         shipped = document_agent(self.game, doc, "champion")
         games = int(self.config["report"]["games"])
-        final = (strength(self.game, shipped, self.report_opponents(state), games, self.seed + 7919, executor,
-                          deadline) if games else {})
+        with games_until(end):
+            final = (strength(self.game, shipped, self.report_opponents(state), games, self.seed + 7919, executor,
+                              deadline) if games else {})
         doc.update(recipe=self.recipe, seed=self.seed, **chosen, plays=shipped.describe(), final=final)
         folder.write_json("best.json", doc)
         plot_log(folder, f"{self.recipe} on {self.game.spec}")
@@ -332,7 +352,9 @@ def report(folder, recipe: str) -> str:
                          f"{' and '.join(map(str, race['steps']))} generations"
                          + (f" (playoff: {scores})" if scores else ""))
         check = doc.get("play_check")
-        if check:
+        if check and check["scores"] == STOPPED:
+            lines.append(f"it plays {check['shipped']}, unchecked: the play check was {STOPPED}")
+        elif check:
             scores = ", ".join(f"{label} {score:.3g}" for label, score in check["scores"].items())
             budget = ", ".join(f"{k}={v:g}" for k, v in (folder.config.get("play") or {}).items()
                                if v and isinstance(v, (int, float)))

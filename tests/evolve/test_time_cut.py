@@ -1,0 +1,75 @@
+"""--minutes is the whole command: a generation that runs past the time budget is stopped within a game and does
+not count; the closing phases stop in time too (evoplay.arena.tournament.games_until)."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from evoplay.agents.random_agent import RandomAgent
+from evoplay.arena.tournament import games_until, match
+from evoplay.errors import TimeBudgetSpent
+from evoplay.evolve import RunFolder, run_evolution
+from evoplay.evolve.loop import CUT, time_left
+from evoplay.games import load_game
+
+TAKE_AWAY = str(Path(__file__).parents[1] / "agents" / "take_away.py") + ":TakeAway"
+
+
+class Slow(RandomAgent):
+    """A random player that thinks 20 ms a move."""
+
+    def step(self, state):
+        time.sleep(0.02)
+        return super().step(state)
+
+
+class SlowerEachGeneration:
+    """Generation 0 plays two quick games; every later one 40 slow games (about 8 s), past a 1.2 s budget."""
+
+    generations = 5
+
+    def __init__(self):
+        self.game = load_game(TAKE_AWAY)
+        self.finished_with = None
+
+    def start(self, rng):
+        return {"generation": 0}
+
+    def step(self, state, generation, executor):
+        make = RandomAgent if generation == 0 else Slow
+        games = 2 if generation == 0 else 40
+        match(self.game, make(self.game), make(self.game), games, seed=generation, executor=executor)
+        return {"generation": generation + 1}, {"best": 0.0}
+
+    def finish(self, state, folder):
+        self.finished_with = dict(state)
+
+
+def test_a_generation_past_the_budget_is_stopped_and_does_not_count(tmp_path):
+    evo = SlowerEachGeneration()
+    folder = RunFolder.create(tmp_path / "run", "slow", {"seed": 1, "minutes": 0.02, "closing": 0.0})
+    start = time.perf_counter()
+    run_evolution(evo, folder)
+    took = time.perf_counter() - start
+    assert took < 4.0  # 40 games of 20 ms moves would take 8 s and more
+    assert len(folder.read_log()) == 1 and evo.finished_with == {"generation": 1}
+    stopped = folder.read_json("finished.json")["stopped"]
+    assert "ran out during generation 2" in stopped and "does not count" in stopped
+    assert folder.read_json(CUT)["generation"] == 1
+    spent = folder.read_log()[0]["seconds"] + folder.read_json(CUT)["seconds"]  # the stopped generation counts
+    assert time_left(folder) == pytest.approx(max(0.0, 1.2 - spent))
+
+
+def test_no_game_starts_past_the_deadline_and_the_innermost_wins():
+    game = load_game(TAKE_AWAY)
+    with pytest.raises(TimeBudgetSpent):
+        with games_until(time.time() - 1):
+            match(game, RandomAgent(game), RandomAgent(game), 4)
+    with games_until(time.time() - 1):
+        with pytest.raises(TimeBudgetSpent):
+            with games_until(time.time() + 60):  # a later end inside an earlier one keeps the earlier
+                match(game, RandomAgent(game), RandomAgent(game), 4)
+    with games_until(None):
+        assert len(match(game, RandomAgent(game), RandomAgent(game), 4).records) == 4
