@@ -188,7 +188,8 @@ def test_a_whole_game_of_the_javascript_file_against_the_python_agent(tmp_path):
     said = []
     returns = play_game(folder, "js", path, None, 1, 3, said.append)
     assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
-    assert said[-1].startswith("result: returns") and any("player 1 (js" in line for line in said)
+    assert said[-2].startswith("result: returns") and said[-1].startswith("time a move (its shipped budget): js ")
+    assert any("player 1 (js, " in line for line in said)
 
 
 def test_missing_runtimes_say_how_to_install_them(monkeypatch):

@@ -347,8 +347,9 @@ def report(run_dir, rewrite):
 @click.option("--check", is_flag=True, help="then play the written file beside the agent on positions of seeded games "
               "and print the share of equal moves (exit status 1 when any differs)")
 @click.option("--positions", type=int, default=1000, show_default=True, help="--check: the positions compared")
-@click.option("--nodes", type=int, default=1000, show_default=True,
-              help="--check: the node budget a move both play under when the champion plays within a time budget")
+@click.option("--nodes", type=int, default=None,
+              help="--check: the node budget a move both play under when the champion plays within a time budget "
+                   "[default: 1000]; --play: both play within this many nodes a move [default: as shipped]")
 @click.option("--play", "play_game", is_flag=True, help="then play one whole game of the written Lua or JavaScript "
               "file (in lupa or node) against the Python agent of best.json, printing each move")
 @click.option("--level", default=None, help="--play: the level the file plays  [default: the top level]")
@@ -380,14 +381,15 @@ def export(run_dir, lang, check, positions, nodes, play_game, level, seat, seed)
 
         path = load_recipe(folder.recipe).export(folder, lang)
         click.echo(str(path))
-        play(folder, lang, path, level, seat, seed, say=click.echo)
+        play(folder, lang, path, level, seat, seed, say=click.echo, nodes=nodes)
         return
     if not check:
         click.echo(str(load_recipe(folder.recipe).export(folder, lang or "python")))
         return
     from evoplay.recipes.export_check import check_export, languages
 
-    results = check_export(folder, (lang,) if lang else languages(folder), positions, nodes, say=click.echo)
+    results = check_export(folder, (lang,) if lang else languages(folder), positions, nodes or 1000,
+                           say=click.echo)
     if any(r.equal < r.positions for r in results):
         sys.exit(1)
 

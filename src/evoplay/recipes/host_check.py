@@ -208,11 +208,12 @@ def _beside(game, lang: str) -> str:
         return f"GAME.{lang}"
 
 
-def play_game(folder, lang: str, path: Path, level: str | None, seat: int, seed: int, say) -> list[float]:
+def play_game(folder, lang: str, path: Path, level: str | None, seat: int, seed: int, say,
+              nodes: int | None = None) -> list[float]:
     """One whole game of the written ``path`` (``level``, default the top one; seat ``seat``) against the agent of
-    the run's best.json (the other seats), each at its shipped budget; ``say`` prints each move and the result.
-    Returns the game's returns."""
-    from evoplay.agents.program import document_agent
+    the run's best.json (the other seats), each at its shipped budget or both within ``nodes`` nodes a move;
+    ``say`` prints each move, the result and the mean time a move of each. Returns the game's returns."""
+    from evoplay.agents.program import shipped_agent
     from evoplay.games import load_game
 
     docs = level_documents(folder)
@@ -224,9 +225,13 @@ def play_game(folder, lang: str, path: Path, level: str | None, seat: int, seed:
         raise SpecError(f"{path.name} has no host game to play on: write {_beside(game, lang)} (docs/your-game.md)")
     if not 0 <= seat < game.num_players:
         raise SpecError(f"--seat {seat}: {game.spec} has seats 0..{game.num_players - 1}")
-    agent = document_agent(game, folder.read_json("best.json"), "the Python agent")
-    exported = PLAYERS[lang](path, level)
+    if nodes is not None and nodes < 1:
+        raise SpecError(f"--nodes {nodes}: give the node budget a move both play within, >= 1")
+    budget = {} if nodes is None else {"ms": 0, "nodes": nodes}
+    agent = shipped_agent(game, folder.read_json("best.json"), "the Python agent", "the Python agent", **budget)
+    exported = PLAYERS[lang](path, level, nodes, 0 if nodes is not None else None)
     runtime = "node" if lang == "js" else "Lua (lupa)"
+    times: dict[str, list[float]] = {lang: [], "python": []}
     try:
         state = game.new_initial_state(seed)
         agent.restart(seed, 1 - seat if game.num_players == 2 else (seat + 1) % game.num_players)
@@ -241,10 +246,12 @@ def play_game(folder, lang: str, path: Path, level: str | None, seat: int, seed:
             mover = state.current_player()
             if mover == seat:
                 action = exported.choose()
-                who = f"{lang} ({exported.last_ms:.1f} ms)"
+                times[lang].append(exported.last_ms)
             else:
+                start = time.perf_counter()
                 action = int(agent.step(state))
-                who = "python"
+                times["python"].append(1000 * (time.perf_counter() - start))
+            who = f"{lang if mover == seat else 'python'}, {(times[lang] if mover == seat else times['python'])[-1]:.1f} ms"
             move += 1
             say(f"{move:3d}. player {mover} ({who}): {state.action_to_string(action, mover)}")
             state.apply_action(action)
@@ -254,6 +261,10 @@ def play_game(folder, lang: str, path: Path, level: str | None, seat: int, seed:
         outcome = ("a draw" if returns[seat] == max(r for p, r in enumerate(returns) if p != seat)
                    else f"{lang} {'wins' if returns[seat] > 0 else 'loses'}")
         say(f"result: returns {returns} ({outcome})")
+        within = "its shipped budget" if nodes is None else f"{nodes} nodes"
+        say("time a move (" + within + "): " + "; ".join(
+            f"{who} {sum(ms) / len(ms):.1f} ms on average over {len(ms)} moves (longest {max(ms):.1f} ms)"
+            for who, ms in times.items() if ms))
         return returns
     finally:
         exported.close()
