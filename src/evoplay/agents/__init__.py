@@ -385,4 +385,17 @@ register_agent("gp", _gp, (Param("file", str, help="a run's best.json (or the ru
                "search leaves, over the game's features); of the Mancala GP on Kalah (the value mod pits, "
                "else the next non-empty pit; or it scores each legal move)", supports=reads_features)
 
+
+
+def _level(game, spec, run, level):
+    from evoplay.agents.level import make_level_agent
+
+    return make_level_agent(game, spec, run, level)
+
+
+register_agent("level", _level, (Param("run", str, help="a run folder made with evoplay evolve gp|ga --levels"),
+                                 Param("level", str, help="the level's name in the run's levels.json, e.g. hard")),
+               "a difficulty level of a gp or ga run (evoplay evolve gp|ga --levels): level(RUN,hard) plays the "
+               "level as the run shipped it", supports=reads_features)
+
 __all__ = ["AGENTS", "Agent", "make_agent", "refusal", "register_agent", "register_game_players"]

@@ -212,7 +212,9 @@ def _run_label(recipe: str, config_path: str | None, levels: bool) -> str:
 @click.option("--seed", type=int, default=None,
               help="the run's seed (default: the config's, 1 for mancala); the same seed gives the same run")
 @click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE", help="override a config key (repeatable)")
-@click.option("--levels", is_flag=True, help="(sevens) evolve the difficulty levels and write computer.lua/.py")
+@click.option("--levels", is_flag=True, help="(gp, ga, sevens) also make difficulty levels, each beating the one "
+              "below: levels.json in the run folder (gp, ga: play one with --vs 'level(RUN,hard)'; sevens: "
+              "computer.lua/.py)")
 @click.option("--game", "game_spec", default=None, metavar="SPEC",
               help="(gp, ga) the game: a built-in, path/file.py:Class or openspiel:NAME")
 @click.option("--vs", "vs_specs", multiple=True, metavar="SPEC",

@@ -12,6 +12,7 @@ from evoplay.agents.generic_search import Budget
 from evoplay.arena.tournament import games_until
 from evoplay.errors import ConfigError, SpecError, TimeBudgetSpent
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength
+from evoplay.recipes import levels
 
 LANGUAGES = ("python", "lua", "js")
 #: what a closing phase the run's time budget cut short records instead of its scores
@@ -108,6 +109,7 @@ class GenericEvolution:
         play = dict(config.get("play", {}))
         self.play_uct = play.pop("uct", "kernels")
         self.play = {k: v for k, v in play.items() if v}
+        self.levels = None  # the [levels] table with --levels (evoplay.recipes.levels), else None
 
     # --- the loop -------------------------------------------------------------------------------------------
     def use_view(self, state: dict) -> None:
@@ -161,6 +163,9 @@ class GenericEvolution:
             if joined:
                 record["joined"] = joined
             state["ladder"] = ladder.top
+        if self.levels is not None and levels.keeps(generation):  # a difficulty level's candidate
+            entry = {"individual": pop[best].copy(), "generation": generation}
+            state["level_candidates"] = state.get("level_candidates", []) + [entry]
         if "champions" in state:
             keep = int(self.config["report"]["playoff"])
             entry = {"individual": pop[best].copy(), "generation": generation}
@@ -310,12 +315,19 @@ class GenericEvolution:
                 elif check["shipped"].startswith("uct"):
                     doc["play"] = uct
         shipped = document_agent(self.game, doc, "champion")
+        measured = None
+        if self.levels is not None:  # the levels' round robin: its share of what is left, the final table the rest
+            with games_until(end):
+                measured = levels.measure(self, state, doc, int(chosen["generation"]), self.levels, executor,
+                                          share(self.levels.share))
         games = int(self.config["report"]["games"])
         with games_until(end):
             final = (strength(self.game, shipped, self.report_opponents(state), games, self.seed + 7919, executor,
                               deadline) if games else {})
         doc.update(recipe=self.recipe, seed=self.seed, **chosen, plays=shipped.describe(), final=final)
         folder.write_json("best.json", doc)
+        if measured is not None:
+            levels.write(folder, measured, doc)
         plot_log(folder, f"{self.recipe} on {self.game.spec}")
 
 
@@ -371,6 +383,7 @@ def report(folder, recipe: str) -> str:
             lines.append(final_table(doc["final"]))
         game = doc["game"] if "(" not in doc["game"] else f"'{doc['game']}'"
         lines.append(f"play it: evoplay play {game} --vs '{spec}'")
+        lines += levels.ladder(folder)
         lines.append(f"export it: evoplay export {folder.path} --lang python")
         lines.append(f"plots: {folder.file('fitness.png')}, {folder.file('size.png')}")
     else:
@@ -400,6 +413,14 @@ def configured(recipe: str, evolution_class, config: dict, options: dict):
     from evoplay.evolve.config import load_config, merge
     from evoplay.recipes.race import raced
 
-    if options.get("levels"):
-        raise ConfigError("--levels is for the sevens recipe")
-    return raced(evolution_class, merge(load_config(recipe), config, f"the {recipe} config"))
+    unknown = sorted(set(options) - {"levels"})
+    if unknown:
+        raise ConfigError(f"the {recipe} recipe takes the option --levels only, not {', '.join(unknown)}")
+    evo = raced(evolution_class, merge(load_config(recipe), config, f"the {recipe} config"))
+    if options.get("levels"):  # every setting of a race keeps candidates: the one that runs on makes the levels
+        spec = levels.LevelsSpec(evo.config.get("levels"))
+        levels.check_ratings()
+        for arm in getattr(evo, "arms", [evo]):
+            arm.levels = spec
+        evo.closing_share = spec.closing
+    return evo

@@ -137,8 +137,9 @@ def _game_file_refused(root: Path, game: str) -> str | None:
 
 
 def _levels(root: Path, folder) -> list[dict]:
-    """A run's difficulty levels (its levels.json: ``evoplay evolve sevens --levels``), each as the agent spec that
-    plays it, in the file's order."""
+    """A run's difficulty levels (its levels.json: ``evoplay evolve gp|ga|sevens --levels``), each as the agent spec
+    that plays it, in the file's order: ``level(RUN,NAME)`` for a level with a player file (gp, ga), else a Sevens
+    specimen."""
     file = folder.file("levels.json")
     if not file.is_file() or not is_inside(root, file):
         return []
@@ -148,8 +149,9 @@ def _levels(root: Path, folder) -> list[dict]:
         return []
     if not isinstance(levels, dict):
         return []
-    rel = relative_name(root, file)
-    return [{"level": name, "agent": f"specimen(level={name},computer={rel})"} for name in levels
+    rel, run = relative_name(root, file), relative_name(root, folder.path)
+    return [{"level": name, "agent": f"level({run},{name})" if isinstance(entry, dict) and "player" in entry
+             else f"specimen(level={name},computer={rel})"} for name, entry in levels.items()
             if isinstance(name, str) and name.isidentifier()]
 
 
