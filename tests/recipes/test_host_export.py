@@ -149,6 +149,25 @@ def test_levels_every_level_written_and_checked_the_top_one_by_default(tmp_path)
     assert out[1] == 'no level "expert"; the levels are easy, hard'
 
 
+def test_levels_in_python_one_file_each_level_checked(tmp_path):
+    from evoplay.agents.feature_export import export_python
+    from evoplay.recipes.export_check import _generic
+
+    game = load_game("kalah(pits=4,seeds=3)")
+    docs = {"easy": weights_doc(game, 10, play={"nodes": 30}), "hard": program_doc(game, 11, play={"ms": 50.0})}
+    folder = Folder(tmp_path, docs)
+    path = export_python(folder)
+    results = _generic(folder, "python", path, 30, 300, 0, say=lambda line: None)
+    assert [r.label for r in results] == ["python, best.py, level easy", "python, best.py, level hard"]
+    assert all(r.equal == r.positions == 30 for r in results), [r.line() for r in results]
+    script = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('b', sys.argv[1]); "
+              "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b); "
+              "print(b.DEFAULT_LEVEL, b.Player().level, b.Player(level='easy').level, "
+              "b.choose_move(b.GAME.new_initial_state(), 'easy') in range(4))")
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["hard", "hard", "easy", "True"]
+
+
 def test_the_check_sees_a_player_that_breaks_ties_otherwise(tmp_path):
     game = load_game("kalah(pits=4,seeds=3)")
     doc = weights_doc(game, 12, scaled=False, policy="search", depth=1)

@@ -135,11 +135,12 @@ class Follower:
 
 class ModulePlayer:
     """An exported Python player file (``evoplay.agents.feature_export``) as the check drives it: its ``Player``
-    with the given budget, on its own ``GAME``'s states, which follow evoplay's action by action."""
+    with the given budget (of ``level``, in a file of levels), on its own ``GAME``'s states, which follow evoplay's
+    action by action."""
 
-    def __init__(self, module, ms: float = -1, nodes: int = -1):
+    def __init__(self, module, ms: float = -1, nodes: int = -1, level: str | None = None):
         self.module = module
-        self.player = module.Player(0, ms, nodes)
+        self.player = module.Player(0, ms, nodes) if level is None else module.Player(0, ms, nodes, level=level)
         self.state = None
 
     def restart(self, seed: int, seat: int, state) -> None:

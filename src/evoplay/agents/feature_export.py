@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pprint
+import re
 import textwrap
 from pathlib import Path
 
@@ -86,6 +87,61 @@ class Player:
         self.opponents = OPPONENTS
         self.budget = play_budget(PLAY, ms, nodes, clock)
         self.depth = _played_depth("Player", POLICY, DEPTH, 0, self.budget)
+        self.kernel = None  # evoplay's compiled search; this file searches through the State, as evoplay does
+        self._leaves = _Leaves(self)
+        self.last_depth = 0
+        self.restart(seed)
+
+    def choose(self, state):
+        """The action it plays at ``state`` (its turn, or a simultaneous move where it has actions)."""
+        return self.step(state)
+
+'''
+
+_LEVEL_VIEW = '''
+class View:
+    """The numbers the evaluation reads at a position, from one player's side: evoplay's FeatureView, as a level's
+    best.json sets it up (its ``VIEW`` in LEVELS)."""
+
+    def __init__(self, game, settings):
+        self.__dict__.update(settings)
+        self.game = game
+        if self.scales is not None:
+            self.scales = np.array(self.scales, dtype=np.float64)
+
+'''
+
+_LEVEL_PLAYER = '''
+_CHOOSERS = {}
+
+
+def choose_move(state, level=None):
+    """The move of ``level``'s player (default the top level) at ``state``: one player a level, seeded 0, kept
+    from call to call (``Player(seed, level=...)`` and its ``restart`` for seeded games)."""
+    level = DEFAULT_LEVEL if level is None else level
+    if level not in _CHOOSERS:
+        _CHOOSERS[level] = Player(level=level)
+    return _CHOOSERS[level].choose(state)
+
+
+class Player:
+    """The evolved player of one level. ``choose(state)`` is its move; ``restart(seed, seat)`` starts a game (its
+    tie draws, its transposition table)."""
+
+    def __init__(self, seed=0, ms=-1, nodes=-1, clock="", level=None):
+        """``level``: one of LEVELS (default the top level); ``ms``, ``nodes``: its budget a move instead of the
+        level's (-1: the level's; 0: none of that kind); ``clock``: what ms measures ("wall" or "cpu")."""
+        self.level = DEFAULT_LEVEL if level is None else level
+        if self.level not in LEVELS:
+            raise SpecError(f"no level {self.level!r}; the levels are {', '.join(LEVELS)}")
+        settings = LEVELS[self.level]
+        self.game = GAME
+        self.view = View(GAME, settings["VIEW"])
+        self.scorer = settings["score_rows"]
+        self.policy = settings["POLICY"]
+        self.opponents = settings["OPPONENTS"]
+        self.budget = play_budget(settings["PLAY"], ms, nodes, clock)
+        self.depth = _played_depth("Player", settings["POLICY"], settings["DEPTH"], 0, self.budget)
         self.kernel = None  # evoplay's compiled search; this file searches through the State, as evoplay does
         self._leaves = _Leaves(self)
         self.last_depth = 0
@@ -210,12 +266,13 @@ def _members(cls) -> list[str]:
             and not (m.startswith("__") and m not in ("__len__",))]
 
 
-def _carried_player() -> str:
+def _carried_player(view_head: str = _VIEW, player_head: str = _PLAYER) -> str:
     """evoplay's move choice and feature view, as evoplay runs them: every method of ``FeatureAgent`` and
-    ``FeatureView`` (what they call is carried after, by ``standalone.resolved``)."""
+    ``FeatureView`` (what they call is carried after, by ``standalone.resolved``), after the file's own
+    ``__init__`` of each."""
     pm, fv = program_module, feature_view
-    view = _VIEW + "\n".join(standalone.carried(getattr(fv.FeatureView, m), "    ") for m in _members(fv.FeatureView))
-    player = _PLAYER + "\n".join(standalone.carried(vars(pm.FeatureAgent)[m], "    ")
+    view = view_head + "\n".join(standalone.carried(getattr(fv.FeatureView, m), "    ") for m in _members(fv.FeatureView))
+    player = player_head + "\n".join(standalone.carried(vars(pm.FeatureAgent)[m], "    ")
                                  for m in _members(pm.FeatureAgent))
     return view + "\n" + player
 
@@ -319,11 +376,8 @@ def game_source(game, out_folder: Path) -> tuple[str, str]:
             "It needs evoplay for the game's rules (this game's rules are Numba kernels).")
 
 
-def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "best.py") -> str:
-    """The Python file of a generic champion (a ``best.json`` of the gp or ga recipe, its game made absolute,
-    ``load_program`` / ``load_weights``) for ``game`` (the game it names), to be written into ``out_folder``:
-    the player ``document_agent`` builds (see the module docstring)."""
-    where = f"export of {doc['game']}"
+def _level_parts(doc: dict, game, where: str):
+    """(the shipped agent, the depth it evolved with, its ``PLAY`` budget, the budget in words) of a document."""
     shipped = program_module.document_agent(game, doc, where)
     make = (program_module.agent_from_program_document if "program" in doc
             else program_module.agent_from_weights_document)
@@ -333,6 +387,15 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
     budget_text = ("none: it plays its evolved policy and depth" if not budget else " and ".join(
         ([f"{budget.nodes} nodes"] if budget.nodes else [])
         + ([f"{1000 * budget.seconds:g} ms of {budget.clock} clock"] if budget.seconds else [])))
+    return shipped, trained.depth, play, budget_text
+
+
+def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "best.py") -> str:
+    """The Python file of a generic champion (a ``best.json`` of the gp or ga recipe, its game made absolute,
+    ``load_program`` / ``load_weights``) for ``game`` (the game it names), to be written into ``out_folder``:
+    the player ``document_agent`` builds (see the module docstring)."""
+    where = f"export of {doc['game']}"
+    shipped, depth, play, budget_text = _level_parts(doc, game, where)
     game_code, needs = game_source(game, out_folder)
     names = shipped.view.names()
     usage = _USAGE.format(file=file_name)
@@ -348,19 +411,64 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         "# evoplay's FeatureView of the champion: its own features, the free features, the board's counts, the scales",
         "VIEW = " + pprint.pformat(_view_state(shipped.view), width=110, compact=True, sort_dicts=False),
         f"POLICY = {shipped.policy!r}  # without a budget: 'move' scores each move's after-state, 'search' searches",
-        f"DEPTH = {trained.depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
+        f"DEPTH = {depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
         f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
         f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.program.play_budget reads it)",
     ])
+    return _assemble(head, game_code, settings, _evaluation(doc, shipped), _carried_player(), usage)
+
+
+def levels_player_python(docs: dict[str, dict], game, out_folder: Path, file_name: str = "best.py") -> str:
+    """The Python file of every level of a run (``docs``: {name: best.json document}, easiest first), the player of
+    each as ``feature_player_python`` writes one: ``Player(level=NAME)`` (default the last, the top level) and
+    ``choose_move(state, level)``."""
+    game_code, needs = game_source(game, out_folder)
+    usage = _USAGE.format(file=file_name)
+    levels, evaluations, described = [], [], []
+    for i, (name, doc) in enumerate(docs.items()):
+        shipped, depth, play, budget_text = _level_parts(doc, game, f"level {name} of {doc['game']}")
+        described.append(f"{name}: {shipped.describe()}")
+        view = pprint.pformat(_view_state(shipped.view), width=100, compact=True, sort_dicts=False)
+        levels.append(f"    {name!r}: {{\n        'VIEW': {_indent_after_first(view, ' ' * 16)},\n"
+                      f"        'POLICY': {shipped.policy!r}, 'DEPTH': {depth!r}, 'OPPONENTS': {shipped.opponents!r},"
+                      f"\n        'PLAY': {play!r}, 'score_rows': score_rows_{i},\n    }},")
+        evaluation = _evaluation(doc, shipped)
+        for word in ("evaluate", "score_rows", "BASE", "WEIGHTS"):
+            evaluation = re.sub(rf"\b{word}\b", f"{word}_{i}", evaluation)
+        evaluations.append(f"\n# Level {name}." + evaluation)
+    names = list(docs)
+    about = (f"It is every level of the run, each the player its best.json is in evoplay (``gp(FILE)`` / "
+             f"``weights(FILE)``), written out by ``evoplay export``: its evaluation, and evoplay's own search and "
+             f"move choice, carried as evoplay runs them. {needs} ``Player(level=NAME)`` plays a level (default the "
+             f"top one, {names[-1]}); ``choose_move(state, level)`` is the move of a level's player; the command line "
+             f"plays the top level.")
+    head = _HEAD.format(intro=textwrap.fill(f"An evolved evoplay player of {game.spec} in {len(docs)} levels, "
+                                            f"{', '.join(names)}: " + "; ".join(described) + ".", 116),
+                        about=textwrap.fill(about, 116), file=file_name, usage=usage,
+                        budget="each level's own")
+    settings = (f"FEATURES = {list(game.feature_names())!r}\nDEFAULT_LEVEL = {names[-1]!r}  # the top level\n")
+    table = ("\n\n# Each level: evoplay's FeatureView (its features, free features, board counts, scales), the policy "
+             "and\n# depth it evolved with, its opponents at simultaneous moves, its shipped budget, its evaluation.\n"
+             "LEVELS = {\n" + "\n".join(levels) + "\n}\n")
+    return _assemble(head, game_code, settings, "\n".join(evaluations) + table,
+                     _carried_player(_LEVEL_VIEW, _LEVEL_PLAYER), usage)
+
+
+def _indent_after_first(text: str, prefix: str) -> str:
+    return text.replace("\n", "\n" + prefix)
+
+
+def _assemble(head: str, game_code: str, settings: str, evaluation: str, carried_player: str, usage: str) -> str:
+    """The Python file: its head, the game, its settings and evaluation, evoplay's carried code, the command line."""
     rule = "# " + "-" * 114
     opening = "\n\n".join([
         head + standalone.IMPORTS,
         f"{rule}\n# The game.\n{rule}\n" + game_code,
         f"{rule}\n# What it reads and how it plays.\n{rule}\n" + settings + "\n",
-        f"{rule}\n# The evaluation.\n{rule}" + _evaluation(doc, shipped),
+        f"{rule}\n# The evaluation.\n{rule}" + evaluation,
     ])
     player = "\n\n".join([
-        _carried_player(),
+        carried_player,
         f"{rule}\n# The command line.\n{rule}" + _MAIN.format(usage=usage) + standalone.command_source()
         + _MAIN_BODY.format(),
     ])
@@ -372,3 +480,17 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         raise SpecError(f"export: the player's carried code needs {', '.join(missing)}, which the exported file "
                         f"does not define; evoplay's export has fallen behind its players (report it)")
     return text
+
+
+def export_python(folder) -> Path:
+    """Write the run's player as best.py: every level of ``levels.json`` (``levels_player_python``), else the
+    champion of best.json (``feature_player_python``)."""
+    from evoplay.agents.host_export import level_documents
+    from evoplay.games import load_game
+
+    if not folder.file("levels.json").is_file():
+        doc = folder.read_json("best.json")
+        return folder.write_text("best.py", feature_player_python(doc, load_game(doc["game"]), folder.path))
+    docs = level_documents(folder)
+    game = load_game(list(docs.values())[-1]["game"])
+    return folder.write_text("best.py", levels_player_python(docs, game, folder.path))

@@ -86,6 +86,7 @@ def lua_runtime():
 
 
 def _generic(folder, lang, path, positions, nodes, seed, say):
+    from evoplay.agents.host_export import level_documents
     from evoplay.agents.program import agent_from_program_document, agent_from_weights_document
     from evoplay.agents.program import document_agent
     from evoplay.games import load_game
@@ -94,23 +95,28 @@ def _generic(folder, lang, path, positions, nodes, seed, say):
         from evoplay.recipes.host_check import check_host
 
         return check_host(folder, lang, path, positions, nodes, seed, say)
-
-    doc = folder.read_json("best.json")
-    game = load_game(doc["game"])
-    shipped = document_agent(game, doc, "the shipped agent")
-    make = agent_from_program_document if "program" in doc else agent_from_weights_document
-    if shipped.budget and shipped.budget.timed:
-        ms, limit = 0, nodes
-        say(f"{path.name}: the champion plays within {1000 * shipped.budget.seconds:g} ms a move, which no two runs "
-            f"spend alike; the agent and the export both search within {nodes} nodes a move instead (ties drawn by "
-            f"both from generators seeded alike)")
-    else:
-        ms, limit = -1, -1
-        say(f"{path.name}: the agent and the export play as shipped, {shipped.describe()} (ties drawn by both from "
-            f"generators seeded alike)")
-    agent = make(game, doc, "the agent", "the agent", ms=ms, nodes=limit)
-    exported = ModulePlayer(_module(path), ms, limit)
-    return [side_by_side(game, agent, exported, f"python, {path.name}", positions, seed)]
+    levels = folder.file("levels.json").is_file()
+    docs = level_documents(folder) if levels else {"best": folder.read_json("best.json")}
+    module = _module(path)
+    results = []
+    for level, doc in docs.items():
+        game = load_game(doc["game"])
+        named = f"{path.name}, level {level}" if levels else path.name
+        shipped = document_agent(game, doc, "the shipped agent")
+        make = agent_from_program_document if "program" in doc else agent_from_weights_document
+        if shipped.budget and shipped.budget.timed:
+            ms, limit = 0, nodes
+            say(f"{named}: the champion plays within {1000 * shipped.budget.seconds:g} ms a move, which no two runs "
+                f"spend alike; the agent and the export both search within {nodes} nodes a move instead (ties "
+                f"drawn by both from generators seeded alike)")
+        else:
+            ms, limit = -1, -1
+            say(f"{named}: the agent and the export play as shipped, {shipped.describe()} (ties drawn by both from "
+                f"generators seeded alike)")
+        agent = make(game, doc, "the agent", "the agent", ms=ms, nodes=limit)
+        exported = ModulePlayer(module, ms, limit, level if levels else None)
+        results.append(side_by_side(game, agent, exported, f"python, {named}", positions, seed))
+    return results
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -392,18 +392,16 @@ def report(folder, recipe: str) -> str:
 
 
 def export(folder, lang: str) -> Path:
-    """The champion as best.py, the player ``gp(best.json)`` / ``weights(best.json)`` is (its evaluation, search
-    and budget: ``evoplay.agents.feature_export``), or as best.lua / best.js, the whole player of every level over
-    the host game's interface (``evoplay.agents.host_export``)."""
-    from evoplay.agents.feature_export import feature_player_python
+    """The player as best.py, the player ``gp(best.json)`` / ``weights(best.json)`` is (its evaluation, search
+    and budget: ``evoplay.agents.feature_export``), or as best.lua / best.js over the host game's interface
+    (``evoplay.agents.host_export``); every level of ``levels.json`` in each language."""
+    from evoplay.agents.feature_export import export_python
     from evoplay.agents.host_export import export_host
-    from evoplay.games import load_game
 
     if lang not in LANGUAGES:
         raise SpecError(f"unknown language '{lang}'; known: {', '.join(LANGUAGES)}")
-    doc = folder.read_json("best.json")
     if lang == "python":
-        return folder.write_text("best.py", feature_player_python(doc, load_game(doc["game"]), folder.path))
+        return export_python(folder)
     return export_host(folder, lang)
 
 
