@@ -18,6 +18,7 @@ from evoplay.agents.host_export import TieDraw, export_host, level_documents, pl
 from evoplay.agents.program import game_primitive_set
 from evoplay.errors import SpecError
 from evoplay.games import load_game
+from evoplay.games.sources import located_document, portable_document
 from evoplay.gp.generate import full
 from evoplay.recipes.host_check import check_host, play_game
 
@@ -39,16 +40,16 @@ class Folder:
             (path / "levels").mkdir(exist_ok=True)
             levels = {}
             for rating, (name, doc) in enumerate(docs.items()):
-                (path / "levels" / f"{name}.json").write_text(json.dumps(doc))
+                (path / "levels" / f"{name}.json").write_text(json.dumps(portable_document(doc, path / "levels")))
                 levels[name] = {"player": f"levels/{name}.json", "rating": float(rating)}
             (path / "levels.json").write_text(json.dumps(levels))
-        (path / "best.json").write_text(json.dumps(list(docs.values())[-1]))
+        (path / "best.json").write_text(json.dumps(portable_document(list(docs.values())[-1], path)))
 
     def file(self, name: str) -> Path:
         return self.path / name
 
     def read_json(self, name: str):
-        return json.loads(self.file(name).read_text())
+        return located_document(json.loads(self.file(name).read_text()), self.path)
 
     def write_text(self, name: str, text: str) -> Path:
         self.file(name).write_text(text)
@@ -166,6 +167,21 @@ def test_levels_in_python_one_file_each_level_checked(tmp_path):
               "b.choose_move(b.GAME.new_initial_state(), 'easy') in range(4))")
     out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["hard", "hard", "easy", "True"]
+
+
+def test_levels_of_a_file_game_read_their_game_relative_to_their_own_folder(tmp_path):
+    games = tmp_path / "games"  # the game file and its host beside it, in a folder the run shares with it
+    games.mkdir()
+    for suffix in (".py", ".js"):
+        shutil.copy(OTHELLO.split(":")[0].replace(".py", suffix), games)
+    game = load_game(f"{games / 'othello6.py'}:Othello")
+    docs = {"easy": weights_doc(game, 14, scaled=False, play={"nodes": 20}),
+            "hard": weights_doc(game, 15, scaled=False, play={"nodes": 50})}
+    folder = Folder(tmp_path / "run", docs)
+    written = json.loads((tmp_path / "run" / "levels" / "easy.json").read_text())["game"]
+    assert written == "../../games/othello6.py:Othello"  # as a run writes its levels
+    assert [d["game"] for d in level_documents(folder).values()] == [game.spec, game.spec]
+    assert checked(tmp_path / "run", docs, langs=("js",), positions=10)
 
 
 def test_the_check_sees_a_player_that_breaks_ties_otherwise(tmp_path):

@@ -79,7 +79,10 @@ def refuse_unshippable(game, doc: dict, where: str) -> None:
 
 def level_documents(folder) -> dict[str, dict]:
     """The players a run exports, easiest first: each level of ``levels.json`` (its ``player`` file, relative to
-    the run folder) or, without levels, ``best.json`` as the one level ``best``."""
+    the run folder; a file game named relative to that file's folder, as gp(FILE) reads it) or, without levels,
+    ``best.json`` as the one level ``best``."""
+    from evoplay.games.sources import located_document
+
     path = folder.file("levels.json")
     if not path.is_file():
         return {SINGLE_LEVEL: folder.read_json("best.json")}
@@ -97,7 +100,7 @@ def level_documents(folder) -> dict[str, dict]:
         file = folder.file(player)
         if not file.is_file():
             raise SpecError(f"{path}: level {name!r}'s player {player} is not in {folder.path}")
-        docs[str(name)] = json.loads(file.read_text(encoding="utf-8"))
+        docs[str(name)] = located_document(json.loads(file.read_text(encoding="utf-8")), file.parent)
     return docs
 
 
