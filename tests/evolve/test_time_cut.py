@@ -73,3 +73,28 @@ def test_no_game_starts_past_the_deadline_and_the_innermost_wins():
                 match(game, RandomAgent(game), RandomAgent(game), 4)
     with games_until(None):
         assert len(match(game, RandomAgent(game), RandomAgent(game), 4).records) == 4
+
+
+def test_a_closing_cut_short_ships_the_last_generations_best_unchecked(tmp_path, monkeypatch):
+    """The playoff and the play check stopped by the budget: the best of the last generation ships, within the
+    play budget, and the report says the check was stopped."""
+    from evoplay.evolve import load_config
+    from evoplay.recipes import generic, load_recipe
+
+    def out_of_time(*args, **kwargs):
+        raise TimeBudgetSpent("the time budget ran out during the games")
+
+    config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 3, "population": 4, "report.games": 0,
+                                      "fitness.games": 1, "minutes": 0.0, "report.playoff": 3,
+                                      "report.playoff_games": 1, "report.play_games": 1, "play.ms": 1.0})
+    evo = load_recipe("ga").make(config)
+    folder = RunFolder.create(tmp_path / "run", "ga", config)
+    run_evolution(evo, folder, stop_after=3)
+    state = folder.load_checkpoint()[1]
+    monkeypatch.setattr(generic, "evaluate_population", out_of_time)
+    run_evolution(evo, folder)
+    best = folder.read_json("best.json")
+    last = state["champions"][-1]
+    assert best["generation"] == last["generation"] == 2 and best["fitness"] == last["fitness"]
+    assert best["playoff"] == generic.STOPPED and best["play"] == {"ms": 1.0}
+    assert "it plays within the play budget, unchecked: the play check was stopped" in load_recipe("ga").report(folder)

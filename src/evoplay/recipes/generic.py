@@ -168,7 +168,7 @@ class GenericEvolution:
             state["level_candidates"] = state.get("level_candidates", []) + [entry]
         if "champions" in state:
             keep = int(self.config["report"]["playoff"])
-            entry = {"individual": pop[best].copy(), "generation": generation}
+            entry = {"individual": pop[best].copy(), "generation": generation, "fitness": float(res.fitness[best])}
             state["champions"] = (state["champions"] + [entry])[-keep:]
         state["population"] = self.next_population(state, res)
         return state, record
@@ -200,9 +200,14 @@ class GenericEvolution:
         playoff = self.playoff_spec(state, int(self.config["report"]["playoff_games"]))
         try:
             res = evaluate_population(self.game, agents, playoff, self.seed + 104729, 0, executor)
-        except TimeBudgetSpent:  # the run's time budget ran out first: the best fitness seen ships
-            best_seen[1]["playoff"] = STOPPED
-            return best_seen
+        except TimeBudgetSpent:
+            # the run's time budget ran out first: the best of the last generation ships (a fitness of an early
+            # generation was measured against weaker opponents and says less)
+            last = state["champions"][-1]
+            if "fitness" not in last:  # a checkpoint from before the entries kept their fitness
+                return best_seen[0], {**best_seen[1], "playoff": STOPPED}
+            return last["individual"], {"generation": last["generation"], "fitness": last["fitness"],
+                                        "playoff": STOPPED}
         winner = int(np.argmax(res.fitness))
         table = {label: round(float(res.fitness[i]), 4) for i, label in enumerate(labels)}
         chosen = {"generation": entries[winner]["generation"], "fitness": float(res.fitness[winner]),
