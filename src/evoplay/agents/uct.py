@@ -412,13 +412,23 @@ LEAVES = ("rollouts", "value")
 def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, nodes: int = -1,
                   clock: str = "") -> "UctAgent":
     """The player a gp or ga best.json ships as when its ``play`` says ``search = "uct"`` (the run's play check
-    found it stronger than alpha-beta over the same evaluation): ``uct`` within ``play.ms`` a move, each move's
-    prior the softmax of the evaluation's scores of its after-state (PUCT; Soemers, Piette and Browne's biased
-    MCTS) unless ``play.prior`` is false, its leaves scored by ``play.leaf``: random rollouts to the end (the
-    default), or ``value``, the evaluation after ``play.cut`` random plies; the scores read on the scale
-    ``play.spread`` (measured when the run shipped it; else measured here, as ``uct(value=...)`` does). ``ms`` overrides the budget; ``nodes``
-    > 0 plays that many simulations a move instead (reproducible); ``clock`` what ms measures."""
-    play = doc.get("play") or {}
+    found it stronger than alpha-beta over the same evaluation): ``uct`` within ``play.ms`` a move, guided by the
+    evaluation as :func:`uct_settings` reads ``play`` and :func:`guided_evaluator` builds it. ``ms`` overrides the
+    budget; ``nodes`` > 0 plays that many simulations a move instead (reproducible); ``clock`` what ms measures."""
+    settings = uct_settings(doc.get("play") or {}, where, ms, nodes, clock)
+    evaluation = (EvolvedEvaluation(game, evaluation_agent(game, doc, where), settings["spread"])
+                  if settings["prior"] or settings["leaf"] == "value" else None)
+    return UctAgent(game, simulations=settings["simulations"], ms=settings["ms"], clock=settings["clock"],
+                    evaluator=guided_evaluator(settings, evaluation), selection=settings["selection"], spec=spec)
+
+
+def uct_settings(play: dict, where: str, ms: float = -1, nodes: int = -1, clock: str = "") -> dict:
+    """A shipped uct's settings from its ``play``, checked: each move's prior the softmax of the evaluation's
+    scores of its after-state (PUCT; Soemers, Piette and Browne's biased MCTS) unless ``prior`` is false; its
+    leaves scored by ``leaf``: random rollouts to the end (the default), or ``value``, the evaluation after
+    ``cut`` random plies; the scores read on the scale ``spread`` (measured when the run shipped it; None:
+    measured on load, as ``uct(value=...)`` does); its budget ``ms`` of ``clock`` a move, or with ``nodes`` > 0
+    that many simulations (``ms``, ``nodes`` and ``clock`` override the recorded ones)."""
     if ms < -1 or nodes < -1:
         raise SpecError(f"{where}: ms={ms}, nodes={nodes}: give a budget >= 0")
     ms = float(play.get("ms", 0)) if ms == -1 else float(ms)
@@ -428,6 +438,8 @@ def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, 
     if not (ms > 0 or simulations):
         raise SpecError(f"{where} plays as uct, which needs a budget a move: give ms= (time) or nodes= (simulations)")
     clock = clock or str(play.get("clock", "wall"))
+    if clock not in ("wall", "cpu"):
+        raise SpecError(f"{where}: clock={clock!r}; use wall (elapsed time) or cpu (this thread's CPU time)")
     leaf, prior, cut = play.get("leaf", "rollouts"), bool(play.get("prior", True)), int(play.get("cut", 0))
     if leaf not in LEAVES:
         raise SpecError(f"{where}: play.leaf = {leaf!r}; give one of {', '.join(LEAVES)}")
@@ -436,12 +448,16 @@ def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, 
     spread = play.get("spread")
     if spread is not None and not (isinstance(spread, (int, float)) and math.isfinite(spread) and spread > 0):
         raise SpecError(f"{where}: play.spread = {spread!r}; it must be a positive number (the evaluation's scale)")
-    evaluation = (EvolvedEvaluation(game, evaluation_agent(game, doc, where), spread) if prior or leaf == "value"
-                  else None)
-    inner = RandomRolloutEvaluator() if leaf == "rollouts" else CutRolloutEvaluator(evaluation.value, cut)
-    evaluator = PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
-    return UctAgent(game, simulations=simulations or 1000, ms=ms, clock=clock, evaluator=evaluator,
-                    selection="puct" if prior else "uct", spec=spec)
+    return {"simulations": simulations or 1000, "ms": ms, "clock": clock, "leaf": leaf, "prior": prior, "cut": cut,
+            "spread": spread, "selection": "puct" if prior else "uct"}
+
+
+def guided_evaluator(settings: dict, evaluation: "EvolvedEvaluation | None") -> Evaluator:
+    """What a shipped uct asks of a position (:func:`uct_settings`): random rollouts or the ``evaluation`` at its
+    leaves, and with ``prior`` the evaluation's scores of the moves as their prior."""
+    inner = (RandomRolloutEvaluator() if settings["leaf"] == "rollouts"
+             else CutRolloutEvaluator(evaluation.value, settings["cut"]))
+    return PriorEvaluator(evaluation.move_scores, 1.0, inner) if settings["prior"] else inner
 
 
 def _evaluation_of(method) -> EvolvedEvaluation | None:
@@ -550,7 +566,7 @@ class UctAgent(Agent):
         if state.current_player() < 0:
             raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player "
                                      f"{state.current_player()})")
-        action, self.last_root = choose_move(self, state, self._kernel, self._guide)
+        action, self.last_root = uct_move(self, state, self._kernel, self._guide)
         return action
 
 
@@ -562,7 +578,7 @@ def restart_search(seed: int, evaluator: Evaluator) -> random.Random:
     return random.Random(search_seed)
 
 
-def choose_move(player, state: State, kernel=None, guide: Guide | None = None) -> tuple[int, SearchNode]:
+def uct_move(player, state: State, kernel=None, guide: Guide | None = None) -> tuple[int, SearchNode]:
     """``player``'s move at ``state`` and the tree that chose it: a search within its budget (``simulations``, or
     ``ms`` of its ``clock`` a move, and its ``deadline``), inside Numba when ``kernel`` (a KernelUct) and ``guide``
     are given, else through the State; the root's best child, or when the search stopped before the root was
