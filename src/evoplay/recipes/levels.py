@@ -37,7 +37,7 @@ GROWTH = 1.5  # each kept generation about this many times the last
 MAX_CANDIDATES = 16
 MAX_NAMES = 8
 DEFAULTS = {"names": ["easy", "medium", "hard", "expert"], "beats": 0.65, "candidates": 8, "games": 10,
-            "budgets": [0.1], "closing": 0.3, "share": 0.6}
+            "budgets": [0.01, 0.1, 0.3], "closing": 0.35, "share": 0.75}
 
 
 class LevelsSpec:
@@ -99,11 +99,12 @@ def keeps(generation: int) -> bool:
 
 
 def spread(items: list, k: int) -> list:
-    """``k`` of ``items`` spread evenly over the list, its first and last included (all of them when k covers it)."""
+    """``k`` of ``items`` spread evenly over the list, its first and last included (all of them when k covers it;
+    the first alone when k is 1: the earliest generation, the furthest from the champion)."""
     if len(items) <= k:
         return list(items)
     if k == 1:
-        return [items[-1]]
+        return [items[0]]
     return [items[i] for i in sorted(set(np.round(np.linspace(0, len(items) - 1, k)).astype(int).tolist()))]
 
 
@@ -127,8 +128,8 @@ def with_budget(doc: dict, share: float) -> dict | None:
 
 def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: LevelsSpec) -> list[dict]:
     """The round robin's players, each ``{"label", "generation", "doc"}``: the kept generations' best (spread to
-    fit ``levels.candidates``, those equal to a later one or the champion left out), the champion at the shares of
-    its budget and the champion itself (last). Every document plays as ``shipped`` does."""
+    fit ``levels.candidates``, those equal to an earlier one or the champion left out), the champion at the shares
+    of its budget (smallest first) and the champion itself (last). Every document plays as ``shipped`` does."""
     from evoplay.agents.program import document_agent, plays_uct
 
     def player(individual) -> dict:
@@ -146,9 +147,9 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
         return json.dumps({k: v for k, v in doc.items() if k not in ("generation", "level")}, sort_keys=True,
                           default=float)
 
-    out = [{"label": f"at {100 * s:g} % of its budget", "generation": champion_generation,
-            "doc": with_budget(shipped, s)} for s in spec.budgets]
-    out = [c for c in out if c["doc"] is not None]
+    smaller = [{"label": f"at {100 * s:g} % of its budget", "generation": champion_generation,
+                "doc": with_budget(shipped, s)} for s in spec.budgets]
+    smaller = [c for c in smaller if c["doc"] is not None]
     seen = {key(shipped)}
     kept = []
     for entry in state.get("level_candidates", []):
@@ -156,9 +157,9 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
         if key(doc) not in seen:
             seen.add(key(doc))
             kept.append({"label": f"g{entry['generation']}", "generation": int(entry["generation"]), "doc": doc})
-    out += spread(kept, spec.candidates - 1 - len(out))
-    out.append({"label": "champion", "generation": champion_generation, "doc": dict(shipped)})
-    return out
+    # in the order the round robin pairs neighbours first: the generations, the smaller budgets, the champion
+    return (spread(kept, spec.candidates - 1 - len(smaller)) + smaller
+            + [{"label": "champion", "generation": champion_generation, "doc": dict(shipped)}])
 
 
 # --------------------------------------------------------------------------------------------------------------
