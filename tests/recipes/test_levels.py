@@ -233,3 +233,22 @@ def test_levels_keep_a_larger_closing_share_of_the_time_budget():
     evo = load_recipe("gp").make(load_config("gp", None, {"levels.closing": 0.4}), levels=True)
     assert evo.closing_share == 0.4
     assert not hasattr(load_recipe("gp").make(load_config("gp", None)), "closing_share")
+
+
+def test_a_round_robin_of_a_three_seat_game_seats_every_ordered_pair_with_a_third():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "agents"))
+    from three_moves import ThreeMoves
+
+    game = ThreeMoves(lambda moves: [float(m) for m in moves])  # a 1 wins, a 0 loses, whoever plays it
+    agents = [make_agent(f"random(seed={k})", game) for k in range(4)]
+    records = lv.round_robin(game, agents, rounds=1, seed=5, openings=0)
+    assert len(records) == 4 * 3 and all(len(set(r.seats)) == 3 for r in records)
+    assert sorted(r.seats[:2] for r in records) == sorted((a, b) for a in range(4) for b in range(4) if a != b)
+    share, games = lv.pair_shares(records, 4)
+    assert games.sum() == 12 * 6 and (games == games.T).all()
+    off = ~np.eye(4, dtype=bool)
+    assert np.allclose((share + share.T)[off], 1.0)
+    assert lv.round_robin(game, agents, rounds=1, seed=5, openings=0) == records  # seeded

@@ -423,6 +423,9 @@ def configured(recipe: str, evolution_class, config: dict, options: dict):
     if options.get("levels"):  # every setting of a race keeps candidates: the one that runs on makes the levels
         spec = levels.LevelsSpec(evo.config.get("levels"))
         levels.check_ratings()
+        if evo.game.num_players < 2:
+            raise ConfigError(f"--levels measures the levels against each other, and {evo.game.spec} seats one "
+                              f"player; run it without --levels")
         for arm in getattr(evo, "arms", [evo]):
             arm.levels = spec
         evo.closing_share = spec.closing
