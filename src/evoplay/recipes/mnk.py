@@ -242,7 +242,7 @@ def make(config: dict, **options) -> MnkGA:
     from evoplay.evolve.config import load_config, merge
 
     if options.get("levels"):
-        raise ConfigError("--levels is for the sevens recipe; the mnk recipe has no difficulty levels")
+        raise ConfigError("--levels is for the gp, ga and sevens recipes; the mnk recipe has no difficulty levels")
     return MnkGA(merge(load_config("mnk"), config, "the mnk config"))
 
 
