@@ -217,33 +217,65 @@ def board_number(params, state, player):
     return out * 2 + player
 
 
+# No loop of the kernels below leaves by ``break``, no call of a helper sits alone in a branch and no integer
+# division can raise: each of these makes Numba keep atomic reference counts of the position on every call (it cannot
+# prove them needless there), which cost more than an oware move. The helpers are small enough for LLVM to inline.
 @njit(cache=True)
-def sowable(params, state, player, out, mask):
-    """OpenSpiel's LegalActions for ``player``, listed in ``out`` and marked in ``mask`` (either None: not asked
-    for); how many."""
+def must_feed(params, state, player):
+    """Has ``player``'s opponent no seeds (so ``player`` must sow into the opponent's row)?"""
+    house = (1 - player) * params[0]
+    end = house + params[0]
+    while house < end and state[house] == 0:
+        house += 1
+    return house == end
+
+
+@njit(cache=True)
+def can_sow(state, house, upper, feed):
+    """May the mover sow ``house`` (its row ends at ``upper``)? It holds seeds, and when the opponent must be fed,
+    enough of them to reach the opponent's row."""
+    return state[house] > upper - house if feed else state[house] > 0
+
+
+@njit(cache=True)
+def sowable(params, state, player, out):
+    """OpenSpiel's LegalActions for ``player``, listed in ``out``; how many."""
     h = params[0]
     lower = player * h
     upper = lower + h - 1
-    theirs = 0
-    for house in range((1 - player) * h, (2 - player) * h):
-        theirs += state[house]
+    feed = must_feed(params, state, player)
     n = 0
-    for house in range(lower, upper + 1):
-        if (state[house] - (upper - house) > 0) if theirs == 0 else state[house] > 0:
-            if out is not None:
-                out[n] = house - lower
-            if mask is not None:
-                mask[house - lower] = 1
-            n += 1
+    for house in range(lower, upper + 1):  # each house written, kept by counting it: no branch to mispredict
+        out[n] = house - lower
+        n += can_sow(state, house, upper, feed)
     return n
 
 
 @njit(cache=True)
+def stuck(params, state, player):
+    """Has ``player`` no legal move?"""
+    house = player * params[0]
+    upper = house + params[0] - 1
+    feed = must_feed(params, state, player)
+    while house <= upper and not can_sow(state, house, upper, feed):
+        house += 1
+    return house > upper
+
+
+@njit(cache=True)
 def legal(params, state, player, mask):
-    mask[:] = 0
-    if state[layout(params)[4]] != player:
-        return 0
-    return sowable(params, state, player, None, mask)
+    moving = state[layout(params)[4]] == player
+    side = player if moving else 0  # a player not to move (or TERMINAL) has no legal action: row 0 is read
+    h = params[0]
+    lower = side * h
+    upper = lower + h - 1
+    feed = must_feed(params, state, side)
+    n = 0
+    for house in range(lower, upper + 1):  # every action's entry written: no mask to clear first
+        ok = can_sow(state, house, upper, feed) and moving
+        mask[house - lower] = ok
+        n += ok
+    return n
 
 
 @njit(cache=True)
@@ -251,14 +283,19 @@ def moves(params, state, out):
     player = state[layout(params)[4]]
     if player < 0:
         return 0
-    return sowable(params, state, player, out, None)
+    return sowable(params, state, player, out)
 
 
 @njit(cache=True)
-def decided(state, total, at_score):
+def decided(first, second, total):
+    """OpenSpiel's IsTerminal, from the two scores: a player has more than half the seeds, or both have half."""
     half = total // 2
-    return state[at_score] > half or state[at_score + 1] > half or (
-        state[at_score] == half and state[at_score + 1] == half)
+    return first > half or second > half or (first == half and second == half)
+
+
+@njit(cache=True)
+def capturable(seeds):
+    return MIN_CAPTURE <= seeds <= MAX_CAPTURE
 
 
 @njit(cache=True)
@@ -268,41 +305,38 @@ def apply(params, state, action):
     house = player * h + action
     left = state[house]
     state[house] = 0
-    laps = left // (m - 1)  # each lap sows one seed in every other house
-    if laps:
+    if left >= m - 1:  # each lap sows one seed in every other house
+        laps = left // (m - 1)
         for i in range(m):
             state[i] += laps
         state[house] -= laps
         left -= laps * (m - 1)
-    at = house
-    while left > 0:
-        at += 1
-        if at == m:
-            at = 0
-        if at != house:
-            state[at] += 1
-            left -= 1
-    if at == house:  # a whole number of laps: the last seed fell in the house before the one sown from
+    # the seeds left, one a house after the one sown from: fewer than the other houses, so never back to it
+    end = house + left
+    for i in range(house + 1, min(end, m - 1) + 1):
+        state[i] += 1
+    for i in range(end - m + 1):
+        state[i] += 1
+    if left > 0:
+        at = end if end < m else end - m
+    else:  # a whole number of laps: the last seed fell in the house before the one sown from
         at = house - 1 if house > 0 else m - 1
-    lower = at // h * h
+    lower = 0 if at < h else h
     if lower != player * h:  # the last seed fell in the opponent's row
-        slam = True
-        for i in range(at + 1, lower + h):
-            if state[i] != 0:
-                slam = False
-                break
-        if slam:
-            for i in range(lower, at + 1):
-                if state[i] < MIN_CAPTURE or state[i] > MAX_CAPTURE:
-                    slam = False
-                    break
-        if not slam:
+        # a grand slam (nothing captured): no seeds beyond the last house, and every house up to it capturable
+        beyond = at + 1
+        while beyond < lower + h and state[beyond] == 0:
+            beyond += 1
+        first = lower  # (stays at lower when seeds lie beyond: then no grand slam)
+        while beyond == lower + h and first <= at and capturable(state[first]):
+            first += 1
+        if first <= at:
             captured = 0
-            for i in range(at, lower - 1, -1):
-                if state[i] < MIN_CAPTURE or state[i] > MAX_CAPTURE:
-                    break
+            i = at
+            while i >= lower and capturable(state[i]):
                 captured += state[i]
                 state[i] = 0
+                i -= 1
             if captured > 0:  # captured seeds never come back: no earlier board can return
                 state[at_score + player] += captured
                 for i in range(state[at_count]):
@@ -312,17 +346,17 @@ def apply(params, state, action):
     state[at_moves] += 1
     number = board_number(params, state, player)
     count = state[at_count]
-    repeated = False
-    for i in range(count - 2, -1, -2):  # the boards seen alternate players: only every other one can be this one
-        if state[at_seen + i] == number:
-            repeated = True
-            break
+    i = count - 2  # the boards seen alternate players: only every other one can be this one
+    while i >= 0 and state[at_seen + i] != number:
+        i -= 2
+    repeated = i >= 0
     if not repeated:
         state[at_seen + count] = number
         state[at_count] = count + 1
-    if repeated or decided(state, total, at_score) or sowable(params, state, player, None, None) == 0:
+    blocked = stuck(params, state, player)  # asked every move: a call left to a branch counts references
+    if repeated or blocked or decided(state[at_score], state[at_score + 1], total):
         for i in range(m):  # each player collects the seeds of its own row
-            state[at_score + i // h] += state[i]
+            state[at_score + (i >= h)] += state[i]
             state[i] = 0
         state[at_ended] = BY_RULES
     elif state[at_moves] == MAX_MOVES:
