@@ -206,15 +206,34 @@ def moves(params, state, out):
 
 @njit(cache=True)
 def random_move(params, state, out, rng):
-    """A uniformly random move: a random line until it is not drawn yet (``TRIES`` at most), else one of the list."""
-    _, lines, at_player, _, _ = layout(params)
-    if state[at_player] < 0:
-        return -1
-    for _ in range(TRIES):
+    """A uniformly random move: a random line until it is not drawn yet (``TRIES`` at most), else the ``k``-th line
+    not drawn yet for a random ``k``; -1 when every line is drawn. (No ``if`` around a draw and no early return:
+    either makes Numba count references to the position atomically on every call, which costs more than the move.)"""
+    _, lines, at_player, _, at_drawn = layout(params)
+    playing = state[at_player] >= 0
+    a = draw(rng, lines)
+    tries = 1
+    while playing and tries < TRIES and drawn_by(params, state, a) != EMPTY:
         a = draw(rng, lines)
-        if drawn_by(params, state, a) == EMPTY:
-            return a
-    return drawn_from(out, moves(params, state, out), rng)
+        tries += 1
+    while playing and drawn_by(params, state, a) != EMPTY:  # at most once: TRIES misses on a crowded board
+        k = draw(rng, lines - state[at_drawn])
+        a = -1
+        while k >= 0:
+            a += 1
+            k -= drawn_by(params, state, a) == EMPTY
+    return a if playing else -1
+
+
+def python_random_move(state: DotsAndBoxesState, draw) -> int:
+    """``random_move`` in plain Python (``draw(n)``: a uniformly random integer in [0, n), the kernel's generator)."""
+    lines = state.game.lines
+    for _ in range(TRIES):
+        line = draw(lines)
+        if line in state.legal_actions():
+            return line
+    legal = state.legal_actions()
+    return legal[draw(len(legal))]
 
 
 @njit(cache=True)
