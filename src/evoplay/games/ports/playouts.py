@@ -4,11 +4,18 @@ Each move is drawn uniformly from the mover's legal actions (``base.draw``'s gen
 one, else from the list its ``moves`` kernel writes, else from the mask of its ``legal`` kernel (``PortKernels``),
 and played by its ``apply``; a game ends when ``mover`` says TERMINAL, or when a player to move has no legal action
 (OpenSpiel's game stops there too).
+
+The loop hands the game's kernels ``uncounted`` views of its arrays: Numba counts references to a kernel's array
+arguments on entry and exit (atomic operations) unless it can prove them needless, which it cannot across every
+shape of code (a loop left by ``break``, a helper inlined inside an ``if``), and in the smaller games a few such
+counts a move cost more than the move itself.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from evoplay.games.base import TERMINAL
 from evoplay.games.ports.base import draw, seeded
@@ -44,23 +51,50 @@ def random_move(params, state, found, mask, rng):
     return found[draw(rng, n)] if n > 0 else -1
 
 
+@intrinsic
+def uncounted(typingctx, array):
+    """A view of ``array`` (the same memory, shape and strides) without its reference count: Numba counts no
+    references to it, so it lives no longer than ``array`` itself, which the caller must hold (an argument of the
+    running kernel is held until the kernel returns)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(array)(context, builder, value=args[0])
+        view = context.make_array(array)(context, builder)
+        for field in ("data", "shape", "strides", "itemsize", "nitems"):
+            setattr(view, field, getattr(source, field))
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)  # no reference count: none to take or give back
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+
+    return array(array), codegen
+
+
 @njit(cache=True)
 def random_playouts(params, root, count, seed, found, mask, totals):
     """Play ``count`` uniformly random games from ``root``; add each player's returns to ``totals``."""
-    rng = seeded(seed)
     np.random.seed(seed)  # a random_move of three arguments draws from Numba's generator
-    work = np.empty_like(root)
-    scores = np.zeros(totals.shape[0])
+    play(params, root, count, seeded(seed), np.empty_like(root), found, mask, np.zeros(totals.shape[0]), totals)
+
+
+@njit(cache=True)
+def play(params, root, count, rng, work, found, mask, scores, totals):
+    """``random_playouts``' games, through ``uncounted`` views of the arrays (all arguments of this call: they outlive
+    it). ``work`` is the game played, ``scores`` its returns."""
+    p, r, w, f, m, s = uncounted(params), uncounted(rng), uncounted(work), uncounted(found), uncounted(mask), \
+        uncounted(scores)
     for _ in range(count):
-        work[:] = root
-        while game_mover(params, work) != TERMINAL:
-            action = random_move(params, work, found, mask, rng)
+        for i in range(root.shape[0]):
+            w[i] = root[i]
+        while game_mover(p, w) != TERMINAL:
+            action = random_move(p, w, f, m, r)
             if action < 0:
                 break
-            game_apply(params, work, action)
-        game_returns(params, work, scores)
-        for p in range(totals.shape[0]):
-            totals[p] += scores[p]
+            game_apply(p, w, action)
+        game_returns(p, w, s)
+        for player in range(totals.shape[0]):
+            totals[player] += s[player]
 
 
 @njit(cache=True)
@@ -72,3 +106,45 @@ def draws(params, state, count, seed, found, mask, counts):
         a = random_move(params, state, found, mask, rng)
         if a >= 0:
             counts[a] += 1
+
+
+# --- the same playouts in plain Python (the reference the tests hold the loop and the kernels to) -------------------
+MASK64 = (1 << 64) - 1
+
+
+class Draws:
+    """``seeded(seed)`` and ``draw(rng, n)`` in plain Python: the same numbers in the same order."""
+
+    def __init__(self, seed: int):
+        z = (seed + 0x9E3779B97F4A7C15) & MASK64  # base.mix, splitmix64's finaliser
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        self.x = (z ^ (z >> 31)) | 1
+
+    def __call__(self, n: int) -> int:
+        """A uniformly random integer in [0, n): one step of xorshift64*."""
+        x = self.x
+        x ^= x >> 12
+        x ^= (x << 25) & MASK64
+        x ^= x >> 27
+        self.x = x
+        return int(float(((x * 0x2545F4914F6CDD1D) & MASK64) >> 11) * (1.0 / 9007199254740992.0) * n)
+
+
+def python_random_playouts(game, count: int, seed: int = 0, random_move=None):
+    """``random_playouts`` through the game's Python rules: each player's summed returns over ``count`` games from
+    the start and the last game's final State. Each move is ``random_move(state, draw)`` where the port draws its own
+    (the Python reference of its ``random_move`` kernel), else the ``draw(n)``-th of the legal actions."""
+    draw = Draws(seed)
+    totals = [0.0] * game.num_players
+    state = None
+    for _ in range(count):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if not legal:
+                break
+            state.apply_action(random_move(state, draw) if random_move else legal[draw(len(legal))])
+        totals = [t + r for t, r in zip(totals, state.returns())]
+    return totals, state
+
