@@ -194,6 +194,18 @@ def test_pick_gives_levels_each_beating_the_one_below_and_the_champion_on_top():
     assert chain == [0, 1, 2, 3] and weakest == pytest.approx(2 / 3.5)
 
 
+def test_the_ladder_trusts_many_games_more_than_a_few():
+    # 0 beat 1 in 2 games of 2, and 2 beat 1 in 9 of 10: as the level below the champion (3, who beats both), 2 is
+    # the surer step
+    share = np.array([[np.nan, 1.0, 0.4, 0.1], [0.0, np.nan, 0.1, 0.2], [0.6, 0.9, np.nan, 0.15],
+                      [0.9, 0.8, 0.85, np.nan]])
+    games = np.array([[0, 2, 10, 10], [2, 0, 10, 10], [10, 10, 0, 10], [10, 10, 10, 0]])
+    mu = np.array([20.0, 15.0, 21.0, 30.0])
+    assert lv.pick(3, share, mu, top=3)[0] == [1, 0, 3]  # raw shares: 100 % beats 90 %
+    assert lv.pick(3, lv.steadier(share, games), mu, top=3)[0] == [1, 2, 3]
+    assert lv.steadier(share, games)[0, 1] == pytest.approx(0.75) and np.isnan(lv.steadier(share, games)[0, 0])
+
+
 def test_pick_with_fewer_candidates_or_unmeasured_pairs_gives_fewer_levels():
     share = _shares([1, 3, 9])
     chain, weakest = lv.pick(4, share, np.array([1.0, 3, 9]), top=2)

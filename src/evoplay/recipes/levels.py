@@ -8,8 +8,8 @@ there; they live in the run's state, so a killed run resumes with them. When the
 (``levels.budgets``) are written as players (``levels/candidates/*.json``, best.json's format, each played exactly
 as best.json plays: its search and budget) and play a round robin within the time the run has left. openskill
 (Plackett-Luce) rates them; of every chain of candidates ordered by rating that ends at the champion, the one
-whose weakest step (the share of games a level scores against the one below, draws half) is largest becomes the
-levels, easiest first. When no chain has every step at ``levels.beats`` (65 %), that is the best there is, and
+whose weakest step (the share of games a level scores against the one below, draws half, with one won and one
+lost game added so that a few games weigh less than many) is largest becomes the levels, easiest first. When no chain has every step at ``levels.beats`` (65 %), that is the best there is, and
 the report says so.
 
 ``levels.json`` in the run folder: ``{name: {"player": "levels/<name>.json", "rating": mu, "sigma": sigma,
@@ -36,7 +36,7 @@ RATING_KEY = 15485867  # the order the games are rated in
 GROWTH = 1.5  # each kept generation about this many times the last
 MAX_CANDIDATES = 16
 MAX_NAMES = 8
-DEFAULTS = {"names": ["easy", "medium", "hard", "expert"], "beats": 0.65, "candidates": 8, "games": 10,
+DEFAULTS = {"names": ["easy", "medium", "hard", "expert"], "beats": 0.65, "candidates": 7, "games": 10,
             "budgets": [0.01, 0.1, 0.3], "closing": 0.35, "share": 0.75}
 
 
@@ -243,6 +243,13 @@ def ratings(records, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array([r.mu for r in rated]), np.array([r.sigma for r in rated])
 
 
+def steadier(share: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """The shares the ladder is picked on: pulled towards a half by one won and one lost game more (Laplace's rule
+    of succession), so that 2 games won of 2 do not outweigh 9 of 10 when few games fit in the time."""
+    with np.errstate(invalid="ignore"):
+        return np.where(games > 0, (np.nan_to_num(share) * games + 1.0) / (games + 2.0), np.nan)
+
+
 def pick(count: int, share: np.ndarray, mu: np.ndarray, top: int) -> tuple[list[int], float]:
     """The levels: ``count`` agents (fewer when there are fewer, or when no chain of that many was measured) in
     order of rating, ending at ``top``, whose smallest share against the level below is largest (ties: the higher
@@ -288,7 +295,7 @@ def measure(evo, state: dict, shipped: dict, champion_generation: int, spec: Lev
         records = []
     share, games = pair_shares(records, len(agents))
     mu, sigma = ratings(records, len(agents), seed + RATING_KEY)
-    chain, weakest = pick(len(spec.names), share, mu, len(agents) - 1)
+    chain, _ = pick(len(spec.names), steadier(share, games), mu, len(agents) - 1)
     names = level_names(spec.names, len(chain))
     levels = {}
     for k, (name, c) in enumerate(zip(names, chain)):
@@ -297,7 +304,7 @@ def measure(evo, state: dict, shipped: dict, champion_generation: int, spec: Lev
                         "sigma": round(float(sigma[c]), 3), "generation": players[c]["generation"],
                         "beats_below": None if below is None else round(float(share[c, below]), 4),
                         "games": None if below is None else int(games[c, below]), "candidate": players[c]["label"]}
-    return {"levels": levels, "chosen": chain, "players": players, "weakest": weakest, "games": len(records),
+    return {"levels": levels, "chosen": chain, "players": players, "games": len(records),
             "table": {"candidates": [{"label": p["label"], "generation": p["generation"], "player":
                                       f"{FOLDER}/candidates/{file_name(p['label'])}.json", "rating": round(float(m), 3),
                                       "sigma": round(float(s), 3)} for p, m, s in zip(players, mu, sigma)],
