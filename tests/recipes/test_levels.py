@@ -264,3 +264,19 @@ def test_a_round_robin_of_a_three_seat_game_seats_every_ordered_pair_with_a_thir
     off = ~np.eye(4, dtype=bool)
     assert np.allclose((share + share.T)[off], 1.0)
     assert lv.round_robin(game, agents, rounds=1, seed=5, openings=0) == records  # seeded
+
+
+def test_later_rounds_play_again_the_pairs_close_in_the_ratings():
+    from evoplay.games import load_game
+    from evoplay.seeds import derive_seed
+
+    game = load_game(GAME)
+    agents = [make_agent(s, game) for s in ("random", "alphabeta(depth=1)", "alphabeta(depth=2)", "alphabeta(depth=9)")]
+    first = lv.round_robin(game, agents, rounds=1, seed=2, openings=1, near=1)
+    records = lv.round_robin(game, agents, rounds=2, seed=2, openings=1, near=1)
+    assert records[:12] == first and len(first) == 12  # the first round: every ordered pair
+    mu, _ = lv.ratings(first, 4, seed=derive_seed(2, 1))  # the ratings round 1 is paired by
+    place = {a: k for k, a in enumerate(sorted(range(4), key=lambda a: (mu[a], a)))}
+    again = {frozenset(r.seats) for r in records[12:]}
+    assert len(records) == 12 + 6 and all(abs(place[a] - place[b]) == 1 for a, b in map(tuple, again))
+    assert len(lv.round_robin(game, agents, rounds=2, seed=2, openings=1, near=0)) == 24  # 0: every pair again

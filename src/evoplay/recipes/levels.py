@@ -6,7 +6,8 @@ whatever the run's length its early champions, those at about 1 %, 10 % and 30 %
 there; they live in the run's state, so a killed run resumes with them. When the run ends, up to
 ``levels.candidates`` of them (spread over that list), the champion and the champion at shares of its play budget
 (``levels.budgets``) are written as players (``levels/candidates/*.json``, best.json's format, each played exactly
-as best.json plays: its search and budget) and play a round robin within the time the run has left. openskill
+as best.json plays: its search and budget) and play a round robin within the time the run has left, then, while
+the time lasts, more rounds between those close in the ratings, where the ladder's steps are decided. openskill
 (Plackett-Luce) rates them; of every chain of candidates ordered by rating that ends at the champion, the one
 whose weakest step (the share of games a level scores against the one below, draws half, with one won and one
 lost game added so that a few games weigh less than many) is largest becomes the levels, easiest first. When no chain has every step at ``levels.beats`` (65 %), that is the best there is, and
@@ -34,6 +35,7 @@ TABLE_FILE = "levels/round_robin.json"
 ROUND_ROBIN_KEY = 1299709  # the round robin's games in the run seed's derivation
 RATING_KEY = 15485867  # the order the games are rated in
 GROWTH = 1.5  # each kept generation about this many times the last
+NEAR = 2  # after the first round the round robin plays again the pairs this many places apart in the ratings
 MAX_CANDIDATES = 16
 MAX_NAMES = 8
 DEFAULTS = {"names": ["easy", "medium", "hard", "expert"], "beats": 0.65, "candidates": 7, "games": 10,
@@ -168,12 +170,14 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
 
 
 def round_robin(game, agents: list, rounds: int, seed: int, openings: int, executor=None,
-                deadline: float | None = None) -> list:
-    """Games among ``agents``: each round, every ordered pair once (in a game of more seats, the others filled by
-    seeded draws), the pairs of neighbouring agents first, then those two apart, and so on. With a ``deadline``
-    (a ``time.time()``) no group starts that the games so far say would end past it, and a group that runs past it
-    all the same is stopped within a game and left out; the first group always plays (within any time budget
-    around the call: evoplay.arena.tournament.games_until). Returns the game records of the groups played."""
+                deadline: float | None = None, near: int = NEAR) -> list:
+    """Games among ``agents``, in rounds: the first is a whole round robin, every ordered pair once (in a game of
+    more seats, the others filled by seeded draws), the pairs of neighbouring agents first, then those two apart,
+    and so on; each later round plays again the pairs at most ``near`` places apart in the ratings of the games so
+    far, where the ladder's steps are decided (0: every pair every round). With a ``deadline`` (a ``time.time()``)
+    no group of games starts that the games so far say would end past it, and a group that runs past it all the
+    same is stopped within a game and left out; the first group always plays (within any time budget around the
+    call: evoplay.arena.tournament.games_until). Returns the game records of the groups played."""
     from evoplay.arena.tournament import Pairing, games_until, play_schedule
     from evoplay.seeds import derive_seed
 
@@ -183,10 +187,18 @@ def round_robin(game, agents: list, rounds: int, seed: int, openings: int, execu
     played = 0
     spent = 0.0
     for r in range(rounds):
-        for gap in range(1, n):
+        place = list(range(n))  # the first round: the agents' own order
+        if r and near:
+            mu, _ = ratings(records, n, derive_seed(seed, r))
+            place = [0] * n
+            for k, i in enumerate(sorted(range(n), key=lambda i: (mu[i], i))):
+                place[i] = k
+        for gap in range(1, n if not r or not near else min(n, near + 1)):
             pairings = []
-            for i in range(n - gap):
-                for a, b in ((i, i + gap), (i + gap, i)):
+            for i, j in itertools.combinations(range(n), 2):
+                if abs(place[i] - place[j]) != gap:
+                    continue
+                for a, b in ((i, j), (j, i)):
                     rng = np.random.default_rng(derive_seed(seed, r, a, b))
                     others = [x for x in range(n) if x not in (a, b)]
                     fill = (rng.permutation(others)[: seats - 2].tolist() if len(others) >= seats - 2
