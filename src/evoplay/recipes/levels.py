@@ -10,8 +10,8 @@ as best.json plays: its search and budget) and play a round robin within the tim
 the time lasts, more rounds between those close in the ratings, where the ladder's steps are decided. openskill
 (Plackett-Luce) rates them; of every chain of candidates ordered by rating that ends at the champion, the one
 whose weakest step (the share of games a level scores against the one below, draws half, with one won and one
-lost game added so that a few games weigh less than many) is largest becomes the levels, easiest first. When no chain has every step at ``levels.beats`` (65 %), that is the best there is, and
-the report says so.
+lost game added so that a few games weigh less than many) is largest becomes the levels, easiest first. When
+no chain has every step at ``levels.beats`` (65 %), that is the best there is, and the report says so.
 
 ``levels.json`` in the run folder: ``{name: {"player": "levels/<name>.json", "rating": mu, "sigma": sigma,
 "generation": g, "beats_below": share or null, "games": games against the level below, "candidate": label}}``,
