@@ -178,8 +178,8 @@ class OwareState(PortState):
             + [f"{chr(ord('A') + a):>3}" for a in range(h)] + ["\n"]) + score(0)
 
 
-# --- the same rules as kernels (params: houses a player, seeds in all, then C(n, k) for the ranks at
-# params[2 + n * 2 * houses + k]) --------------------------------------------------------------------------------
+# --- the same rules as kernels (params: houses a player, seeds in all, then C(total + i, i + 1) for the ranks at
+# params[2 + i * (seeds in all + 1) + total]) ----------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def layout(params):
     """(houses a player, all houses, seeds in all, the index of the scores, of the mover, of the moves, of how the
@@ -207,13 +207,17 @@ def mover(params, state):
 @njit(cache=True, inline="always")
 def board_number(params, state, player):
     """The board's number in the list of boards seen: rank(houses) * 2 + the player to move (``rank``: the sum of
-    C(total + i, i + 1) over the houses but the last, total the seeds up to house i)."""
+    C(total + i, i + 1) over the houses but the last, total the seeds up to house i, read off the table of
+    params[2 + i * (seeds + 1) + total])."""
     m = 2 * params[0]
-    at = 2 - m  # C(total + i, i + 1) sits at params[2 + (total + i) * m + i + 1]: each house moves it on
+    row = params[1] + 1
+    at = 2
+    total = 0
     out = np.int64(0)
     for i in range(m - 1):
-        at += (state[i] + 1) * m + 1
-        out += params[at]
+        total += state[i]
+        out += params[at + total]
+        at += row
     return out * 2 + player
 
 
@@ -435,7 +439,7 @@ class Oware(PortGame):
 
     def kernels(self):
         m = 2 * self.houses
-        table = [comb(n, k) for n in range(self.total + m - 1) for k in range(m)]
+        table = [comb(total + i, i + 1) for i in range(m - 1) for total in range(self.total + 1)]
         return self.port_kernels(size=self.position_size, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
                                  state_hash=state_hash, moves=moves, params=[self.houses, self.total] + table,
