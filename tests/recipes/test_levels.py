@@ -280,3 +280,17 @@ def test_later_rounds_play_again_the_pairs_close_in_the_ratings():
     again = {frozenset(r.seats) for r in records[12:]}
     assert len(records) == 12 + 6 and all(abs(place[a] - place[b]) == 1 for a, b in map(tuple, again))
     assert len(lv.round_robin(game, agents, rounds=2, seed=2, openings=1, near=0)) == 24  # 0: every pair again
+
+
+def test_a_raced_run_keeps_candidates_in_each_setting_and_the_winners_make_the_levels(tmp_path):
+    folder = levels_run(tmp_path / "race", "ga", game="openspiel:tic_tac_toe", generations=6,
+                        **{"player.pair_race": 0.3})
+    _, state = folder.load_checkpoint()
+    assert [[c["generation"] for c in arm["level_candidates"]] for arm in state["arms"]] == [[0, 1, 2, 3], [0, 1]]
+    winner = ["without pair features", "with pair features"].index(folder.read_json("best.json")["race"]["winner"])
+    levels = folder.read_json("levels.json")
+    assert list(levels)[-1] == "expert" and len(levels) >= 2
+    features = folder.read_json("best.json")["features"]
+    for e in levels.values():  # every level reads the winning setting's features
+        assert json.loads((folder.path / e["player"]).read_text(encoding="utf-8"))["features"] == features
+    assert any(name.startswith("pair[") for name in features) == (winner == 1)
