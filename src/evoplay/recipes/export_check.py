@@ -29,11 +29,15 @@ DEFAULT_NODES = 1000
 
 def languages(folder) -> tuple[str, ...]:
     """The languages a run's player is checked in: a gp or ga champion in Python, and in Lua and JavaScript where
-    evoplay has its game's host interface in that language (evoplay.agents.host_export.host_file)."""
+    evoplay has its game's host interface in that language (evoplay.agents.host_export.host_file) and no level
+    ships as uct (which those players do not have)."""
     if folder.recipe in ("gp", "ga"):
-        from evoplay.agents.host_export import HOST_LANGUAGES, host_file
+        from evoplay.agents.host_export import HOST_LANGUAGES, host_file, level_documents
         from evoplay.games import load_game
 
+        docs = level_documents(folder)
+        if any(isinstance(d.get("play"), dict) and d["play"].get("search") == "uct" for d in docs.values()):
+            return ("python",)
         game = load_game(folder.read_json("best.json")["game"])
         return ("python",) + tuple(lang for lang in HOST_LANGUAGES if host_file(game, lang) is not None)
     return ("python", "lua")
