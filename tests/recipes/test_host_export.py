@@ -246,3 +246,33 @@ def test_a_game_with_hidden_information_or_a_uct_champion_is_refused(tmp_path):
     sevens = load_game("sevens")
     with pytest.raises(SpecError, match="hides information"):
         player_source({"best": weights_doc(sevens, 0, scaled=False)}, sevens, "js")
+
+
+def test_the_lua_file_plays_alike_in_lua_5_1_to_5_5_and_luajit(tmp_path):
+    import importlib.util
+
+    game = load_game(OTHELLO)
+    path = export_host(Folder(tmp_path, {"best": program_doc(game, 16, play={"nodes": 150})}), "lua")
+
+    def moves(runtime: str) -> list[int]:
+        lua = importlib.import_module(f"lupa.{runtime}").LuaRuntime()
+        module = lua.execute(path.read_text())
+        host, out = module.GAME, []
+        for seed in range(2):
+            player = module.new_player(host, lua.table_from({"seed": seed}))
+            player.restart(seed, 0)
+            state, k = host.new_game(), 0
+            while not host.is_terminal(state):
+                legal = list(host.legal_moves(state).values())
+                action = player.choose(state) if host.current_player(state) == 0 else legal[(7 * k + seed) % len(legal)]
+                out.append(int(action))
+                host.apply(state, action)
+                k += 1
+        return out
+
+    runtimes = ["lua51", "lua52", "lua53", "lua54", "lua55", "luajit20", "luajit21"]
+    available = [r for r in runtimes if importlib.util.find_spec(f"lupa.{r}") is not None]
+    assert "lua51" in available and "lua55" in available, available
+    reference = moves("lua55")  # the runtime --check runs it in
+    for runtime in available:
+        assert moves(runtime) == reference, runtime
