@@ -294,3 +294,26 @@ def test_a_raced_run_keeps_candidates_in_each_setting_and_the_winners_make_the_l
     for e in levels.values():  # every level reads the winning setting's features
         assert json.loads((folder.path / e["player"]).read_text(encoding="utf-8"))["features"] == features
     assert any(name.startswith("pair[") for name in features) == (winner == 1)
+
+
+def test_candidates_of_a_champion_shipped_as_uct_play_as_uct_each_on_its_own_scale(run):
+    from evoplay.agents.program import document_agent
+
+    _, state = run.load_checkpoint()
+    evo = load_recipe(run.recipe).make(run.config, levels=True)
+    evo.use_view(state)
+    best = run.read_json("best.json")
+    shipped = {**best, "play": {"search": "uct", "ms": 5.0, "prior": True, "leaf": "rollouts", "spread": 1.25}}
+    players = lv.candidates(evo, state, shipped, best["generation"], lv.LevelsSpec({"candidates": 6}))
+    assert [p["label"] for p in players][-4:] == ["at 1 % of its budget", "at 10 % of its budget",
+                                                 "at 30 % of its budget", "champion"]
+    for p in players:
+        play = p["doc"]["play"]
+        assert play["search"] == "uct" and play["prior"] and play["leaf"] == "rollouts"
+        if p["label"].startswith("g"):  # another evaluation: its own scale, measured as the play check measures
+            measured = document_agent(evo.game, {**p["doc"], "play": {k: v for k, v in play.items() if k != "spread"}},
+                                      "x").evaluator.score.__self__.spread
+            assert play["spread"] == pytest.approx(measured) and play["ms"] == 5.0
+        else:  # the champion's evaluation, within its budget or a share of it
+            assert play["spread"] == 1.25 and play["ms"] in (0.05, 0.5, 1.5, 5.0)
+        assert document_agent(evo.game, p["doc"], p["label"]).describe().startswith("Monte Carlo tree search")

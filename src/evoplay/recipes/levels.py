@@ -97,7 +97,7 @@ def kept_generations(last: int) -> list[int]:
 
 
 def keeps(generation: int) -> bool:
-    return bool(kept_generations(generation)) and kept_generations(generation)[-1] == generation
+    return generation in kept_generations(generation)
 
 
 def spread(items: list, k: int) -> list:
@@ -139,15 +139,19 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
         doc.update(evo.view.document())
         if "play" in shipped:
             doc["play"] = {k: v for k, v in shipped["play"].items() if k != "spread"}
+        return doc
+
+    def measured(doc: dict) -> dict:
         if plays_uct(shipped) and "spread" in shipped["play"]:
             # its own evaluation's scale, measured once as the play check measured the champion's
             agent = document_agent(evo.game, doc, "level candidate")
             doc["play"]["spread"] = float(agent.evaluator.score.__self__.spread)
         return doc
 
-    def key(doc: dict) -> str:
-        return json.dumps({k: v for k, v in doc.items() if k not in ("generation", "level")}, sort_keys=True,
-                          default=float)
+    def key(doc: dict) -> str:  # the player itself: its evaluation, search and budget
+        play = {k: v for k, v in (doc.get("play") or {}).items() if k != "spread"}
+        return json.dumps({**{k: v for k, v in doc.items() if k not in ("generation", "level")}, "play": play},
+                          sort_keys=True, default=float)
 
     smaller = [{"label": f"at {100 * s:g} % of its budget", "generation": champion_generation,
                 "doc": with_budget(shipped, s)} for s in spec.budgets]
@@ -159,9 +163,9 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
         if key(doc) not in seen:
             seen.add(key(doc))
             kept.append({"label": f"g{entry['generation']}", "generation": int(entry["generation"]), "doc": doc})
+    kept = [{**c, "doc": measured(c["doc"])} for c in spread(kept, spec.candidates - 1 - len(smaller))]
     # in the order the round robin pairs neighbours first: the generations, the smaller budgets, the champion
-    return (spread(kept, spec.candidates - 1 - len(smaller)) + smaller
-            + [{"label": "champion", "generation": champion_generation, "doc": dict(shipped)}])
+    return kept + smaller + [{"label": "champion", "generation": champion_generation, "doc": dict(shipped)}]
 
 
 # --------------------------------------------------------------------------------------------------------------
