@@ -317,3 +317,22 @@ def test_candidates_of_a_champion_shipped_as_uct_play_as_uct_each_on_its_own_sca
         else:  # the champion's evaluation, within its budget or a share of it
             assert play["spread"] == 1.25 and play["ms"] in (0.05, 0.5, 1.5, 5.0)
         assert document_agent(evo.game, p["doc"], p["label"]).describe().startswith("Monte Carlo tree search")
+
+
+def test_play_and_match_take_a_level_and_a_bad_one_exits_2(run):
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+
+    def cli(*args, input=None):
+        return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+    r = cli("match", GAME, f"level({run.path},easy)", f"level({run.path},expert)", "--games", "2", "--json",
+            "--backend", "serial")
+    assert r.exit_code == 0, r.output
+    assert [a["name"] for a in json.loads(r.output)["agents"]] == [f"level(run={run.path},level=easy)",
+                                                                    f"level(run={run.path},level=expert)"]
+    r = cli("play", GAME, "--vs", f"level({run.path},hard)", "--seat", "second", input="quit\n")
+    assert r.exit_code == 0 and "you stopped the game" in r.output
+    r = cli("play", GAME, "--vs", f"level({run.path},nightmare)", input="quit\n")
+    assert r.exit_code == 2 and "its levels: easy" in r.output
