@@ -11,6 +11,7 @@ falls on the same move in both. A level that plays within a time budget is compa
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -79,15 +80,23 @@ class NodePlayer:
         try:
             self.process.stdin.write(json.dumps(message) + "\n")
         except BrokenPipeError:
-            self.ask({"op": "ping"})
+            self.stopped()
+
+    def stopped(self):
+        """The SpecError of a node that stopped, with the error it wrote to stderr."""
+        err = self.process.stderr.read().strip().splitlines()
+        said = next((line.strip() for line in err if re.match(r"\w*Error\b", line)), err[-1] if err else "no message")
+        raise SpecError(f"node stopped running {self.path.name}: {said}")
 
     def ask(self, message: dict) -> dict:
         self.send(message)
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            self.stopped()
         line = self.process.stdout.readline()
         if not line:
-            err = self.process.stderr.read().strip().splitlines()
-            raise SpecError(f"node stopped running {self.path.name}: {err[-1] if err else 'no message'}")
+            self.stopped()
         answer = json.loads(line)
         if "error" in answer:
             raise SpecError(f"{self.path.name} in node: {answer['error']}")
