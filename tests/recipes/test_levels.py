@@ -138,6 +138,10 @@ def test_the_report_says_plainly_when_levels_are_not_65_percent_apart(run, tmp_p
     levels[names[1]]["beats_below"] = 0.7
     folder.file("levels.json").write_text(json.dumps(levels), encoding="utf-8")
     assert "short of" not in load_recipe(folder.recipe).report(folder)
+    two = {"easy": levels[names[0]], "expert": levels["expert"]}
+    folder.file("levels.json").write_text(json.dumps(two), encoding="utf-8")
+    assert ("2 levels, not the 4 configured: the candidates gave no more (left out: medium, hard)"
+            in load_recipe(folder.recipe).report(folder))
 
 
 def test_a_resumed_run_keeps_its_candidates_and_makes_the_same_levels(tmp_path):

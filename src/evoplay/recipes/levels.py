@@ -110,11 +110,6 @@ def spread(items: list, k: int) -> list:
     return [items[i] for i in sorted(set(np.round(np.linspace(0, len(items) - 1, k)).astype(int).tolist()))]
 
 
-# --------------------------------------------------------------------------------------------------------------
-# The candidates.
-# --------------------------------------------------------------------------------------------------------------
-
-
 def with_budget(doc: dict, share: float) -> dict | None:
     """The player ``doc`` at ``share`` of its play budget (time and nodes), or None when it plays without one."""
     play = doc.get("play")
@@ -166,11 +161,6 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
     kept = [{**c, "doc": measured(c["doc"])} for c in spread(kept, spec.candidates - 1 - len(smaller))]
     # in the order the round robin pairs neighbours first: the generations, the smaller budgets, the champion
     return kept + smaller + [{"label": "champion", "generation": champion_generation, "doc": dict(shipped)}]
-
-
-# --------------------------------------------------------------------------------------------------------------
-# The round robin.
-# --------------------------------------------------------------------------------------------------------------
 
 
 def round_robin(game, agents: list, rounds: int, seed: int, openings: int, executor=None,
@@ -291,11 +281,6 @@ def level_names(names: list[str], count: int) -> list[str]:
     return names[: count - 1] + [names[-1]] if count < len(names) else list(names)
 
 
-# --------------------------------------------------------------------------------------------------------------
-# The closing step and the files.
-# --------------------------------------------------------------------------------------------------------------
-
-
 def measure(evo, state: dict, shipped: dict, champion_generation: int, spec: LevelsSpec, executor=None,
             deadline: float | None = None) -> dict:
     """The round robin among the candidates and the levels it gives (what :func:`write` writes)."""
@@ -320,7 +305,7 @@ def measure(evo, state: dict, shipped: dict, champion_generation: int, spec: Lev
                         "sigma": round(float(sigma[c]), 3), "generation": players[c]["generation"],
                         "beats_below": None if below is None else round(float(share[c, below]), 4),
                         "games": None if below is None else int(games[c, below]), "candidate": players[c]["label"]}
-    return {"levels": levels, "chosen": chain, "players": players, "games": len(records),
+    return {"levels": levels, "chosen": chain, "players": players,
             "table": {"candidates": [{"label": p["label"], "generation": p["generation"], "player":
                                       f"{FOLDER}/candidates/{file_name(p['label'])}.json", "rating": round(float(m), 3),
                                       "sigma": round(float(s), 3)} for p, m, s in zip(players, mu, sigma)],
@@ -364,11 +349,6 @@ def _plain(value):
     if isinstance(value, np.ndarray):
         return value.tolist()
     raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-# --------------------------------------------------------------------------------------------------------------
-# The report.
-# --------------------------------------------------------------------------------------------------------------
 
 
 def ladder(folder) -> list[str]:
