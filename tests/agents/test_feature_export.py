@@ -56,8 +56,8 @@ def test_the_exported_player_chooses_the_agents_moves(tmp_path, recipe, game, ch
     folder = evolved(tmp_path, recipe, game, **changes)
     lines = checked(folder)
     assert all("(100.0 %)" in line for line in lines), lines
-    # Python, and Lua and JavaScript where evoplay has the game's host interface in them (m,n,k, Kalah, Othello)
-    hosted = game.startswith(("mnk", "kalah")) or "othello6.py" in game
+    # Python, and Lua and JavaScript where evoplay has the game's host interface in them (m,n,k, Kalah, the examples)
+    hosted = game.startswith(("mnk", "kalah")) or "othello6.py" in game or "nim.py" in game
     assert [line.split(",")[0] for line in lines] == (["python", "lua", "js"] if hosted else ["python"]), lines
 
 

@@ -1,6 +1,6 @@
 """The Lua and JavaScript players (``evoplay export RUN --lang lua|js``, evoplay.agents.host_export) beside the agents
 they were written from (``--check``, evoplay.recipes.host_check): Othello 6x6 (examples/othello6.py with its
-othello6.js and othello6.lua), Kalah and connect four, weights and programs, each budget and policy, the board
+othello6.js and othello6.lua), Nim, Kalah and connect four, weights and programs, each budget and policy, the board
 counts, the transposition table, ties, levels (levels.json), a whole game in node, and the runtimes' install hints."""
 from __future__ import annotations
 
@@ -109,6 +109,11 @@ def test_othello6_program_with_every_function_and_ties(tmp_path):
     checked(tmp_path, {"best": program_doc(game, 3, play={"nodes": 200})}, positions=25)
     checked(tmp_path / "ties", {"best": weights_doc(game, 2, scaled=False, coarse=True, play={"nodes": 150})},
             positions=25)
+
+
+def test_nim_the_smallest_host(tmp_path):
+    game = load_game(OTHELLO.replace("othello6.py:Othello", "nim.py:Nim"))
+    checked(tmp_path, {"best": weights_doc(game, 4, play={"nodes": 100})}, positions=40)
 
 
 def test_kalah_policies_without_a_budget_and_a_program_alone(tmp_path):
