@@ -11,7 +11,7 @@ import pytest
 from evoplay import load_game
 from evoplay.agents import make_agent
 from evoplay.agents.uct import (CutRolloutEvaluator, Evaluator, PriorEvaluator, RandomRolloutEvaluator, UctAgent,
-                                search)
+                                tree_search)
 from evoplay.agents.uct_tree import SearchNode, backup, select_puct, select_uct
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
@@ -322,7 +322,7 @@ def _tree_size(node):
 
 def test_the_tree_stops_growing_at_its_node_limit():
     game, state = _after("openspiel:connect_four", ())
-    root = search(state, RandomRolloutEvaluator(), random.Random(0), simulations=10_000, max_nodes=200)
+    root = tree_search(state, RandomRolloutEvaluator(), random.Random(0), simulations=10_000, max_nodes=200)
     assert root.explore_count < 10_000 and 200 <= _tree_size(root) < 200 + 7
 
 

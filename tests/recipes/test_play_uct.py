@@ -81,3 +81,18 @@ def test_a_gp_champion_ships_as_uct_too(tmp_path, monkeypatch):
 def test_a_bad_play_uct_is_refused():
     with pytest.raises(ConfigError, match="play.uct = 'sometimes'; give one of kernels, always, never"):
         load_recipe("ga").make(load_config("ga", None, {"game": GAME, "play.uct": "sometimes"}))
+
+
+def test_the_python_export_of_a_uct_champion_is_that_search(tmp_path, monkeypatch):
+    """best.py carries evoplay's uct (the tree, its evaluators, the evaluation's scale) and chooses the agent's
+    moves under a simulation budget; lua and js write alpha-beta players and say so."""
+    from evoplay.recipes.export_check import check_export
+
+    _uct_wins(monkeypatch)
+    folder = _run(tmp_path, "export", **{"genome.start": "zero"})
+    results = check_export(folder, ("python",), positions=40, nodes=30, say=lambda text: None)
+    assert [r.share for r in results] == [1.0]
+    text = folder.file("best.py").read_text()
+    assert "class Player:" in text and "class Evaluation:" in text and "def uct_move(" in text
+    assert "import evoplay" not in text and "from evoplay" not in text.replace(
+        "from evoplay.agents.feature_view import decisions", "")

@@ -23,7 +23,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from evoplay.agents import feature_view, generic_search, program as program_module
+from evoplay.agents import feature_view, generic_search, program as program_module, uct as uct_module
 from evoplay.errors import SpecError
 from evoplay.games import sources, standalone
 from evoplay.gp.export import to_python
@@ -153,6 +153,70 @@ class Player:
 
 '''
 
+#: a champion shipped as uct (play.search = "uct"): ``Player`` is the tree search, ``Evaluation`` (the alpha-beta
+#: player's class above, renamed) reads its evaluation
+_UCT_PLAYER = '''
+class Player:
+    """The evolved player: Monte Carlo tree search (evoplay's uct) guided by the evaluation, as evoplay's
+    ``guided_player`` builds it. ``choose(state)`` is its move; ``restart(seed, seat)`` starts a game (the random
+    numbers of its search and its rollouts)."""
+
+    def __init__(self, seed=0, ms=-1, nodes=-1, clock=""):
+        """``ms``: its time a move instead of the shipped one; ``nodes`` > 0: that many simulations a move instead
+        (reproducible); ``clock``: what ms measures ("wall" or "cpu"; "": the shipped one)."""
+        self.alpha_beta = None
+        _start_uct(self, UCT, Evaluation(seed, 0, 0), ms, nodes, clock)
+        self.restart(seed)
+'''
+
+_UCT_LEVEL_PLAYER = '''
+class Player:
+    """The evolved player of one level: Monte Carlo tree search (evoplay's uct) guided by its evaluation where the
+    level ships as uct, else its alpha-beta ``Evaluation``. ``choose(state)`` is its move; ``restart(seed, seat)``
+    starts a game."""
+
+    def __init__(self, seed=0, ms=-1, nodes=-1, clock="", level=None):
+        """``level``: one of LEVELS (default the top level); ``ms``, ``nodes``, ``clock``: its budget a move instead
+        of the level's (for a uct level ``nodes`` counts simulations)."""
+        self.level = DEFAULT_LEVEL if level is None else level
+        if self.level not in LEVELS:
+            raise SpecError(f"no level {self.level!r}; the levels are {', '.join(LEVELS)}")
+        play = LEVELS[self.level]["UCT"]
+        self.alpha_beta = None if play else Evaluation(seed, ms, nodes, clock, level=self.level)
+        if play:
+            _start_uct(self, play, Evaluation(seed, 0, 0, level=self.level), ms, nodes, clock)
+        self.restart(seed)
+'''
+
+_UCT_METHODS = '''
+    def restart(self, seed, seat=0):
+        """A new game in ``seat``, its random numbers from ``seed``."""
+        self.seat = seat
+        if self.alpha_beta is not None:
+            self.alpha_beta.restart(seed, seat)
+        else:
+            self._rng = restart_search(seed, self.evaluator)
+
+    def choose(self, state):
+        """The action it plays at ``state``."""
+        if self.alpha_beta is not None:
+            return self.alpha_beta.choose(state)
+        return uct_move(self, state)[0]
+
+
+def _start_uct(player, play, evaluation_player, ms, nodes, clock):
+    """Set ``player`` up as evoplay's UctAgent is set up by guided_player."""
+    settings = uct_settings(play, "Player", ms, nodes, clock)
+    evaluation = (EvolvedEvaluation(GAME, evaluation_player, settings["spread"])
+                  if settings["prior"] or settings["leaf"] == "value" else None)
+    player.game = GAME
+    player.evaluator = guided_evaluator(settings, evaluation)
+    player.simulations, player.ms, player.clock = settings["simulations"], settings["ms"], settings["clock"]
+    player.uct_c, player.solve, player.selection = UCT_C, True, settings["selection"]
+    player.max_utility = MAX_UTILITY
+    player.deadline = None
+'''
+
 _MAIN = r'''
 USAGE = """usage:
 {usage}"""
@@ -279,7 +343,7 @@ def _carried_player(view_head: str = _VIEW, player_head: str = _PLAYER) -> str:
 
 #: where the names the carried code uses come from, the first that has a name giving it (the search's MAX_DEPTH,
 #: not the program module's)
-_SOURCES = (generic_search, feature_view, program_module)
+_SOURCES = (generic_search, feature_view, program_module, uct_module)
 
 
 def _view_state(view) -> dict:
@@ -377,17 +441,25 @@ def game_source(game, out_folder: Path) -> tuple[str, str]:
 
 
 def _level_parts(doc: dict, game, where: str):
-    """(the shipped agent, the depth it evolved with, its ``PLAY`` budget, the budget in words) of a document."""
+    """(the player's FeatureAgent, the depth it evolved with, its ``PLAY`` budget, the budget in words, its ``UCT``
+    settings or None, how it plays in words) of a document. A document shipped as uct (``play.search``) is written
+    as its tree search over the FeatureAgent's evaluation: ``UCT`` is its ``play`` with the evaluation's scale."""
     shipped = program_module.document_agent(game, doc, where)
     make = (program_module.agent_from_program_document if "program" in doc
             else program_module.agent_from_weights_document)
     trained = make(game, doc, where, where, ms=0, nodes=0)  # the depth it evolved with
+    if program_module.plays_uct(doc):
+        uct = dict(doc["play"])
+        if uct.get("spread") is None and isinstance(shipped.evaluator, uct_module.PriorEvaluator):
+            uct["spread"] = float(shipped.evaluator.score.__self__.spread)  # measured as the agent measured it
+        budget_text = (f"{uct['ms']:g} ms of {uct.get('clock', 'wall')} clock; nodes=N: N simulations a move")
+        return trained, trained.depth, {}, budget_text, uct, shipped.describe()
     play = {k: doc[k] for k in ("play", "nodes") if doc.get(k)}
     budget = shipped.budget
     budget_text = ("none: it plays its evolved policy and depth" if not budget else " and ".join(
         ([f"{budget.nodes} nodes"] if budget.nodes else [])
         + ([f"{1000 * budget.seconds:g} ms of {budget.clock} clock"] if budget.seconds else [])))
-    return shipped, trained.depth, play, budget_text
+    return shipped, trained.depth, play, budget_text, None, shipped.describe()
 
 
 def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "best.py") -> str:
@@ -395,7 +467,7 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
     ``load_program`` / ``load_weights``) for ``game`` (the game it names), to be written into ``out_folder``:
     the player ``document_agent`` builds (see the module docstring)."""
     where = f"export of {doc['game']}"
-    shipped, depth, play, budget_text = _level_parts(doc, game, where)
+    shipped, depth, play, budget_text, uct, described = _level_parts(doc, game, where)
     game_code, needs = game_source(game, out_folder)
     names = shipped.view.names()
     usage = _USAGE.format(file=file_name)
@@ -404,7 +476,7 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
     about = (f"It is the player ``{kind}(best.json)`` is in evoplay, written out by ``evoplay export``: its "
              f"evaluation over the {len(names)} numbers it reads ({shown}), and evoplay's own search and move "
              f"choice, carried as evoplay runs them. {needs}")
-    head = _HEAD.format(intro=textwrap.fill(f"An evolved evoplay player of {doc['game']}: {shipped.describe()}.", 116),
+    head = _HEAD.format(intro=textwrap.fill(f"An evolved evoplay player of {doc['game']}: {described}.", 116),
                         about=textwrap.fill(about, 116), file=file_name, usage=usage, budget=budget_text)
     settings = "\n".join([
         f"FEATURES = {names!r}",
@@ -414,8 +486,11 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         f"DEPTH = {depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
         f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
         f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.program.play_budget reads it)",
-    ])
-    return _assemble(head, game_code, settings, _evaluation(doc, shipped), _carried_player(), usage)
+    ] + ([f"UCT = {uct!r}  # it ships as Monte Carlo tree search guided by the evaluation (evoplay.agents.uct."
+          f"uct_settings reads it)", _max_utility(game)] if uct else []))
+    carried = (_carried_player(player_head=_PLAYER.replace("class Player:", "class Evaluation:", 1)) + _UCT_PLAYER
+               + _UCT_METHODS if uct else _carried_player())
+    return _assemble(head, game_code, settings, _evaluation(doc, shipped), carried, usage)
 
 
 def levels_player_python(docs: dict[str, dict], game, out_folder: Path, file_name: str = "best.py") -> str:
@@ -424,14 +499,15 @@ def levels_player_python(docs: dict[str, dict], game, out_folder: Path, file_nam
     ``choose_move(state, level)``."""
     game_code, needs = game_source(game, out_folder)
     usage = _USAGE.format(file=file_name)
-    levels, evaluations, described = [], [], []
+    levels, evaluations, described, any_uct = [], [], [], False
     for i, (name, doc) in enumerate(docs.items()):
-        shipped, depth, play, budget_text = _level_parts(doc, game, f"level {name} of {doc['game']}")
-        described.append(f"{name}: {shipped.describe()}")
+        shipped, depth, play, budget_text, uct, how = _level_parts(doc, game, f"level {name} of {doc['game']}")
+        any_uct = any_uct or uct is not None
+        described.append(f"{name}: {how}")
         view = pprint.pformat(_view_state(shipped.view), width=100, compact=True, sort_dicts=False)
         levels.append(f"    {name!r}: {{\n        'VIEW': {_indent_after_first(view, ' ' * 16)},\n"
                       f"        'POLICY': {shipped.policy!r}, 'DEPTH': {depth!r}, 'OPPONENTS': {shipped.opponents!r},"
-                      f"\n        'PLAY': {play!r}, 'score_rows': score_rows_{i},\n    }},")
+                      f"\n        'PLAY': {play!r}, 'UCT': {uct!r}, 'score_rows': score_rows_{i},\n    }},")
         evaluation = _evaluation(doc, shipped)
         for word in ("evaluate", "score_rows", "BASE", "WEIGHTS"):
             evaluation = re.sub(rf"\b{word}\b", f"{word}_{i}", evaluation)
@@ -446,12 +522,20 @@ def levels_player_python(docs: dict[str, dict], game, out_folder: Path, file_nam
                                             f"{', '.join(names)}: " + "; ".join(described) + ".", 116),
                         about=textwrap.fill(about, 116), file=file_name, usage=usage,
                         budget="each level's own")
-    settings = (f"FEATURES = {list(game.feature_names())!r}\nDEFAULT_LEVEL = {names[-1]!r}  # the top level\n")
+    settings = (f"FEATURES = {list(game.feature_names())!r}\nDEFAULT_LEVEL = {names[-1]!r}  # the top level\n"
+                + (_max_utility(game) + "\n" if any_uct else ""))
     table = ("\n\n# Each level: evoplay's FeatureView (its features, free features, board counts, scales), the policy "
              "and\n# depth it evolved with, its opponents at simultaneous moves, its shipped budget, its evaluation.\n"
              "LEVELS = {\n" + "\n".join(levels) + "\n}\n")
-    return _assemble(head, game_code, settings, "\n".join(evaluations) + table,
-                     _carried_player(_LEVEL_VIEW, _LEVEL_PLAYER), usage)
+    carried = (_carried_player(_LEVEL_VIEW, _LEVEL_PLAYER.replace("class Player:", "class Evaluation:", 1))
+               + _UCT_LEVEL_PLAYER + _UCT_METHODS if any_uct else _carried_player(_LEVEL_VIEW, _LEVEL_PLAYER))
+    return _assemble(head, game_code, settings, "\n".join(evaluations) + table, carried, usage)
+
+
+def _max_utility(game) -> str:
+    """The game's best return, as evoplay's uct reads it for its solver (a written game may not say it)."""
+    best = game.max_utility()
+    return f"MAX_UTILITY = {None if best is None else float(best)!r}  # the best return: a move reaching it is proven"
 
 
 def _indent_after_first(text: str, prefix: str) -> str:

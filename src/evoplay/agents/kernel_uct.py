@@ -1,6 +1,6 @@
 """``uct`` over a game's kernels: evoplay.agents.uct's search inside Numba, compiled once per game.
 
-The same closed-loop MCTS as ``uct.search`` (read uct's docstring for the rules: expansion in a shuffled order, UCT
+The same closed-loop MCTS as ``uct.tree_search`` (read uct's docstring for the rules: expansion in a shuffled order, UCT
 or PUCT selection, chance outcomes drawn with their probabilities, the max^n backup and the solver), for a
 turn-based game of perfect information that hands over kernels (evoplay.games.kernels), with the evaluators a
 ``Guide`` describes:
@@ -291,7 +291,7 @@ def backup(ints, floats, path, length, values, solved, max_utility, has_max):
 @njit(cache=True)
 def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solve, max_utility, has_max, max_nodes,
              guide, search_rng, evaluator_rng, scratch):
-    """Run up to ``simulations`` simulations of uct.search on the tree (``n_nodes`` nodes used), the leaves and
+    """Run up to ``simulations`` simulations of uct.tree_search on the tree (``n_nodes`` nodes used), the leaves and
     priors as ``guide`` says; returns (nodes used, simulations run, stopped: the root proven, a single move or the
     node limit reached, error code)."""
     work, rollout, mask, probs, actions, priors, order, path, values, total = scratch[:10]
@@ -357,7 +357,7 @@ BATCH_SECONDS = 0.001  # under a time budget, the clock is read about this often
 
 
 class KernelUct:
-    """``uct.search`` for one game through its kernels, its evaluator described by a ``Guide``."""
+    """``uct.tree_search`` for one game through its kernels, its evaluator described by a ``Guide``."""
 
     def __init__(self, game):
         self.game = game
@@ -394,7 +394,7 @@ class KernelUct:
     def search(self, state, guide: Guide, rng, evaluator_rng, simulations: float, uct_c: float, solve: bool,
                stop_at: float | None, selection: str, max_utility: float | None, max_nodes: int,
                cpu_stop_at: float | None = None) -> tuple["Visit", list["Visit"]]:
-        """uct.search(state, evaluator, rng, ...) through the kernels, the evaluator described by ``guide`` and
+        """uct.tree_search(state, evaluator, rng, ...) through the kernels, the evaluator described by ``guide`` and
         drawing its rollouts from ``evaluator_rng``: the root and its children; ``rng`` and ``evaluator_rng``
         advance as they would."""
         k = self.kernels

@@ -29,7 +29,7 @@ evoplay's State:
 
 Games with simultaneous moves or hidden information are refused (a tree over the true state would read what the
 player cannot see). The tree's own logic (evoplay.agents.uct_tree: ``expand``, ``select_uct``, ``select_puct``,
-``select_chance``, ``backup``, ``SearchNode.best_child``) calls no game method; :func:`search` is the only place
+``select_chance``, ``backup``, ``SearchNode.best_child``) calls no game method; :func:`tree_search` is the only place
 that drives a State, so the same search can be compiled over a game kernel.
 
 Evaluators (``evaluate(state)`` -> each player's value, ``prior(state)`` -> (action, probability) pairs) let an
@@ -57,6 +57,8 @@ from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State, sear
 #: memory (OpenSpiel's bots stop at a memory limit in the same way)
 MAX_NODES = 3_000_000
 SELECTIONS = ("uct", "puct")
+#: the exploration constant (OpenSpiel's MCTSBot's default)
+UCT_C = 2.0
 
 
 # --- the game API ---------------------------------------------------------------------------------------------
@@ -233,7 +235,7 @@ class PriorEvaluator(Evaluator):
         return [(a, w / total) for a, w in zip(legal, weights)]
 
 
-def search(state: State, evaluator: Evaluator, rng: random.Random, simulations: float = 1000, uct_c: float = 2.0,
+def tree_search(state: State, evaluator: Evaluator, rng: random.Random, simulations: float = 1000, uct_c: float = 2.0,
            solve: bool = True, stop_at: float | None = None, selection: str = "uct",
            max_utility: float | None = None, max_nodes: int = MAX_NODES,
            cpu_stop_at: float | None = None) -> SearchNode:
@@ -512,7 +514,7 @@ class UctAgent(Agent):
 
     state_api_only = True
 
-    def __init__(self, game: Game, simulations: int = 1000, ms: float = 0.0, uct_c: float = 2.0, rollouts: int = 1,
+    def __init__(self, game: Game, simulations: int = 1000, ms: float = 0.0, uct_c: float = UCT_C, rollouts: int = 1,
                  solve: bool = True, seed: int = 0, evaluator: Evaluator | None = None, selection: str = "uct",
                  spec: str | None = None, clock: str = "wall"):
         super().__init__(game)
@@ -578,7 +580,7 @@ def restart_search(seed: int, evaluator: Evaluator) -> random.Random:
     return random.Random(search_seed)
 
 
-def uct_move(player, state: State, kernel=None, guide: Guide | None = None) -> tuple[int, SearchNode]:
+def uct_move(player, state: State, kernel=None, guide=None) -> tuple[int, SearchNode]:
     """``player``'s move at ``state`` and the tree that chose it: a search within its budget (``simulations``, or
     ``ms`` of its ``clock`` a move, and its ``deadline``), inside Numba when ``kernel`` (a KernelUct) and ``guide``
     are given, else through the State; the root's best child, or when the search stopped before the root was
@@ -596,7 +598,7 @@ def uct_move(player, state: State, kernel=None, guide: Guide | None = None) -> t
                                         player.uct_c, player.solve, stop_at, player.selection, player.max_utility,
                                         MAX_NODES, cpu_stop_at))
     else:
-        root = search(state, player.evaluator, player._rng, budget, player.uct_c, player.solve, stop_at,
+        root = tree_search(state, player.evaluator, player._rng, budget, player.uct_c, player.solve, stop_at,
                       player.selection, player.max_utility, cpu_stop_at=cpu_stop_at)
     if root.children:
         return int(root.best_child().action), root

@@ -26,6 +26,7 @@ from evoplay.errors import SpecError
 IMPORTS = """\
 import functools
 import math
+import random
 import sys
 import time
 from dataclasses import dataclass

@@ -92,7 +92,7 @@ def lua_runtime():
 def _generic(folder, lang, path, positions, nodes, seed, say):
     from evoplay.agents.host_export import level_documents
     from evoplay.agents.program import agent_from_program_document, agent_from_weights_document
-    from evoplay.agents.program import document_agent
+    from evoplay.agents.program import document_agent, plays_uct, shipped_agent
     from evoplay.games import load_game
 
     if lang != "python":
@@ -108,6 +108,13 @@ def _generic(folder, lang, path, positions, nodes, seed, say):
         named = f"{path.name}, level {level}" if levels else path.name
         shipped = document_agent(game, doc, "the shipped agent")
         make = agent_from_program_document if "program" in doc else agent_from_weights_document
+        if plays_uct(doc):  # a tree search: simulations instead of its time, the same tree in both
+            say(f"{named}: the champion plays {shipped.describe()}, which no two runs spend alike; the agent and "
+                f"the export both search {nodes} simulations a move instead (random numbers seeded alike)")
+            agent = shipped_agent(game, doc, "the agent", "the agent", nodes=nodes)
+            exported = ModulePlayer(module, 0, nodes, level if levels else None)
+            results.append(side_by_side(game, agent, exported, f"python, {named}", positions, seed))
+            continue
         if shipped.budget and shipped.budget.timed:
             ms, limit = 0, nodes
             say(f"{named}: the champion plays within {1000 * shipped.budget.seconds:g} ms a move, which no two runs "
