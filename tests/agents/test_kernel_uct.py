@@ -117,7 +117,8 @@ def _document(spec: str, kind: str, board: str = "") -> dict:
 
 def _guided_pair(spec: str, doc: dict, cut: int, prior: bool, rollouts: int = 1, simulations: int = 200):
     """Two uct agents guided by ``doc``: the first on the kernel path, the second held to the State path."""
-    from evoplay.agents.uct import UctAgent, evolved_evaluator_from_document
+    from evoplay.agents.evolved_uct import evolved_evaluator_from_document
+    from evoplay.agents.uct import UctAgent
 
     game = load_game(spec)
     agents = [UctAgent(game, simulations=simulations, rollouts=rollouts, selection="puct" if prior else "uct",
@@ -205,7 +206,7 @@ def test_an_evaluator_the_kernels_cannot_compute_runs_through_the_state():
     assert kernel_guide(custom.evaluator) is None and custom._kernel is None
     assert custom.step(game.new_initial_state()) in range(7)
     plain = f"{ROOT / 'examples' / 'othello6.py'}:Othello"  # the same game without kernels
-    from evoplay.agents.uct import evolved_evaluator_from_document
+    from evoplay.agents.evolved_uct import evolved_evaluator_from_document
 
     game = load_game(plain)
     guided = UctAgent(game, simulations=30, evaluator=evolved_evaluator_from_document(game, _document(plain, "weights"),
@@ -214,7 +215,7 @@ def test_an_evaluator_the_kernels_cannot_compute_runs_through_the_state():
 
 
 def test_a_document_that_is_not_an_evolved_evaluation_is_refused():
-    from evoplay.agents.uct import evolved_evaluator_from_document
+    from evoplay.agents.evolved_uct import evolved_evaluator_from_document
     from evoplay.errors import SpecError
 
     game = load_game("openspiel:connect_four")

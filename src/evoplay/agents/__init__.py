@@ -264,7 +264,8 @@ register_agent(
 
 
 def _uct(game, spec, value, cut, prior, **values):
-    from evoplay.agents.uct import UctAgent, evolved_evaluator
+    from evoplay.agents.evolved_uct import evolved_evaluator
+    from evoplay.agents.uct import UctAgent
     from evoplay.errors import SpecError
 
     if (cut or prior) and not value:

@@ -494,7 +494,9 @@ def shipped_agent(game, doc: dict, where: str, spec: str, depth: int = 0, ms: fl
                             f"move) or nodes= (simulations a move)")
         from evoplay.agents.uct import guided_player
 
-        return guided_player(game, doc, where, spec, ms, nodes, clock)
+        make = agent_from_program_document if "program" in doc else agent_from_weights_document
+        evaluation = make(game, doc, where, "evaluation", ms=0, nodes=0)  # read for its evaluation only
+        return guided_player(game, evaluation, doc["play"], where, spec, ms, nodes, clock)
     make = agent_from_program_document if "program" in doc else agent_from_weights_document
     return make(game, doc, where, spec, depth, ms, nodes, clock)
 

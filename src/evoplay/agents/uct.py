@@ -35,7 +35,8 @@ that drives a State, so the same search can be compiled over a game kernel.
 Evaluators (``evaluate(state)`` -> each player's value, ``prior(state)`` -> (action, probability) pairs) let an
 evolved evaluation help: :class:`CutRolloutEvaluator` stops a random rollout after ``depth`` plies and scores it
 with a value callable; :class:`PriorEvaluator` turns a callable that scores the legal moves into a softmax prior
-for ``selection="puct"``.
+for ``selection="puct"``; :class:`EvolvedEvaluation` reads an evolved player's evaluation for both
+(evoplay.agents.evolved_uct builds them from a run's best.json for ``uct(value=FILE)``).
 """
 from __future__ import annotations
 
@@ -343,64 +344,6 @@ class EvolvedEvaluation:
         return values
 
 
-def evaluation_agent(game: Game, doc: dict, where: str):
-    """The FeatureAgent of an in-memory gp or ga best.json document, read for its evaluation; SpecError (naming
-    ``where``) for a document that is not one or whose evaluation is the game's own."""
-    from evoplay.agents.program import POLICIES, agent_from_program_document, agent_from_weights_document
-
-    if not isinstance(doc, dict) or "game" not in doc:
-        raise SpecError(f"uct: value={where} is not a run's best.json (no 'game'); give the best.json of a gp or ga "
-                        f"run (or the run folder)")
-    own = SpecError(f"uct: value={where} plays {game.spec} by the game's own evaluation; value= takes a gp or ga "
-                    f"best.json whose evaluation reads the game's features")
-    if "program" in doc:
-        if doc.get("policy") not in POLICIES:
-            raise own
-        return agent_from_program_document(game, doc, f"uct: value={where}", "value", ms=0)
-    if "features" not in doc:
-        raise own
-    return agent_from_weights_document(game, doc, f"uct: value={where}", "value", ms=0)
-
-
-def _document(file: str) -> dict:
-    """A gp or ga best.json (or its run folder) read and checked by its recipe's loader."""
-    import json
-
-    from evoplay.games.sources import resolve_file
-
-    path = resolve_file(file, "uct: value")
-    if path.is_dir():
-        path = path / "best.json"
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise SpecError(f"uct: value={file}: not a run's best.json ({err}); give the best.json of a gp or ga run "
-                        f"(or the run folder)") from None
-    if isinstance(doc, dict) and "program" in doc:
-        from evoplay.agents.program_file import load_program
-
-        return load_program(str(path))[2]
-    from evoplay.agents.weights import load_weights
-
-    return load_weights(str(path))
-
-
-def evolved_evaluator_from_document(game: Game, doc: dict, cut: int = 0, prior: bool = False, rollouts: int = 1,
-                                    where: str = "best.json") -> Evaluator:
-    """MCTS's evaluator from an in-memory gp or ga best.json document (``where`` names it in errors): rollouts
-    cut after ``cut`` random plies and scored by its evaluation (0: the leaf itself) and, with ``prior``, a softmax
-    prior over its scores of the moves (for PUCT). On a game with kernels whose features it reads (pairs and line
-    patterns included) ``uct`` runs it inside Numba; elsewhere through the State."""
-    evaluation = EvolvedEvaluation(game, evaluation_agent(game, doc, where))
-    inner = CutRolloutEvaluator(evaluation.value, cut, rollouts)
-    return PriorEvaluator(evaluation.move_scores, 1.0, inner) if prior else inner
-
-
-def evolved_evaluator(game: Game, file: str, cut: int = 0, prior: bool = False, rollouts: int = 1) -> Evaluator:
-    """``evolved_evaluator_from_document`` of a gp or ga run's best.json file (or the run folder)."""
-    return evolved_evaluator_from_document(game, _document(file), cut, prior, rollouts, where=file)
-
-
 def _what(method) -> str:
     """A callable an evaluator reads, named for a report: an evolved evaluation by what it is."""
     evaluation = _evaluation_of(method)
@@ -411,14 +354,15 @@ def _what(method) -> str:
 LEAVES = ("rollouts", "value")
 
 
-def guided_player(game: Game, doc: dict, where: str, spec: str, ms: float = -1, nodes: int = -1,
+def guided_player(game: Game, evaluation_agent, play: dict, where: str, spec: str, ms: float = -1, nodes: int = -1,
                   clock: str = "") -> "UctAgent":
     """The player a gp or ga best.json ships as when its ``play`` says ``search = "uct"`` (the run's play check
     found it stronger than alpha-beta over the same evaluation): ``uct`` within ``play.ms`` a move, guided by the
-    evaluation as :func:`uct_settings` reads ``play`` and :func:`guided_evaluator` builds it. ``ms`` overrides the
-    budget; ``nodes`` > 0 plays that many simulations a move instead (reproducible); ``clock`` what ms measures."""
-    settings = uct_settings(doc.get("play") or {}, where, ms, nodes, clock)
-    evaluation = (EvolvedEvaluation(game, evaluation_agent(game, doc, where), settings["spread"])
+    evaluation of ``evaluation_agent`` (the document's FeatureAgent) as :func:`uct_settings` reads ``play`` and
+    :func:`guided_evaluator` builds it. ``ms`` overrides the budget; ``nodes`` > 0 plays that many simulations a
+    move instead (reproducible); ``clock`` what ms measures. (evoplay.agents.program.shipped_agent calls it.)"""
+    settings = uct_settings(play, where, ms, nodes, clock)
+    evaluation = (EvolvedEvaluation(game, evaluation_agent, settings["spread"])
                   if settings["prior"] or settings["leaf"] == "value" else None)
     return UctAgent(game, simulations=settings["simulations"], ms=settings["ms"], clock=settings["clock"],
                     evaluator=guided_evaluator(settings, evaluation), selection=settings["selection"], spec=spec)

@@ -20,9 +20,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from evoplay.agents.uct import UCT_C  # noqa: F401 - bench.ports reads it here too
 from evoplay.bench import BenchResult, Figure, load_note, random_positions, register_benchmark
 
-UCT_C = 2.0
 GAMES = (  # (spec, title, simulations per search, random plies at most to reach the positions)
     ("openspiel:tic_tac_toe", "tic-tac-toe", 2000, 2),
     ("openspiel:connect_four", "connect four", 2000, 12),
