@@ -65,6 +65,12 @@ def move_limit(game: Game) -> int:
     return int(limit or getattr(game, "max_moves", None) or MAX_MOVES)
 
 
+def never_ended(max_moves: int) -> GameError:
+    """The error of a game that has not ended within ``max_moves`` moves (the arena's, the warm start's)."""
+    return GameError(f"the game did not end within {max_moves} moves (a game that never ends?); give the game a "
+                     f"move limit, a max_moves parameter or attribute, if it may rightly last longer")
+
+
 def _names_the_move(play):
     """A GameError raised while ``play`` (play_game) runs says at which move and in the game of which seed, and
     how to check the game from that seed; the move is play_game's own count when it broke (read from its frame,
@@ -120,8 +126,7 @@ def play_game(game: Game, agents, seed: int, max_moves: int | None = None, openi
             state.returns(), state.scores()  # read here, where a broken game's error names this move and seed
             return state
         if moves >= max_moves:
-            raise GameError(f"the game did not end within {max_moves} moves (a game that never ends?); give the "
-                            f"game a move limit, a max_moves parameter or attribute, if it may rightly last longer")
+            raise never_ended(max_moves)
         if player == CHANCE:
             if chance_rng is None:
                 chance_rng = np.random.default_rng(derive_seed(seed, 0))

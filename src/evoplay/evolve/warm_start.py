@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evoplay.arena.match import move_limit, never_ended
 from evoplay.errors import GameError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
 from evoplay.games.guard import in_game
@@ -33,10 +34,13 @@ def _greedy(state, player: int, scorer, rng: np.random.Generator) -> int:
 
 
 def play_round(game, view, weights, games: int, explore: float, rng: np.random.Generator,
-               max_moves: int = 10_000) -> tuple[np.ndarray, np.ndarray]:
+               max_moves: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(rows, returns) of ``games`` games: uniformly random when ``weights`` is None, else greedy by them with
-    ``explore`` of the moves random; a row per player per position a player was to move in."""
+    ``explore`` of the moves random; a row per player per position a player was to move in. A game that does not
+    end within ``max_moves`` (default: the arena's ``move_limit``) is the arena's error, named at its move."""
     from evoplay.agents.program import linear_agent
+
+    max_moves = move_limit(game) if max_moves is None else max_moves
 
     scorer = None if weights is None else linear_agent(game, weights, "move", 1, view=view)
     rows, targets = [], []
@@ -45,8 +49,6 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
         seed = int(rng.integers(1 << 31))
         state, seen, moves = _one_game(game, scorer, explore, rng, seed, max_moves)
         try:
-            if not state.is_terminal():
-                continue  # a game cut off by max_moves has no outcome to learn from
             returns = state.returns()
         except GameError as err:
             raise in_game(err, game.spec, seed, moves) from None
@@ -88,6 +90,7 @@ def _one_game(game, scorer, explore: float, rng: np.random.Generator, seed: int,
                 state.apply_action(_greedy(state, mover, scorer, rng))
         else:
             moves = max_moves
+            raise never_ended(max_moves)
     except GameError as err:
         raise in_game(err, game.spec, seed, moves) from None
     return state, seen, moves
