@@ -72,7 +72,26 @@ class View:
 
 '''
 
-_PLAYER = '''
+#: what both player classes below set up, once
+_START = '''
+def _start_player(player, view, settings, ms, nodes, clock):
+    """Set ``player`` up as evoplay's FeatureAgent is set up from a best.json: its view, its evaluation
+    (``score_rows``), its policy, opponents at simultaneous moves, budget (``PLAY``, or ``ms``, ``nodes``, ``clock``
+    instead) and depth (``DEPTH``)."""
+    player.game = GAME
+    player.view = view
+    player.scorer = settings["score_rows"]
+    player.policy = settings["POLICY"]
+    player.opponents = settings["OPPONENTS"]
+    player.budget = play_budget(settings["PLAY"], ms, nodes, clock)
+    player.depth = _played_depth("Player", settings["POLICY"], settings["DEPTH"], 0, player.budget)
+    player.kernel = None  # evoplay's compiled search; this file searches through the State, as evoplay does
+    player._leaves = _Leaves(player)
+    player.last_depth = 0
+'''
+
+_PLAYER = _START + '''
+
 class Player:
     """The evolved player. ``choose(state)`` is its move; ``restart(seed, seat)`` starts a game (its tie draws,
     its transposition table)."""
@@ -80,16 +99,8 @@ class Player:
     def __init__(self, seed=0, ms=-1, nodes=-1, clock=""):
         """``ms``, ``nodes``: its budget a move instead of the shipped one (-1: the shipped one; 0: none of that
         kind); ``clock``: what ms measures ("wall" or "cpu"; "": the shipped one)."""
-        self.game = GAME
-        self.view = View(GAME)
-        self.scorer = score_rows
-        self.policy = POLICY
-        self.opponents = OPPONENTS
-        self.budget = play_budget(PLAY, ms, nodes, clock)
-        self.depth = _played_depth("Player", POLICY, DEPTH, 0, self.budget)
-        self.kernel = None  # evoplay's compiled search; this file searches through the State, as evoplay does
-        self._leaves = _Leaves(self)
-        self.last_depth = 0
+        settings = {"score_rows": score_rows, "POLICY": POLICY, "DEPTH": DEPTH, "OPPONENTS": OPPONENTS, "PLAY": PLAY}
+        _start_player(self, View(GAME), settings, ms, nodes, clock)
         self.restart(seed)
 
     def choose(self, state):
@@ -111,7 +122,8 @@ class View:
 
 '''
 
-_LEVEL_PLAYER = '''
+_LEVEL_PLAYER = _START + '''
+
 _CHOOSERS = {}
 
 
@@ -135,16 +147,7 @@ class Player:
         if self.level not in LEVELS:
             raise SpecError(f"no level {self.level!r}; the levels are {', '.join(LEVELS)}")
         settings = LEVELS[self.level]
-        self.game = GAME
-        self.view = View(GAME, settings["VIEW"])
-        self.scorer = settings["score_rows"]
-        self.policy = settings["POLICY"]
-        self.opponents = settings["OPPONENTS"]
-        self.budget = play_budget(settings["PLAY"], ms, nodes, clock)
-        self.depth = _played_depth("Player", settings["POLICY"], settings["DEPTH"], 0, self.budget)
-        self.kernel = None  # evoplay's compiled search; this file searches through the State, as evoplay does
-        self._leaves = _Leaves(self)
-        self.last_depth = 0
+        _start_player(self, View(GAME, settings["VIEW"]), settings, ms, nodes, clock)
         self.restart(seed)
 
     def choose(self, state):
