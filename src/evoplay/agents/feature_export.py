@@ -453,8 +453,8 @@ def _level_parts(doc: dict, game, where: str):
     trained = make(game, doc, where, where, ms=0, nodes=0)  # the depth it evolved with
     if program_module.plays_uct(doc):
         uct = dict(doc["play"])
-        if uct.get("spread") is None and isinstance(shipped.evaluator, uct_module.PriorEvaluator):
-            uct["spread"] = float(shipped.evaluator.score.__self__.spread)  # measured as the agent measured it
+        if uct.get("spread") is None and shipped.evaluation_scale is not None:
+            uct["spread"] = shipped.evaluation_scale  # measured as the agent measured it
         budget_text = (f"{uct['ms']:g} ms of {uct.get('clock', 'wall')} clock; nodes=N: N simulations a move")
         return trained, trained.depth, {}, budget_text, uct, shipped.describe()
     play = {k: doc[k] for k in ("play", "nodes") if doc.get(k)}

@@ -501,6 +501,18 @@ class UctAgent(Agent):
         d["last_root"] = None  # the last tree is for inspection, not worth sending to a worker
         return d
 
+    @property
+    def evaluation_scale(self) -> float | None:
+        """The scale (``EvolvedEvaluation.spread``) its evolved evaluation is read on, None when it reads none: what
+        a document shipped as uct records as ``play.spread``, so every later load reads the same scale."""
+        evaluator = self.evaluator
+        for method in (getattr(evaluator, "score", None), getattr(evaluator, "value", None),
+                       getattr(getattr(evaluator, "inner", None), "value", None)):
+            evaluation = _evaluation_of(method)
+            if evaluation is not None:
+                return float(evaluation.spread)
+        return None
+
     def describe(self) -> str:
         """How it thinks, in one phrase (a report prints it beside the figures it measured)."""
         budget = (f"{self.ms:g} ms ({getattr(self, 'clock', 'wall')} clock)" if self.ms > 0

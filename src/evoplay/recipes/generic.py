@@ -242,7 +242,7 @@ class GenericEvolution:
         if self.play_uct == "kernels" and agent._kernel is None:
             return None
         # the evaluation's scale, measured once: what every later load of the document reads it on
-        candidate["play"]["spread"] = float(agent.evaluator.score.__self__.spread)
+        candidate["play"]["spread"] = agent.evaluation_scale
         return candidate
 
     def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:

@@ -140,7 +140,7 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
         if plays_uct(shipped) and "spread" in shipped["play"]:
             # its own evaluation's scale, measured once as the play check measured the champion's
             agent = document_agent(evo.game, doc, "level candidate")
-            doc["play"]["spread"] = float(agent.evaluator.score.__self__.spread)
+            doc["play"]["spread"] = agent.evaluation_scale
         return doc
 
     def key(doc: dict) -> str:  # the player itself: its evaluation, search and budget
