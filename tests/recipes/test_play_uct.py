@@ -60,7 +60,7 @@ def test_a_champion_shipped_as_uct_is_uct_everywhere(tmp_path, monkeypatch):
                                     "15 evolved weights")
     game = load_game(GAME)
     agent = make_agent(f"weights({folder.file('best.json')})", game)
-    assert isinstance(agent, UctAgent) and agent.ms == 2.0 and agent._kernel is not None
+    assert isinstance(agent, UctAgent) and agent.ms == 2.0 and agent.on_kernels
     # nodes= is a simulation budget (reproducible), depth= has no meaning for it
     agent = make_agent(f"weights({folder.file('best.json')},nodes=50)", game)
     assert agent.simulations == 50 and agent.ms == 0

@@ -502,6 +502,11 @@ class UctAgent(Agent):
         return d
 
     @property
+    def on_kernels(self) -> bool:
+        """Does it search inside Numba (the game's kernels compute its evaluator), not through the State?"""
+        return self._kernel is not None
+
+    @property
     def evaluation_scale(self) -> float | None:
         """The scale (``EvolvedEvaluation.spread``) its evolved evaluation is read on, None when it reads none: what
         a document shipped as uct records as ``play.spread``, so every later load reads the same scale."""

@@ -239,7 +239,7 @@ class GenericEvolution:
         candidate = dict(doc, play={"search": "uct", "ms": self.play["ms"], "prior": True, "leaf": "rollouts",
                                     **({"clock": self.play["clock"]} if self.play.get("clock") else {})})
         agent = document_agent(self.game, candidate, "uct")
-        if self.play_uct == "kernels" and agent._kernel is None:
+        if self.play_uct == "kernels" and not agent.on_kernels:
             return None
         # the evaluation's scale, measured once: what every later load of the document reads it on
         candidate["play"]["spread"] = agent.evaluation_scale
@@ -252,8 +252,8 @@ class GenericEvolution:
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
         the leaves of a deeper one badly (positions where different players move, after different dice); where
         the value of a position is a connection, random rollouts read it better than any sum of features. None
-        when there is nothing to check (no play budget, or play_games = 0). ``documents`` maps each label to the
-        document that plays it."""
+        when there is nothing to check (no play budget, or play_games = 0); else the scores by label, the label
+        that ships and under ``uct`` the uct candidate's ``play`` (None without one)."""
         from evoplay.agents.program import document_agent
 
         games = int(self.config["report"].get("play_games", 0))
