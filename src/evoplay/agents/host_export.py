@@ -197,23 +197,21 @@ def _evaluation(settings: dict, names: list[str], lang: str) -> str:
 
 
 def _level_literal(name: str, settings: dict, names: list[str], lang: str) -> str:
-    board = settings["board"]
-    scales = settings["scales"]
-    if lang == "js":
-        board_text = "null" if board is None else json.dumps(board)
-        fields = [f"name: {json.dumps(name)}", f"policy: {json.dumps(settings['policy'])}",
-                  f"depth: {settings['depth']}", f"nodes: {settings['nodes']}", f"ms: {settings['ms']!r}",
-                  f"own: {settings['own']}", f"free: {json.dumps(settings['free'])}", f"board: {board_text}",
-                  "scales: " + ("null" if scales is None else _numbers(scales, lang, names))]
-        body = ",\n      ".join(fields + ["evaluate: " + _evaluation(settings, names, lang)])
-        return f"    {{ // {settings['describe']}\n      {body}\n    }}"
-    board_text = "nil" if board is None else "{" + ", ".join(f"{k} = {v}" for k, v in board.items()) + "}"
-    fields = [f"name = {json.dumps(name)}", f"policy = {json.dumps(settings['policy'])}",
-              f"depth = {settings['depth']}", f"nodes = {settings['nodes']}", f"ms = {settings['ms']!r}",
-              f"own = {settings['own']}", f"free = {'true' if settings['free'] else 'false'}", f"board = {board_text}",
-              "scales = " + ("nil" if scales is None else _numbers(scales, lang, names))]
-    body = ",\n      ".join(fields + ["evaluate = " + _evaluation(settings, names, lang)])
-    return f"    {{ -- {settings['describe']}\n      {body}\n    }}"
+    """One level's table: a JavaScript object or a Lua table of the same fields."""
+    js = lang == "js"
+    board, scales = settings["board"], settings["scales"]
+    none = "null" if js else "nil"
+    if board is None:
+        board_text = none
+    else:
+        board_text = json.dumps(board) if js else "{" + ", ".join(f"{k} = {v}" for k, v in board.items()) + "}"
+    fields = [("name", json.dumps(name)), ("policy", json.dumps(settings["policy"])), ("depth", settings["depth"]),
+              ("nodes", settings["nodes"]), ("ms", repr(settings["ms"])), ("own", settings["own"]),
+              ("free", "true" if settings["free"] else "false"), ("board", board_text),
+              ("scales", none if scales is None else _numbers(scales, lang, names)),
+              ("evaluate", _evaluation(settings, names, lang))]
+    body = ",\n      ".join(f"{key}{': ' if js else ' = '}{value}" for key, value in fields)
+    return f"    {{ {'//' if js else '--'} {settings['describe']}\n      {body}\n    }}"
 
 
 def _host_section(game, lang: str) -> tuple[str, str]:
