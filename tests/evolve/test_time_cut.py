@@ -98,3 +98,71 @@ def test_a_closing_cut_short_ships_the_last_generations_best_unchecked(tmp_path,
     assert best["generation"] == last["generation"] == 2 and best["fitness"] == last["fitness"]
     assert best["playoff"] == generic.STOPPED and best["play"] == {"ms": 1.0}
     assert "it plays within the play budget, unchecked: the play check was stopped" in load_recipe("ga").report(folder)
+
+
+def test_a_play_check_stopped_after_a_round_decides_by_the_rounds_played(tmp_path, monkeypatch):
+    """The check plays a game a seat a round; the budget running out in the second round leaves the first to
+    decide, and best.json and the report say it stopped."""
+    import numpy as np
+
+    from evoplay.evolve import load_config
+    from evoplay.recipes import generic, load_recipe
+
+    config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 2, "population": 4, "report.games": 0,
+                                      "fitness.games": 1, "minutes": 0.0, "report.playoff": 0,
+                                      "report.play_games": 3, "play.ms": 0.0, "play.nodes": 40})
+    real = generic.evaluate_population
+    rounds = []
+
+    def one_round_then_out_of_time(game, agents, spec, *args, **kwargs):
+        if [a.spec for a in agents][:2] != ["as trained", "within the play budget"]:
+            return real(game, agents, spec, *args, **kwargs)
+        assert spec.games == 1  # a game a seat a round
+        if rounds:
+            raise TimeBudgetSpent("the time budget ran out during the games")
+        rounds.append(1)
+        res = real(game, agents, spec, *args, **kwargs)
+        res.fitness = np.array([0.75, 0.25])
+        return res
+
+    monkeypatch.setattr(generic, "evaluate_population", one_round_then_out_of_time)
+    folder = RunFolder.create(tmp_path / "run", "ga", config)
+    run_evolution(load_recipe("ga").make(config), folder)
+    check = folder.read_json("best.json")["play_check"]
+    assert check["scores"] == {"as trained": 0.75, "within the play budget": 0.25}
+    assert check["shipped"] == "as trained" and check["rounds"] == 1
+    assert check["stopped"] == "after 1 of 3 rounds by the time budget"
+    assert "(stopped after 1 of 3 rounds by the time budget)" in load_recipe("ga").report(folder)
+
+
+def test_the_loop_keeps_what_the_closing_says_it_needs(tmp_path):
+    """A recipe's closing_seconds (the play check's rounds at play.ms a move) stops evolution early enough, at
+    most half the budget; the ga recipe estimates it from the games' length, the rungs and the workers."""
+    from evoplay.evolve import load_config
+    from evoplay.recipes import load_recipe
+
+    class Reserving(SlowerEachGeneration):
+        def step(self, state, generation, executor):
+            time.sleep(0.3)
+            return {"generation": state["generation"] + 1}, {"best": 0.0}
+
+        def closing_seconds(self, state, workers):
+            return 0.45 if state["generation"] else 0.0  # of a 1.8 s budget: four 0.3 s generations fit, not five
+
+    evo = Reserving()
+    folder = RunFolder.create(tmp_path / "run", "slow", {"seed": 1, "minutes": 0.03, "closing": 0.0})
+    run_evolution(evo, folder)
+    assert len(folder.read_log()) == 4 and "was spent after 4" in folder.read_json("finished.json")["stopped"]
+    Reserving.closing_seconds = lambda self, state, workers: 60.0  # more than all: half the budget is kept
+    folder = RunFolder.create(tmp_path / "half", "slow", {"seed": 1, "minutes": 0.03, "closing": 0.0})
+    run_evolution(Reserving(), folder)
+    assert len(folder.read_log()) == 2
+
+    config = load_config("ga", None, {"game": TAKE_AWAY, "play.ms": 100.0, "play.uct": "never"})
+    ga = load_recipe("ga").make(config)
+    state = {"plies": 20.0, "ladder": 0}
+    rungs = len(ga.playoff_spec(state, 1).opponents)
+    # one timed candidate: 20 plies x (rungs + 1) moves of 0.1 s on 2 workers, one and a half rounds in 35 %
+    assert ga.closing_seconds(state, 2) == pytest.approx(1.5 * 20 * (rungs + 1) * 0.1 / 2 / 0.35)
+    assert ga.closing_seconds({"ladder": 0}, 2) == 0.0  # no game played yet
+    assert load_recipe("ga").make({**config, "play": {"ms": 0.0, "nodes": 50}}).closing_seconds(state, 2) == 0.0

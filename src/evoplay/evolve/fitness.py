@@ -247,6 +247,7 @@ class FitnessResult:
     by_opponent: dict[str, np.ndarray] = field(default_factory=dict)  # name -> (candidates, 3) W/D/L
     selection: np.ndarray | None = None
     rounds: np.ndarray | None = None
+    plies: float = 0.0  # the mean length of the games played, in moves
 
     def __post_init__(self):
         if self.selection is None:
@@ -470,8 +471,9 @@ def evaluate_population(game, candidates, spec: FitnessSpec, seed: int, generati
         fitness = apply_parsimony(spec.parsimony, score, np.asarray(sizes), **params)
     fitness = np.asarray(fitness, dtype=np.float64)
     selection = _ranks([(int(reached[i]), float(fitness[i])) for i in range(n)]) if rounds > 1 else fitness
+    plies = float(np.mean([rec.moves for rec in tally.records])) if tally.records else 0.0
     return FitnessResult(fitness, score, tally.wdl[:, WIN], tally.wdl[:, DRAW], tally.wdl[:, LOSS], tally.games,
-                         tally.by_opponent, selection, reached)
+                         tally.by_opponent, selection, reached, plies)
 
 
 # --------------------------------------------------------------------------------------------------------------

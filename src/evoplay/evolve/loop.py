@@ -10,7 +10,8 @@ A recipe's evolution object provides:
 - ``finish(state, folder)``: write the best agent, exports, plots;
 - optionally ``done(state) -> bool``: stop early (a convergence test);
 - optionally ``closing_share``: the share of ``minutes`` its ``finish`` needs when that is more than the config's
-  ``closing``.
+  ``closing``; and ``closing_seconds(state, workers)``: the seconds it needs, estimated from the run so far (the
+  loop keeps the larger of the two, at most half the budget).
 """
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     closing = float(folder.config.get("closing", 0) or 0) if closing is None else max(
         float(closing), float(folder.config.get("closing", 0) or 0))
     limit = 60.0 * minutes * (1.0 - closing)
+    reserve = getattr(evo, "closing_seconds", None)
     with folder.locked():
         total = evo.generations
         loaded = folder.load_checkpoint()
@@ -99,6 +101,8 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             if done and generation > 0 and done(state):
                 stopped = f"the recipe's convergence test held after {generation} generations"
                 break
+            if reserve is not None and minutes:  # what the recipe's closing says it needs, at most half the budget
+                limit = min(limit, max(30.0 * minutes, 60.0 * minutes - reserve(state, getattr(executor, "workers", 1))))
             if minutes and (spent >= limit or spent + _next_generation(folder) > limit):
                 stopped = f"the time budget of {minutes:g} min was spent after {generation} generations"
                 break

@@ -170,8 +170,25 @@ class GenericEvolution:
             keep = int(self.config["report"]["playoff"])
             entry = {"individual": pop[best].copy(), "generation": generation, "fitness": float(res.fitness[best])}
             state["champions"] = (state["champions"] + [entry])[-keep:]
+        state["plies"] = res.plies  # how long a game lasts now: what the closing's play check will cost
         state["population"] = self.next_population(state, res)
         return state, record
+
+    def closing_seconds(self, state: dict, workers: int) -> float:
+        """The seconds the closing needs so that its play check (which gets 35 % of the closing: the playoff takes
+        30 % first, the check half the rest) can play one and a half rounds at ``play.ms`` a move, from the mean
+        length of the last generation's games; the loop keeps at least this for the closing (at most half the
+        budget). 0 without a time budget a move or a play check."""
+        ms = float(self.play.get("ms", 0) or 0)
+        plies = float(state.get("plies", 0.0))
+        if not (ms and plies and int(self.config["report"].get("play_games", 0))):
+            return 0.0
+        timed = 1 + (self.play_uct != "never")  # deepening and (where tried) uct play within the budget
+        rungs = len(self.playoff_spec(state, 1).opponents)
+        # each timed candidate moves half of its games against the rungs (two seats each) and against the other
+        # candidates, both ways: plies * (rungs + candidates - 1) timed moves a round
+        round_seconds = timed * plies * (rungs + timed) * ms / 1000.0 / max(1, workers)
+        return 1.5 * round_seconds / (0.7 * 0.5)
 
     def playoff_extras(self, state: dict) -> list[tuple[object, str, int]]:
         """Individuals no generation played that the champion's playoff weighs too, as (individual, label, the
@@ -248,7 +265,8 @@ class GenericEvolution:
     def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:
         """How the champion plays best: as it was trained, by iterative deepening within ``play``'s budget, or
         (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
-        plays ``report.play_games`` games a seat against the top rungs and the others. Evolution weighs an
+        plays ``report.play_games`` rounds of a game a seat against the top rungs and the others (a time budget that
+        runs out after a round decides by the rounds played, and the result says so). Evolution weighs an
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
         the leaves of a deeper one badly (positions where different players move, after different dice); where
         the value of a position is a connection, random rollouts read it better than any sum of features. None
@@ -265,16 +283,25 @@ class GenericEvolution:
         if uct is not None:
             labels.append("uct within the play budget")
             agents.append(document_agent(self.game, uct, labels[-1]))
+        # a game a seat a round, every candidate in the same games (common random numbers), so that a time budget
+        # that runs out decides by the rounds played rather than not at all
+        total, rounds = np.zeros(len(agents)), 0
         try:
-            res = evaluate_population(self.game, agents, self.playoff_spec(state, games), self.seed + 15485863, 0,
-                                      executor)
-        except TimeBudgetSpent:  # the run's time budget ran out first: the play budget ships, unchecked
-            return {"scores": STOPPED, "shipped": labels[1], "uct": None}
+            for r in range(games):
+                res = evaluate_population(self.game, agents, self.playoff_spec(state, 1),
+                                          self.seed + 15485863 + 7919 * r, 0, executor)
+                total += res.fitness
+                rounds += 1
+        except TimeBudgetSpent:  # the run's time budget ran out first
+            if not rounds:  # not one round: the play budget ships, unchecked
+                return {"scores": STOPPED, "shipped": labels[1], "uct": None}
+        fitness = total / rounds
         # the best score ships; a tie goes to the search that uses the budget (alpha-beta before uct)
-        order = sorted(range(len(labels)), key=lambda i: (-float(res.fitness[i]), i == 0, i))
+        order = sorted(range(len(labels)), key=lambda i: (-float(fitness[i]), i == 0, i))
         shipped = labels[order[0]]
-        return {"scores": {label: round(float(f), 4) for label, f in zip(labels, res.fitness)},
-                "shipped": shipped, "uct": uct["play"] if uct is not None else None}
+        return {"scores": {label: round(float(f), 4) for label, f in zip(labels, fitness)},
+                "shipped": shipped, "uct": uct["play"] if uct is not None else None, "rounds": rounds,
+                **({"stopped": f"after {rounds} of {games} rounds by the time budget"} if rounds < games else {})}
 
     def report_opponents(self, state: dict) -> list[str]:
         """Whom the champion plays when the run ends: the fixed fitness opponents, the ladder's rungs up to the one
@@ -376,7 +403,8 @@ def report(folder, recipe: str) -> str:
             budget = ", ".join(f"{k}={v:g}" for k, v in (folder.config.get("play") or {}).items()
                                if v and isinstance(v, (int, float)))
             lines.append(f"it plays {check['shipped']}" + (f" ({budget} a move)" if "budget" in check["shipped"]
-                                                           else "") + f"; the play check scored {scores}")
+                                                           else "") + f"; the play check scored {scores}"
+                         + (f" (stopped {check['stopped']})" if check.get("stopped") else ""))
         kind = "gp" if recipe == "gp" else "weights"
         spec = f"{kind}({folder.file('best.json')})"
         if doc.get("plays"):

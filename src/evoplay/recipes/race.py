@@ -100,6 +100,13 @@ class Race:
             record["race"] = decided
         return state, record
 
+    def closing_seconds(self, state: dict, workers: int) -> float:
+        """What the closing of the setting that ships (the first while the race runs) needs: its own estimate."""
+        if self.unraced(state):
+            return self.arms[0].closing_seconds(state, workers)
+        k = state["winner"] if state["winner"] is not None else 0
+        return self.arms[k].closing_seconds(state["arms"][k], workers)
+
     def decide(self, state: dict, executor) -> dict:
         """The playoff that ends the race: each setting's candidates against each other and the top rungs; the
         winner's setting is kept in ``state["winner"]``. Returns what the choice rests on."""
