@@ -32,7 +32,7 @@ def refusal(name: str, game: Game) -> str | None:
 
 
 #: the agent names whose meaning a game gives itself through ``Game.players`` (the rest are agents of their own)
-GAME_MEANINGS = ("alphabeta", "genome", "champion", "gp")
+GAME_MEANINGS = ("alphabeta", "genome", "champion", "gp", "narrator")
 _REGISTERED_CLASSES: set = set()
 
 

@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from evoplay.errors import IllegalActionError, SpecError
+from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.naming import plain_spec
 
 # OpenSpiel's special player ids.
@@ -41,11 +41,29 @@ class Game:
     #: - ``"champion"``: an ``evoplay.games.agent.AgentEntry``, the strongest player shipped for the game;
     #: - ``"gp"``: ``f(game, program, pset, doc, where, spec, depth)``, a program of a policy of the game's own
     #:   (``program_agent``);
+    #: - ``"narrator"``: ``f(agent, viewer, say)``, an agent that plays as ``agent`` does and tells the person in
+    #:   seat ``viewer`` its moves in the game's words (``narrator``);
     #: - any other name: an ``AgentEntry``, an agent only this game has, listed and built under that name.
     players: dict[str, str] = {}
-    #: the web app's drawing of the game where it has one of its own ("kalah", "mnk", "sevens", "grid"); None: a
-    #: board from ``State.grid()`` where the states give one, else the state's text
+    #: the web app's drawing of the game where it has one of its own ("kalah", "mnk", "sevens", "grid": the page's
+    #: script of that name draws ``State.view_fields``); None: a board from ``State.grid()`` where the states give
+    #: one, else the state's text
     view: str | None = None
+
+    # --- what the web app and the terminal offer a person (each with a default that suits any game) ----------
+    #: the agent a person plays when they name none (``evoplay serve``'s play page, ``evoplay play``); None: the
+    #: page's ``random``, the terminal's ``alphabeta(depth=4)`` (``rs(budget_ms=40,depth=10)`` in real time)
+    default_opponent: str | None = None
+    #: the opponents the play page lists for the game (beside a free spec and the runs' best agents)
+    suggested_opponents: tuple[str, ...] = ("random",)
+    #: difficulty levels of the game's own: level name -> the agent spec that plays it; the play page and
+    #: ``evoplay play --vs LEVEL`` take a level's name for its agent
+    levels: dict[str, str] = {}
+    #: the agents ``evoplay tournament GAME`` plays when none are named (empty: the command asks for them)
+    tournament_agents: tuple[str, ...] = ()
+    #: what the terminal writes before an action's string in "<agent> plays <move>", for a game whose action
+    #: strings are bare numbers ("pit " makes "alphabeta(depth=4) plays pit 3")
+    move_word: str = ""
 
     def __init__(self, spec: str | None = None, params: dict[str, Any] | None = None, **values):
         """``load_game`` passes the canonical ``spec`` and the checked ``params``. Called plainly --
@@ -118,6 +136,20 @@ class Game:
         ``players["gp"]`` (Kalah's pit rule is one: ``evoplay.games.kalah.program_player``)."""
         own = self.player("gp")
         return None if own is None else own(self, program, pset, doc, where, spec, depth)
+
+    def narrator(self, agent, viewer: int, say: Callable[[str], None]):
+        """``agent`` wrapped to tell the person in seat ``viewer`` (through ``say``) each move it makes, in the game's
+        own words (``players["narrator"]``: Sevens says a sent card to its receiver only); None (the default): the
+        terminal's plain "<agent> plays <move>" lines."""
+        own = self.player("narrator")
+        return None if own is None else own(agent, viewer, say)
+
+    @classmethod
+    def run_player(cls, doc: dict, file: str, config: dict) -> tuple[str, str] | None:
+        """How the browser plays a run's best.json ``doc`` (at ``file``, the run's config ``config``) of a kind only
+        this game's runs write: (the agent spec, the game spec it plays). None (the default): the document is of
+        a kind every game's runs write (a program, a genome), which evoplay plays without the game's help."""
+        return None
 
     def openspiel_twin(self):
         """OpenSpiel's equivalent of this game, for OpenSpiel's bots: (the pyspiel game's spec, our action to
@@ -211,6 +243,35 @@ class State:
             return (None, action) if 0 <= action < width else None
         if n >= height * width and 0 <= action < height * width:
             return divmod(action, width)
+        return None
+
+    def view_fields(self, player: int) -> dict:
+        """What the web app's own drawing of the game (``Game.view``) reads of this state as seat ``player`` sees
+        it: a dict of JSON values (Kalah's: the pits and stores of each side). Only a game that names a ``view``
+        needs it; the others are drawn from ``grid()`` or their text."""
+        raise GameError(f"{type(self.game).__name__}.view is {self.game.view!r}, but {type(self).__name__} has no "
+                        f"view_fields(player) giving what that drawing reads; set view = None to draw the state's "
+                        f"grid() or text")
+
+    def why_illegal(self, action: int, player: int) -> str:
+        """Why seat ``player`` may not play ``action`` here, in the game's words (the web app's answer to a
+        refused move). The default names the move and the legal ones."""
+        try:
+            text = self.action_to_string(action)
+        except Exception:  # an action the game cannot write: its number
+            text = str(action)
+        shown = ", ".join(self.action_to_string(a) for a in self.legal_actions(player))
+        return f"{text} is not a legal move here; legal: {shown}"
+
+    def move_kind(self) -> tuple[str | None, int]:
+        """(kind, to) of the move the player to move makes, for a game whose moves are of several kinds: the kind's
+        name and the seat the move goes to (-1: no seat). A move to a seat is seen by its mover and that seat only
+        (the web app shows the others no more than its kind). The default: (None, -1), one kind of move."""
+        return None, -1
+
+    def verdict(self, player: int) -> str | None:
+        """How a finished game went for seat ``player`` in the game's own words (Sevens: the finishing order), or
+        None (the default): the web app and the terminal say who won from the returns."""
         return None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -103,6 +103,11 @@ GRID_ALIASES = {"u": UP, "w": UP, "up": UP, "d": DOWN, "s": DOWN, "down": DOWN, 
                 "left": LEFT, "r": RIGHT, "right": RIGHT, "n": NIL, "nil": NIL, "stay": NIL, ".": NIL, "": NIL}
 
 
+#: the opponents a person meets on a grid duel (the rollout controllers within a tick's 40 ms), the first by default
+GRID_OPPONENTS = ("rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
+                  "random")
+
+
 class GridDuelState(State):
     """A simultaneous-move position on a grid: both players pick one of up, down, left, right, nil each tick.
 
@@ -180,6 +185,13 @@ class GridDuelState(State):
         a, b = self.positions()
         chars[a], chars[b] = "A", "B"
         return ["".join(chars[r * g.width : (r + 1) * g.width]) for r in range(g.height)]
+
+    def view_fields(self, player: int) -> dict:
+        """The web app's grid drawing (``Game.view = "grid"``, played in real time): the rows, the scores, the tick
+        (of ``ticks`` where the game has a length), ``player``'s letter and the state's last line."""
+        return {"rows": self.rows(), "scores": self.scores(), "tick": int(self.buf[TICK]),
+                "ticks": getattr(self.game, "ticks", None), "your_mark": "AB"[player],
+                "text": str(self).splitlines()[-1]}
 
     def interior(self, player: int) -> np.ndarray:
         """The cell codes inside the walls as an (h, w) array seen from ``player``'s side: turned half round for

@@ -21,8 +21,8 @@ from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
-    BODY, DRAW, GRID_ACTIONS, PHASE, RNG, SCORE, TICK, WINNER, GridDuelState, grid_kernels, new_buffer, seed_word,
-    xorshift32,
+    BODY, DRAW, GRID_ACTIONS, GRID_OPPONENTS, PHASE, RNG, SCORE, TICK, WINNER, GridDuelState, grid_kernels, new_buffer,
+    seed_word, xorshift32,
 )
 from evoplay.games.forward import DOWN, LEFT, NIL, RIGHT, UP  # noqa: F401 - this game's actions
 
@@ -188,6 +188,8 @@ def hide(params, buf, seed):
 class GemsGame(Game):
     name = "gems"
     view = "grid"
+    default_opponent = GRID_OPPONENTS[0]
+    suggested_opponents = GRID_OPPONENTS
     summary = "Gems, simultaneous moves: collect more gems than the other player in a fixed number of ticks"
     parameters = (
         Param("w", int, 9, "grid columns inside the walls", min=3, max=60, why="the grid"),

@@ -236,6 +236,11 @@ class KalahGame(Game):
                "champion": "evoplay.games.kalah.players:CHAMPION",
                "gp": "evoplay.games.kalah.program_player:agent_from_document"}
     view = "kalah"
+    default_opponent = "alphabeta(depth=4)"
+    suggested_opponents = ("alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)", "alphabeta(depth=8)",
+                           "mcts(iterations=2000)", "random")
+    tournament_agents = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=8)")
+    move_word = "pit "
     summary = "Kalah (mancala): sow counter-clockwise, extra move from the store, captures"
     parameters = (
         Param("pits", int, 6, "pits per side", min=1, max=20, why="the kernels' boards"),
@@ -368,6 +373,25 @@ class KalahState(State):
 
     def _action_to_string(self, action: int) -> str:
         return str(action + 1)
+
+    def why_illegal(self, action: int, player: int) -> str:
+        pits = self.game.pits
+        if 0 <= action < pits:
+            return f"pit {self.action_to_string(action)} is empty; sow from a pit that holds seeds"
+        return f"there is no pit {action + 1}; your pits are 1..{pits}"
+
+    def view_fields(self, player: int) -> dict:
+        """The web app's Kalah drawing: ``player``'s pits (from its left) and store, and the other side's."""
+        pits, board = self.game.pits, [int(x) for x in self._board]
+
+        def side(p):
+            base = 0 if p == 0 else pits + 1
+            return board[base : base + pits], board[pits if p == 0 else 2 * pits + 1]
+
+        mine, my_store = side(player)
+        theirs, their_store = side(1 - player)
+        return {"pits": pits, "your_pits": mine, "your_store": my_store, "their_pits": theirs,
+                "their_store": their_store, "text": str(self)}
 
     def _string_to_action(self, text: str) -> int:
         g = self.game

@@ -212,6 +212,9 @@ class MnkGame(Game):
     players = {"alphabeta": "evoplay.games.mnk.players:alphabeta", "genome": "evoplay.games.mnk.genome",
                "champion": "evoplay.games.mnk.players:CHAMPION"}
     view = "mnk"
+    default_opponent = "alphabeta(depth=4)"
+    suggested_opponents = ("alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=empty_cells)", "random")
+    tournament_agents = ("random", "alphabeta(depth=2)", "alphabeta(schedule=empty_cells)")
     summary = "m,n,k-game: k in a row on an m x n board (5,5,4 by default; mnk(m=3,n=3,k=3) is tic-tac-toe)"
     parameters = (
         Param("m", int, 5, "columns", min=1, max=26, why="columns are named a to z"),
@@ -314,6 +317,18 @@ class MnkState(State):
 
     def _action_to_string(self, action: int) -> str:
         return self.game.cell_name(action)
+
+    def why_illegal(self, action: int, player: int) -> str:
+        if 0 <= action < self.game.m * self.game.n:
+            return f"{self.action_to_string(action)} is taken; place your stone on an empty cell"
+        return super().why_illegal(action, player)
+
+    def view_fields(self, player: int) -> dict:
+        """The web app's m,n,k drawing: the cells (0 empty, 1 X, 2 O), their names, ``player``'s mark, the last move."""
+        g = self.game
+        return {"m": g.m, "n": g.n, "k": g.k, "cells": [int(x) for x in self._board], "marks": ".XO",
+                "your_mark": "XO"[player], "names": [g.cell_name(c) for c in range(g.m * g.n)],
+                "last": self.history[-1] if self.history else None, "text": str(self)}
 
     def _string_to_action(self, text: str) -> int:
         g = self.game

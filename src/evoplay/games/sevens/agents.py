@@ -22,9 +22,9 @@ import numpy as np
 
 from evoplay.games.agent import Agent, AgentEntry
 from evoplay.errors import SpecError
+from evoplay.games.sevens.game import LEVELS, SPECIMEN_KIND
 from evoplay.spec import Param
 
-LEVELS = ("easy", "medium", "hard", "expert")
 #: the levels evoplay ships (a run's levels.json from ``evoplay evolve sevens --levels``, copied here)
 SHIPPED_LEVELS = Path(__file__).with_name("levels.json")
 
@@ -74,7 +74,7 @@ class Specimen:
     def to_dict(self) -> dict:
         play_text, send_text = self.texts()
         return {
-            "kind": "sevens-specimen", "game": "sevens", "primitives": self.pset.to_dict(),
+            "kind": SPECIMEN_KIND, "game": "sevens", "primitives": self.pset.to_dict(),
             "play": self.play.to_dict(), "send": self.send.to_dict(),
             "play_text": play_text, "send_text": send_text, "size": self.size, **{"info": self.info},
         }
@@ -84,8 +84,8 @@ class Specimen:
         from evoplay.gp.primitives import FEATURE, PrimitiveSet
         from evoplay.gp.program import Program
 
-        if not isinstance(d, dict) or d.get("kind") != "sevens-specimen":
-            raise SpecError(f"{where}: not a Sevens specimen (expected a JSON object with kind 'sevens-specimen', "
+        if not isinstance(d, dict) or d.get("kind") != SPECIMEN_KIND:
+            raise SpecError(f"{where}: not a Sevens specimen (expected a JSON object with kind '{SPECIMEN_KIND}', "
                             "as written by evoplay evolve sevens)")
         try:
             pset = PrimitiveSet.from_dict(d["primitives"])
@@ -282,13 +282,8 @@ class Narrator(Agent):
 
 
 def sevens_verdict(state, you: int) -> str:
-    places = state.places()
-    order = sorted(range(len(places)), key=lambda p: places[p])
-    names = ", ".join("you" if p == you else f"P{p}" for p in order)
-    k = places[you] + 1
-    suffix = "st" if k == 1 else "nd" if k == 2 else "rd" if k == 3 else "th"
-    head = "you win!" if k == 1 else f"you finished {k}{suffix} of {len(places)}"
-    return f"{head} (finishing order: {names})"
+    """``state.verdict(you)``: seat ``you``'s finishing place and the finishing order."""
+    return state.verdict(you)
 
 
 # --------------------------------------------------------------------------------------------------------------

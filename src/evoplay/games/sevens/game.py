@@ -15,8 +15,8 @@ from evoplay.games.base import TERMINAL, Game, State
 from evoplay.games.sevens.render import render
 from evoplay.games.sevens.rules import (
     _MASK64, CARDS, HAND, HIGH, LOW, MAX_PLAYERS, MIN_PLAYERS, NUM_FEATURES, OWNER, PHASE, PLACE, RANK_NAMES,
-    RECEIVER, SEND, STATE_SIZE, SUIT_LETTERS, SUIT_NAMES, SUITS, TO_MOVE, TURNS, card_name, card_rank, card_suit,
-    parse_card, returns,
+    RECEIVER, SEND, STATE_SIZE, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, TO_MOVE, TURNS, card_name, card_rank,
+    card_suit, parse_card, returns,
 )
 from evoplay.games.sevens.rules_kernels import apply_card, deal, features, legal_cards
 
@@ -42,11 +42,21 @@ class SevensObservation:
     history: tuple[tuple[str, int, int, int | None], ...]
 
 
+#: the difficulty levels evoplay ships (levels.json): ``specimen(level=LEVEL)`` plays one
+LEVELS = ("easy", "medium", "hard", "expert")
+#: the ``kind`` of a Sevens run's best.json (``evoplay.games.sevens.agents.Specimen``)
+SPECIMEN_KIND = "sevens-specimen"
+
+
 class SevensGame(Game):
     name = "sevens"
     players = {"sevens_heuristic": "evoplay.games.sevens.agents:HEURISTIC",
-               "specimen": "evoplay.games.sevens.agents:SPECIMEN"}
+               "specimen": "evoplay.games.sevens.agents:SPECIMEN",
+               "narrator": "evoplay.games.sevens.agents:Narrator"}
     view = "sevens"
+    default_opponent = "expert"
+    suggested_opponents = (*LEVELS, "sevens_heuristic", "random")
+    levels = {level: f"specimen(level={level})" for level in LEVELS}
     summary = "Sevens (Sjuan, Fan Tan): build the suits out from the sevens; who cannot play is sent a card"
     parameters = (
         Param("players", int, 4, "players, 3 to 8", min=MIN_PLAYERS, max=MAX_PLAYERS, why="Sevens is for 3 to 8 players"),
@@ -73,6 +83,17 @@ class SevensGame(Game):
         names += [f"hand_size_seat_{q}" for q in range(self.players)]
         names += [f"place_seat_{q}" for q in range(self.players)]
         return names + ["to_move_seat", "send", "receiver_seat", "rounds"]
+
+    @classmethod
+    def run_player(cls, doc: dict, file: str, config: dict) -> tuple[str, str] | None:
+        """A Sevens run's specimen plays through ``specimen(path=FILE)`` at the table the run trained at (its
+        config's players)."""
+        if doc.get("kind") != SPECIMEN_KIND:
+            return None
+        table = config.get("game")
+        players = table.get("players", 4) if isinstance(table, dict) else 4
+        game = f"sevens(players={players})" if isinstance(players, int) and players != 4 else "sevens"
+        return f"specimen(path={file})", game
 
     def new_initial_state(self, seed: int | None = None) -> "SevensState":
         s = np.empty(STATE_SIZE, np.int16)
@@ -124,6 +145,33 @@ class SevensState(State):
 
     def _string_to_action(self, text: str) -> int:
         return parse_card(text)
+
+    def why_illegal(self, action: int, player: int) -> str:
+        if not 0 <= action < CARDS:
+            return f"{action} is not a card"
+        if action not in self.hand(player):
+            return f"{card_name(action)} is not in your hand"
+        if self.phase() == "send":
+            return "choose a card of yours to send"
+        shown = ", ".join(card_name(c) for c in self.legal_actions(player))
+        return (f"{card_name(action)} cannot go on the table yet: play a seven, or the card next to a row's end"
+                f" ({shown})")
+
+    def move_kind(self) -> tuple[str | None, int]:
+        """("send", receiver) while the mover chooses a card to give, else ("play", -1)."""
+        phase = self.phase()
+        return phase, self.receiver() if phase == "send" else -1
+
+    def verdict(self, player: int) -> str:
+        """``player``'s finishing place and the finishing order ("you finished 2nd of 4 (finishing order: P1, you,
+        P0, P2)")."""
+        places = self.places()
+        order = sorted(range(len(places)), key=lambda p: places[p])
+        names = ", ".join("you" if p == player else f"P{p}" for p in order)
+        k = places[player] + 1
+        suffix = "st" if k == 1 else "nd" if k == 2 else "rd" if k == 3 else "th"
+        head = "you win!" if k == 1 else f"you finished {k}{suffix} of {len(places)}"
+        return f"{head} (finishing order: {names})"
 
     def returns(self) -> list[float]:
         return returns([int(x) for x in self._s])
@@ -240,6 +288,22 @@ class SevensState(State):
     def render(self, viewer: int | None = None) -> str:
         """The table, the hand sizes and ``viewer``'s hand (never another player's)."""
         return render(self, viewer)
+
+    def view_fields(self, player: int) -> dict:
+        """The web app's Sevens table as ``player`` sees it: its hand, the rows, the hand sizes and places, the
+        last moves (another pair's sent card hidden)."""
+        obs = self.observation(player)
+
+        def card(c):
+            return {"card": c, "name": card_name(c), "rank": RANK_NAMES[card_rank(c) - 1], "suit": card_suit(c)}
+
+        history = [{"kind": kind, "actor": actor, "to": target, "card": None if c is None else card(c)}
+                   for kind, actor, target, c in obs.history[-12:]]
+        return {"hand": [card(c) for c in obs.hand], "rows": [list(r) for r in obs.rows],
+                "hand_sizes": list(obs.hand_sizes), "places": list(obs.places), "phase": obs.phase,
+                "receiver": obs.receiver, "rounds": obs.rounds, "history": history,
+                "suits": list(SUIT_SYMBOLS), "suit_names": list(SUIT_NAMES), "ranks": list(RANK_NAMES),
+                "text": self.render(player)}
 
     def __str__(self) -> str:
         p = self.current_player()

@@ -19,7 +19,7 @@ from evoplay.spec import Param
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL, Game
 from evoplay.games.forward import (
-    BODY, DRAW, GRID_ACTIONS, PHASE, SCORE, TICK, WINNER, GridDuelState, grid_kernels, new_buffer,
+    BODY, DRAW, GRID_ACTIONS, GRID_OPPONENTS, PHASE, SCORE, TICK, WINNER, GridDuelState, grid_kernels, new_buffer,
 )
 from evoplay.games.forward import DOWN, LEFT, NIL, RIGHT, UP  # noqa: F401 - this game's actions
 
@@ -119,6 +119,8 @@ def apply(params, buf, joint):
 class TronGame(Game):
     name = "tron"
     view = "grid"
+    default_opponent = GRID_OPPONENTS[0]
+    suggested_opponents = GRID_OPPONENTS
     summary = "Tron light cycles, simultaneous moves: leave a trail, hit a wall or trail and lose"
     parameters = (
         Param("w", int, 12, "grid columns inside the walls", min=4, max=60, why="the grid"),
