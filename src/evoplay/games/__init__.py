@@ -92,6 +92,8 @@ def load_installed_games() -> list[str]:
     return names
 
 
+#: the game the web app's play page and the requests that name none play
+DEFAULT_GAME = "kalah"
 #: built-in game name -> its Game class (module:Class); each class carries its ``parameters`` and ``summary``
 BUILTINS = {
     "kalah": "evoplay.games.kalah.game:KalahGame",

@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, GameError, IllegalActionError, SpecError
 from evoplay.serve import runs as run_pages
-from evoplay.serve.play import DEFAULT_OPPONENTS, GENERIC_OPPONENT, SUGGESTIONS, GameSession, StaleMove
+from evoplay.serve.play import GameSession, StaleMove, default_opponent, opponent_spec
 from evoplay.spec import Param, parse_seat
 from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confined_to, shown_names
 from evoplay.serve.target import TargetSession, check_expression, level_list
@@ -177,45 +177,35 @@ async def page(request: Request):
 async def catalog(request: Request):
     """The games, the agents and the levels the play page offers."""
     from evoplay.agents import AGENTS
-    from evoplay.games.sevens.agents import LEVELS as SEVENS_LEVELS
-    from evoplay.games import GAMES
+    from evoplay.games import CLASSES, GAMES, Game
 
-    games = []
+    games, levels = [], {}
     for e in GAMES.entries():
+        cls = CLASSES.get(e.name, Game)
         games.append({"name": e.name, "help": e.help, "params": [p.describe() for p in e.params],
-                      "default_opponent": DEFAULT_OPPONENTS.get(e.name, GENERIC_OPPONENT),
-                      "suggestions": SUGGESTIONS.get(e.name, [GENERIC_OPPONENT])})
+                      "default_opponent": default_opponent(cls), "suggestions": list(cls.suggested_opponents)})
+        if cls.levels:  # a game's difficulty levels (Game.levels) as "<game>_levels"
+            levels[f"{e.name}_levels"] = list(cls.levels)
     agents = [{"name": e.name, "help": e.help, "params": [p.describe() for p in e.params]}
               for e in AGENTS.entries() if e.name != "human"]
-    return JSONResponse({"games": games, "agents": agents, "sevens_levels": list(SEVENS_LEVELS),
-                         "target_levels": level_list(), "tick_ms": 150})
-
-
-def _opponent_spec(game, text: str | None) -> str:
-    spec = (text or "").strip() or DEFAULT_OPPONENTS.get(game.name, GENERIC_OPPONENT)
-    if game.name == "sevens":
-        from evoplay.games.sevens.agents import LEVELS as SEVENS_LEVELS
-
-        if spec in SEVENS_LEVELS:
-            spec = f"specimen(level={spec})"
-    return spec
+    return JSONResponse({"games": games, "agents": agents, **levels, "target_levels": level_list(), "tick_ms": 150})
 
 
 def _new_game(root: Path, body: dict, move_seconds: float) -> GameSession:
     """The game a page asks for, built inside ``confined_to(root)``: every file its game and agent specs name (and
     the game a best.json names) must lie in the runs folder, checked before anything is read or imported."""
     from evoplay.agents import make_agent
-    from evoplay.games import load_game
+    from evoplay.games import DEFAULT_GAME, load_game
 
-    game_text = body.get("game", "kalah")
+    game_text = body.get("game", DEFAULT_GAME)
     if not isinstance(game_text, str) or not game_text.strip():
-        raise SpecError("game must be a spec string such as 'kalah' or 'mnk(m=3,n=3,k=3)'")
+        raise SpecError(f"game must be a spec string such as {DEFAULT_GAME!r} or 'file.py:MyGame'")
     opponent_text = body.get("opponent")
     if opponent_text is not None and not isinstance(opponent_text, str):
         raise SpecError("opponent must be an agent spec such as 'alphabeta(depth=4)'")
     with confined_to(root):
         game = load_game(game_text.strip())
-        spec = confine_agent_spec(_opponent_spec(game, opponent_text), root)
+        spec = confine_agent_spec(opponent_spec(game, opponent_text), root)
         you = parse_seat(body.get("seat", "first"), game.num_players)
         seed = _int(body.get("seed"), "seed", 0)
         tick = _float(body.get("tick_ms"), "tick_ms", None)

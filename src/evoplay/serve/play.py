@@ -10,27 +10,33 @@ from evoplay.arena import derive_seed
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
 
-#: the agent each built-in game is played against when the page names none
-DEFAULT_OPPONENTS = {"kalah": "alphabeta(depth=4)", "mnk": "alphabeta(depth=4)", "sevens": "expert",
-                     "tron": "rs(budget_ms=40,depth=10)", "gems": "rs(budget_ms=40,depth=10)"}
+#: the agent a game is played against when the page names none and the game names none (Game.default_opponent)
 GENERIC_OPPONENT = "random"
-#: opponents the play page offers beside a free spec and the runs' best agents
-SUGGESTIONS = {
-    "kalah": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=6)", "alphabeta(depth=8)",
-              "mcts(iterations=2000)", "random"],
-    "mnk": ["alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(schedule=empty_cells)", "random"],
-    "sevens": ["easy", "medium", "hard", "expert", "sevens_heuristic", "random"],
-    "tron": ["rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
-             "random"],
-    "gems": ["rs(budget_ms=40,depth=10)", "rhea(budget_ms=40)", "mcts(budget_ms=40)", "lookahead(budget_ms=40)",
-             "random"],
-}
 REALTIME_TICK_MS = 150.0
 MIN_TICK_MS, MAX_TICK_MS = 40.0, 2000.0
 
 
 class StaleMove(IllegalActionError):
     """A move sent for another ply than the game's: a repeated request, or one from a page that is behind."""
+
+
+def default_opponent(game) -> str:
+    """The agent a game (or a game class) is played against when the page names none."""
+    return game.default_opponent or GENERIC_OPPONENT
+
+
+def opponent_spec(game, text: str | None) -> str:
+    """The agent spec the page's opponent ``text`` stands for: the game's default when empty, a level's agent for
+    one of the game's level names (``Game.levels``), else ``text`` itself."""
+    spec = (text or "").strip() or default_opponent(game)
+    return game.levels.get(spec, spec)
+
+
+def realtime_games() -> list[str]:
+    """The registered games played in real time (drawn on the grid, ``Game.view == "grid"``)."""
+    from evoplay.games import CLASSES
+
+    return [name for name, cls in CLASSES.items() if cls.view == "grid"]
 
 
 def game_kind(game) -> str:
@@ -135,9 +141,9 @@ class GameSession:
         return move
 
     def _public_text(self, state, player: int, action: int, kind: str | None, to: int) -> str | None:
-        """What the person may see of a move: a send between two other players hides its card, and in a game
-        with hidden information a chance outcome (a deal) stays hidden."""
-        if kind == "send" and self.you not in (player, to):
+        """What the person may see of a move: a move to a seat (``State.move_kind``: a card sent) between two
+        other players stays hidden, and in a game with hidden information so does a chance outcome (a deal)."""
+        if to >= 0 and self.you not in (player, to):
             return None
         if player == CHANCE and not self.game.perfect_information:
             return None
@@ -165,7 +171,7 @@ class GameSession:
                 state.apply_action(action)
                 self.ply += 1
                 continue
-            kind, to = self._move_kind(state)
+            kind, to = state.move_kind()
             action, ms = self.think(player, state)
             move = self._record(state, player, action, ms, kind, to)
             try:
@@ -176,12 +182,6 @@ class GameSession:
             moves.append(move)
         self.last_moves = moves
         return moves
-
-    def _move_kind(self, state) -> tuple[str | None, int]:
-        if self.kind == "sevens":
-            phase = state.phase()
-            return phase, state.receiver() if phase == "send" else -1
-        return None, -1
 
     def parse_action(self, body: dict) -> int:
         """The person's action from ``{"action": number}`` or ``{"text": "the game's action string"}``."""
@@ -211,10 +211,9 @@ class GameSession:
             return self._play_simultaneous(action)
         if player != self.you:
             raise IllegalActionError(f"it is not your turn (player {player} is to move)")
-        legal = state.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(self.why_illegal(action, legal))
-        kind, to = self._move_kind(state)
+        if action not in state.legal_actions():
+            raise IllegalActionError(state.why_illegal(action, self.you))
+        kind, to = state.move_kind()
         mine = self._record(state, self.you, action, None, kind, to)
         state.apply_action(action)
         self.ply += 1
@@ -223,9 +222,8 @@ class GameSession:
 
     def _play_simultaneous(self, action: int) -> list[dict]:
         state = self.state
-        legal = state.legal_actions(self.you)
-        if action not in legal:
-            raise IllegalActionError(self.why_illegal(action, legal))
+        if action not in state.legal_actions(self.you):
+            raise IllegalActionError(state.why_illegal(action, self.you))
         joint, moves = [], []
         for seat, bot in enumerate(self.bots):
             if bot is None:
@@ -240,41 +238,12 @@ class GameSession:
         self.last_moves = moves + self.advance()
         return self.last_moves
 
-    def why_illegal(self, action: int, legal: list[int]) -> str:
-        """The reason a click is refused, in the game's words."""
-        state = self.state
-        try:
-            text = state.action_to_string(action)
-        except Exception:
-            text = str(action)
-        if self.kind == "kalah":
-            g = self.game
-            if 0 <= action < g.pits:
-                return f"pit {text} is empty; sow from a pit that holds seeds"
-            return f"there is no pit {action + 1}; your pits are 1..{g.pits}"
-        if self.kind == "mnk":
-            if 0 <= action < self.game.m * self.game.n:
-                return f"{text} is taken; place your stone on an empty cell"
-        if self.kind == "sevens":
-            from evoplay.games.sevens.rules import CARDS, card_name
-
-            if not 0 <= action < CARDS:
-                return f"{action} is not a card"
-            if action not in state.hand(self.you):
-                return f"{card_name(action)} is not in your hand"
-            if state.phase() == "send":
-                return "choose a card of yours to send"
-            shown = ", ".join(card_name(c) for c in legal)
-            return (f"{card_name(action)} cannot go on the table yet: play a seven, or the card next to a row's end"
-                    f" ({shown})")
-        shown = ", ".join(state.action_to_string(a) for a in legal)
-        return f"{text} is not a legal move here; legal: {shown}"
-
     # --- real time -------------------------------------------------------------------------------------------
     def press(self, body: dict) -> None:
         """The realtime person's key: the last one pressed in a tick is their action for that tick."""
         if not self.realtime:
-            raise IllegalActionError("keys are for the real-time games (tron, gems); send a move instead")
+            raise IllegalActionError(f"keys are for the real-time games ({', '.join(realtime_games())}); send a move "
+                                     f"instead")
         text = body.get("key", body.get("text"))
         if not isinstance(text, str):
             raise IllegalActionError("send {\"key\": \"up\"} (up, down, left, right or nil)")
@@ -312,7 +281,8 @@ class GameSession:
             "your_turn": your_turn, "terminal": terminal, "legal": legal, "moves": self.last_moves,
             "realtime": self.realtime, "tick_ms": self.tick_ms if self.realtime else None,
         }
-        v.update(getattr(self, f"_view_{self.kind}")())
+        own = {"board": self._view_board, "generic": self._view_generic}.get(self.kind)
+        v.update(own() if own is not None else state.view_fields(self.you))  # a drawing of the game's own
         if terminal:
             v["result"] = self.result()
         return v
@@ -320,10 +290,9 @@ class GameSession:
     def result(self) -> dict:
         state = self.state
         returns, scores = state.returns(), state.scores()
-        if self.kind == "sevens":
-            from evoplay.games.sevens.agents import sevens_verdict
-
-            return {"returns": returns, "scores": scores, "verdict": sevens_verdict(state, self.you)}
+        own = state.verdict(self.you)
+        if own is not None:
+            return {"returns": returns, "scores": scores, "verdict": own}
         me = returns[self.you]
         others = [r for p, r in enumerate(returns) if p != self.you]
         if me > max(others):
@@ -335,50 +304,6 @@ class GameSession:
         else:
             verdict = f"{self.opponent_name} wins"
         return {"returns": returns, "scores": scores, "verdict": verdict}
-
-    def _view_kalah(self) -> dict:
-        g, board = self.game, [int(x) for x in self.state.board()]
-        pits = g.pits
-
-        def side(p):
-            base = 0 if p == 0 else pits + 1
-            return board[base : base + pits], board[pits if p == 0 else 2 * pits + 1]
-
-        mine, my_store = side(self.you)
-        theirs, their_store = side(1 - self.you)
-        return {"pits": pits, "your_pits": mine, "your_store": my_store, "their_pits": theirs,
-                "their_store": their_store, "text": str(self.state)}
-
-    def _view_mnk(self) -> dict:
-        g = self.game
-        board = [int(x) for x in self.state.board()]
-        last = self.state.history[-1] if self.state.history else None
-        return {"m": g.m, "n": g.n, "k": g.k, "cells": board, "marks": ".XO", "your_mark": "XO"[self.you],
-                "names": [g.cell_name(c) for c in range(g.m * g.n)], "last": last, "text": str(self.state)}
-
-    def _view_sevens(self) -> dict:
-        from evoplay.games.sevens.rules import RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_name, card_rank, card_suit
-
-        obs = self.state.observation(self.you)
-
-        def card(c):
-            return {"card": c, "name": card_name(c), "rank": RANK_NAMES[card_rank(c) - 1], "suit": card_suit(c)}
-
-        history = [{"kind": kind, "actor": actor, "to": target, "card": None if c is None else card(c)}
-                   for kind, actor, target, c in obs.history[-12:]]
-        return {"hand": [card(c) for c in obs.hand], "rows": [list(r) for r in obs.rows],
-                "hand_sizes": list(obs.hand_sizes), "places": list(obs.places), "phase": obs.phase,
-                "receiver": obs.receiver, "rounds": obs.rounds, "history": history,
-                "suits": list(SUIT_SYMBOLS), "suit_names": list(SUIT_NAMES), "ranks": list(RANK_NAMES),
-                "text": self.state.render(self.you)}
-
-    def _view_grid(self) -> dict:
-        from evoplay.games.forward import TICK
-
-        state = self.state
-        return {"rows": state.rows(), "scores": state.scores(), "tick": int(state.buf[TICK]),
-                "ticks": getattr(self.game, "ticks", None), "your_mark": "AB"[self.you],
-                "text": str(state).splitlines()[-1]}
 
     def _view_generic(self) -> dict:
         return {"text": self.observation_text()}

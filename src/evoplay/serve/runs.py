@@ -66,9 +66,9 @@ def _best(folder) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
-#: the agent that plays each kind of best.json: the spec ``evoplay play GAME --vs SPEC`` takes, as each recipe's
-#: report prints it (a document's ``format``, or a Sevens specimen's ``kind``)
-PLAYERS = {PROGRAM_FORMAT: "gp({file})", GENOME_FORMAT: "weights({file})", "sevens-specimen": "specimen(path={file})"}
+#: the agent that plays each format of best.json any game's runs write: the spec ``evoplay play GAME --vs SPEC``
+#: takes, as each recipe's report prints it (the kinds only one game's runs write: ``Game.run_player``)
+PLAYERS = {PROGRAM_FORMAT: "gp({file})", GENOME_FORMAT: "weights({file})"}
 
 
 def player_spec(doc: dict, file: str) -> str | None:
@@ -93,16 +93,20 @@ def opponent_of(root: Path, folder, doc: dict | None = None) -> dict | None:
     if doc is None:
         return None
     rel = relative_name(root, folder.file("best.json"))
-    agent = player_spec(doc, rel)
-    if agent is None:
-        what = doc.get("format", doc.get("kind"))
-        return {"why_not": f"its best.json is no player evoplay knows (format {str(what)[:40]!r}); gp, ga, mancala, "
-                           f"mnk and sevens runs write one"}
     game = doc.get("game")
+    own = _game_class(game).run_player(doc, rel, folder.config)  # a kind only the game's own runs write
+    agent = own[0] if own else player_spec(doc, rel)
+    if agent is None:
+        from evoplay.recipes import RECIPES
+
+        what = doc.get("format", doc.get("kind"))
+        *most, last = sorted(RECIPES)
+        return {"why_not": f"its best.json is no player evoplay knows (format {str(what)[:40]!r}); "
+                           f"{', '.join(most)} and {last} runs write one"}
     if not isinstance(game, str) or not game.strip():
         return {"why_not": "its best.json names no game"}
-    if doc.get("kind") == "sevens-specimen":
-        game = _sevens_table(folder.config)
+    if own:
+        game = own[1]
     why = _game_file_refused(root, game)
     if why:
         path, _, rest = game.partition(".py:")
@@ -114,11 +118,12 @@ def opponent_of(root: Path, folder, doc: dict | None = None) -> dict | None:
     return out
 
 
-def _sevens_table(config: dict) -> str:
-    """The table a Sevens run trained at (its config's players): a specimen plays there."""
-    table = config.get("game")
-    players = table.get("players", 4) if isinstance(table, dict) else 4
-    return f"sevens(players={players})" if isinstance(players, int) and players != 4 else "sevens"
+def _game_class(spec) -> type:
+    """The registered Game class a best.json's game spec names (the base Game for a file game or none)."""
+    from evoplay.games import CLASSES, Game
+
+    name = spec.partition("(")[0].strip() if isinstance(spec, str) else ""
+    return CLASSES.get(name, Game)
 
 
 def _game_file_refused(root: Path, game: str) -> str | None:
