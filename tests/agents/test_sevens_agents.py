@@ -131,11 +131,11 @@ def test_the_shipped_expert_comes_from_the_expert_config_and_its_heuristic_check
 
 
 def test_narrated_table_explains_sends_to_the_person():
-    from evoplay.cli.games import sevens_table
+    from evoplay.cli.games import table_seats
 
     game = load_game("sevens(players=3)")
     lines = []
-    seats, name = sevens_table(game, "sevens_heuristic", 0, lines.append)
+    seats, name = table_seats(game, "sevens_heuristic", 0, lines.append)
     assert name == "sevens_heuristic" and isinstance(seats[1], Narrator)
 
     class FirstCard:  # stands in for the person: always the first legal card

@@ -62,10 +62,6 @@ class HumanAgent(Agent):
             return action
 
 
-#: how a move reads in "<agent> plays <move>" for the games whose action strings are bare numbers
-MOVE_WORDS = {"kalah": "pit "}
-
-
 def moves_again(state, action: int) -> bool:
     """True if the mover of a turn-based ``state`` moves again after ``action`` (Kalah's extra turn)."""
     mover = state.current_player()
@@ -78,7 +74,7 @@ def describe_move(state, action: int, who: str) -> str:
     """One line for a move about to be made: 'alphabeta(depth=4) plays pit 3 (extra turn)'."""
     if state.is_simultaneous_node():
         return f"{who} plays {state.action_to_string(action, state.current_player())}"
-    word = MOVE_WORDS.get(getattr(state.game, "name", ""), "")
+    word = getattr(state.game, "move_word", "")  # Game.move_word: "pit " where actions are bare pit numbers
     extra = " (extra turn)" if moves_again(state, action) else ""
     return f"{who} plays {word}{state.action_to_string(action)}{extra}"
 

@@ -14,7 +14,9 @@ from evoplay.compiling import CompileColumn, in_progress_bar
 from evoplay.errors import SpecError
 from evoplay.spec import parse_seat
 
-DEFAULT_KALAH_AGENTS = ("random", "alphabeta(depth=2)", "alphabeta(depth=4)", "alphabeta(depth=8)")
+#: the agent a person plays at the terminal when neither they nor the game (Game.default_opponent) name one
+DEFAULT_OPPONENT = "alphabeta(depth=4)"
+REALTIME_OPPONENT = "rs(budget_ms=40,depth=10)"
 
 
 @contextmanager
@@ -176,8 +178,7 @@ def check_game_command(game, n_games, seed, max_moves, against_openspiel):
               help="simultaneous games (tron, gems): milliseconds per tick; your key in a tick is your move")
 def play(game, opponent, seat, seed, tick_ms):
     """Play GAME in the terminal against an agent (type 'quit' to stop; tron and gems run in real time)."""
-    from evoplay.agents import make_agent
-    from evoplay.agents.human import Announcer, HumanAgent, HumanQuit
+    from evoplay.agents.human import HumanQuit
     from evoplay.arena import play_game
 
     def say(line):
@@ -189,14 +190,7 @@ def play(game, opponent, seat, seed, tick_ms):
     if g.view == "grid":  # simultaneous moves on a grid: played in real time
         _play_realtime(g, opponent, you, seed, tick_ms)
         return
-    if g.view == "sevens":
-        from evoplay.games.sevens.agents import sevens_verdict
-
-        seats, bot_name = sevens_table(g, opponent, you, say)
-    else:  # every move of the computer is shown, extra turns included
-        seats = [Announcer(make_agent(opponent or "alphabeta(depth=4)", g), say) for _ in range(n)]
-        bot_name = seats[0].name
-        seats[you] = HumanAgent(g)
+    seats, bot_name = table_seats(g, opponent, you, say)
     out.print(f"[bold]{escape(g.spec)}[/]: you are player {you}, against {escape(bot_name)}")
     def chance(state, outcome):  # the die rolled (hidden-information games keep their deals to themselves)
         say(f"chance: {state.action_to_string(outcome)}")
@@ -206,9 +200,10 @@ def play(game, opponent, seat, seed, tick_ms):
     except HumanQuit as err:
         say(str(err))
         return
-    if g.view == "sevens":
-        say(f"\n{state.render(you)}")
-        out.print(f"[bold]{escape(sevens_verdict(state, you))}[/]")
+    own = state.verdict(you)
+    if own is not None:  # the game's own words (Sevens: the finishing order), after what the person's seat sees
+        say(f"\n{state.render(you) if hasattr(state, 'render') else state}")
+        out.print(f"[bold]{escape(own)}[/]")
         return
     out.print(f"\n{state}", highlight=False, markup=False)
     ret, scores = state.returns(), state.scores()
@@ -291,10 +286,9 @@ def tournament(game, specs, n_games, seed, as_json, workers, backend, address):
 
     g = _game(game)
     if not specs:
-        if g.name != "kalah" and g.name != "mnk":
+        if not g.tournament_agents:
             raise SpecError(f"name the agents for {g.spec}, e.g. evoplay tournament {game} random random")
-        specs = (DEFAULT_KALAH_AGENTS if g.name == "kalah"
-                 else ("random", "alphabeta(depth=2)", "alphabeta(schedule=empty_cells)"))
+        specs = g.tournament_agents
     if len(specs) < 2:
         raise SpecError("a tournament needs at least two agents")
     if n_games < 1:
@@ -313,7 +307,7 @@ def _play_realtime(g, opponent, you, seed, tick_ms):
     from evoplay.agents.human import HumanQuit
     from evoplay.agents.human_realtime import KeyReader, play_realtime
 
-    bot = make_agent(opponent or "rs(budget_ms=40,depth=10)", g)
+    bot = make_agent(opponent or g.default_opponent or REALTIME_OPPONENT, g)
     if not sys.stdin.isatty():
         raise SpecError(f"{g.spec} is played in real time and needs a terminal for its keys (stdin is not one)")
     try:
@@ -328,16 +322,16 @@ def _play_realtime(g, opponent, you, seed, tick_ms):
     out.print(f"[bold]{escape(verdict)}[/] (scores: you {scores[you]:g}, {name} {scores[1 - you]:g})", highlight=False)
 
 
-def sevens_table(game, opponent: str | None, you: int, say) -> tuple[list, str]:
-    """The agents of a hand with a person in seat ``you``: every other seat gets its own ``opponent``
-    (a level name easy/medium/hard/expert, or any agent spec; default expert), narrated to the person."""
+def table_seats(game, opponent: str | None, you: int, say) -> tuple[list, str]:
+    """The seats of a game with a person in seat ``you`` and ``opponent`` in every other (a level name of the game's
+    ``levels``, or any agent spec; default the game's ``default_opponent``, else alphabeta(depth=4)), each telling
+    the person its moves (the game's ``narrator``, else "<agent> plays <move>", extra turns included); and the
+    opponent's name."""
     from evoplay.agents import make_agent
-    from evoplay.agents.human import HumanAgent
-    from evoplay.games.sevens.agents import LEVELS, Narrator
+    from evoplay.agents.human import Announcer, HumanAgent
 
-    spec = opponent or "expert"
-    if spec in LEVELS:
-        spec = f"specimen(level={spec})"
+    spec = opponent or game.default_opponent or DEFAULT_OPPONENT
+    spec = game.levels.get(spec, spec)
     seats = []
     name = spec
     for p in range(game.num_players):
@@ -346,5 +340,5 @@ def sevens_table(game, opponent: str | None, you: int, say) -> tuple[list, str]:
         else:
             bot = make_agent(spec, game)
             name = bot.name
-            seats.append(Narrator(bot, you, say))
+            seats.append(game.narrator(bot, you, say) or Announcer(bot, say))
     return seats, name
