@@ -60,8 +60,11 @@ def mapping(game) -> Mapping | str:
     if isinstance(twin, str):
         return twin
     if twin is None:
-        return ("it has no OpenSpiel equivalent (OpenSpiel's bots play openspiel:NAME games and the games that name "
-                "a twin: standard Kalah, m,n,k)")
+        from evoplay.games import CLASSES, Game
+
+        twins = ", ".join(n for n, c in CLASSES.items() if c.openspiel_twin is not Game.openspiel_twin)
+        return (f"it has no OpenSpiel equivalent (OpenSpiel's bots play openspiel:NAME games and the games that name "
+                f"a twin: {twins})")
     name, to_theirs, to_ours = twin
     return Mapping(_pyspiel().load_game(name), to_ours, to_theirs)
 
