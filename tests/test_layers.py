@@ -1,6 +1,6 @@
 """The layers of docs/architecture.md, held by the imports themselves: every ``import`` in src/evoplay (those inside
 functions too) is read with ``ast``, and the graph of modules it makes must keep the layers' rules and hold no
-circle."""
+circle; and the layers above games/ name no game (their strings and names, read with ``ast`` too)."""
 from __future__ import annotations
 
 import ast
@@ -149,3 +149,122 @@ def test_the_checker_sees_circles_and_imports_inside_functions():
                              for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]
     assert "evoplay.agents" in function_level  # agents/__init__ imports its factories' modules lazily
     assert "evoplay.agents.uct" in GRAPH["evoplay.agents"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# No game names above games/: what the web app, the terminal and the players ask of a game are hooks of Game and
+# State (default_opponent, suggested_opponents, levels, why_illegal, view_fields, ...), filled by each game.
+# --------------------------------------------------------------------------------------------------------------
+
+#: the layers that must name no game
+GAMELESS = ("serve", "cli", "agents", "arena", "evolve")
+#: the word lists the scan also looks for, beside the registered built-in games (evoplay.games.BUILTINS): the
+#: family Kalah belongs to and the OpenSpiel games evoplay ports (evoplay.games.ports.PORTS), except the ports' names
+#: that are also ordinary words in code (``hex``: ``uuid4().hex``). ``target`` (the target-number puzzle) is not
+#: scanned either: it is no game of the game API (no ``load_game("target")``) but a page and a command of its own.
+ALSO_SCANNED = ("mancala",)
+ORDINARY_WORDS = ("hex",)
+#: the one string above games/ that may name a game, with why: the command of the Sevens recipe's ladder (recipes,
+#: above games/, are per game; the command's name is what users type)
+ALLOWED = {("evoplay.cli.tools", "sevens-ladder"), ("evoplay.cli.tools", "sevens_ladder"),
+           ("evoplay.cli.tools", "evoplay.recipes.sevens_ladder")}
+
+
+def _game_words() -> dict[str, tuple[str, ...]]:
+    """Each scanned game's name as its words (``connect_four`` -> ("connect", "four"))."""
+    from evoplay.games import BUILTINS
+    from evoplay.games.ports import PORTS
+
+    names = set(BUILTINS) | set(ALSO_SCANNED) | (set(PORTS) - set(ORDINARY_WORDS))
+    return {name: tuple(name.split("_")) for name in sorted(names)}
+
+
+def _help_and_docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the nodes that are docstrings or help text: a module's, class's or function's docstring, any
+    ``help=`` (click's options and commands, ``Param``), and the help a ``Param(name, type, default, help)`` or a
+    ``register...(name, factory, params, help)`` call gives by position."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                skip.add(id(first.value))
+        elif isinstance(node, ast.keyword) and node.arg in ("help", "short_help", "epilog"):
+            skip.update(id(n) for n in ast.walk(node.value))
+        elif isinstance(node, ast.Call) and len(node.args) > 3:
+            func = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if func == "Param" or func.startswith("register"):
+                skip.update(id(n) for n in ast.walk(node.args[3]))
+    return skip
+
+
+def _texts(node: ast.AST) -> list[str]:
+    """The strings and names ``node`` writes: a string constant, a name, an attribute, an import's module and
+    names, a function's, class's, argument's or keyword's name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.alias):
+        return [node.name, node.asname or ""]
+    if isinstance(node, ast.ImportFrom):
+        return [node.module or ""]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.keyword):
+        return [node.arg or ""]
+    return []
+
+
+def game_names_in(module: str, source: str, games: dict[str, tuple[str, ...]]) -> list[str]:
+    """Where ``source`` names one of ``games`` outside docstrings and help text: 'module:line: game in text'. A name
+    counts as a run of whole words of a text (``sevens_levels``, ``DEFAULT_KALAH_AGENTS``, ``'mnk(m=3,n=3,k=3)'``,
+    ``evoplay.games.tron``), in any case."""
+    import re
+
+    tree = ast.parse(source)
+    skip = _help_and_docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        for text in _texts(node):
+            if (module, text) in ALLOWED:
+                continue
+            words = re.split(r"[^a-z0-9]+", text.lower())
+            for game, parts in games.items():
+                if any(tuple(words[i:i + len(parts)]) == parts for i in range(len(words))):
+                    found.append(f"{module}:{getattr(node, 'lineno', '?')}: {game} in {text[:60]!r}")
+    return found
+
+
+def test_no_game_is_named_above_games():
+    """serve/, cli/, agents/, arena/ and evolve/ name no built-in game (outside docstrings and help text): what
+    they ask per game are hooks of Game and State that each game's package fills."""
+    games = _game_words()
+    found = [hit for m, path in sorted(MODULES.items()) if layer(m) in GAMELESS
+             for hit in game_names_in(m, path.read_text(encoding="utf-8"), games)]
+    assert found == []
+
+
+def test_the_game_name_scan_sees_names_and_skips_help():
+    """The scan finds a game in a string, a name, an attribute and an import, and skips docstrings and help."""
+    games = {"kalah": ("kalah",), "connect_four": ("connect", "four")}
+    source = '''"""Kalah and connect_four in a docstring."""
+import click
+from evoplay.games.kalah import game
+DEFAULT_KALAH_AGENTS = ("random",)
+def f(g):
+    """kalah"""
+    if g.name == "Connect_Four":
+        return g.kalah_pits
+    return click.option("--x", help="kalah only"), Param("a", int, 0, "kalah pits"), "four in a row"
+'''
+    hits = game_names_in("m", source, games)
+    assert sorted(h.split(": ", 1)[1] for h in hits) == sorted([
+        "kalah in 'evoplay.games.kalah'", "kalah in 'DEFAULT_KALAH_AGENTS'", "connect_four in 'Connect_Four'",
+        "kalah in 'kalah_pits'"])
