@@ -23,7 +23,8 @@ from evoplay.games.ports import oware  # noqa: E402
 from evoplay.games.ports.against import against_openspiel  # noqa: E402
 from evoplay.seeds import derive_seed  # noqa: E402
 
-# (spec, seeded random games, seed): 2,000 games in all
+# (spec, seeded random games, seed): 2,000 games in all, then 200 whose boards are numbered by their rank (too many
+# seeds for the digits: apply sums the number anew each move)
 SIDE_BY_SIDE = [
     ("openspiel:oware", 400, 16),
     ("openspiel:oware", 400, 17),
@@ -32,6 +33,7 @@ SIDE_BY_SIDE = [
     ("openspiel:oware(num_houses_per_player=4,num_seeds_per_house=7)", 200, 20),
     ("openspiel:oware(num_houses_per_player=2,num_seeds_per_house=1)", 200, 21),
     ("openspiel:oware(num_houses_per_player=1,num_seeds_per_house=1)", 100, 22),
+    ("openspiel:oware(num_seeds_per_house=5)", 200, 23),
 ]
 
 
@@ -118,6 +120,20 @@ def test_boards_too_many_to_number_fall_back_to_openspiel_and_engine_port_says_w
 def test_boards_are_numbered_one_to_one():
     boards = [(a, b, c) for a in range(7) for b in range(7) for c in range(7) if a + b + c == 6]
     assert sorted(oware.rank(b) for b in boards) == list(range(len(boards))) == list(range(comb(8, 2)))
+    assert len({oware.digits(b, 7) for b in boards}) == len(boards)
+    assert oware.digits((3, 0, 5, 9), 10) == 503  # the first house the lowest digit, the last house left out
+
+
+@pytest.mark.parametrize("spec,by_digits", [("openspiel:oware", True), ("openspiel:oware(num_seeds_per_house=5)", False),
+                                            ("openspiel:oware(num_houses_per_player=3,num_seeds_per_house=30)", True),
+                                            ("openspiel:oware(num_houses_per_player=4,num_seeds_per_house=58)", False)])
+def test_boards_are_numbered_by_their_digits_where_the_numbers_fit_in_63_bits(spec, by_digits):
+    """apply updates a number of digits by the houses a move changes; a rank it sums anew."""
+    game = load_game(spec)
+    assert game.by_digits == by_digits
+    m, total = 2 * game.houses, game.total
+    highest = [(1, 0, 0, *[0] * (m - 2), total, 0), (1, 0, 0, total, *[0] * (m - 1))]  # the digits', the rank's
+    assert all(0 <= game.number(board) < 2 ** 63 for board in highest)
 
 
 def test_check_game_finds_every_promise_kept_and_the_port_equal_to_openspiel():

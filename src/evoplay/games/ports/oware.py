@@ -15,8 +15,11 @@ two scores, each a share of all the seeds (float32, as OpenSpiel keeps it), the 
 
 The kernels' position (int64) is the houses, the scores, the player to move (or TERMINAL), the moves played, how
 the game ended (0 not yet, 1 by the rules, 2 at the move limit) and the boards seen since the last capture, each
-one number: its houses ranked among all ways to share their seeds (the combinatorial number system), times 2, plus
-the player to move (the scores are the same on all of them: only a capture changes them, and it clears the list).
+one number, times 2, plus the player to move (the scores are the same on all of them: only a capture changes them,
+and it clears the list). The number is the houses but the last (which holds the seeds left) as the digits of a
+number in base seeds-in-all + 1 where that fits in 63 bits (6 houses a player: up to 4 seeds a house, OpenSpiel's
+default; 3 or fewer: any), which ``apply`` updates by the houses a move changes; else the houses ranked among all
+ways to share their seeds (the combinatorial number system), summed over the houses anew each move.
 """
 from __future__ import annotations
 
@@ -33,11 +36,23 @@ MAX_MOVES = 1000  # OpenSpiel's kMaxGameLength: pyspiel plays no move after this
 RUNNING, BY_RULES, AT_LIMIT = 0, 1, 2  # how the game ended
 HEADER = 6  # the position's numbers after the houses: two scores, mover, moves, ended, boards seen
 RANK_LIMIT = 2 ** 62  # a board's number (rank * 2 + player) must stay below this
+DIGITS_LIMIT = 2 ** 63  # a board's number (its digits * 2 + player) must stay below this (an int64)
 
 
 def board_count(houses: int, seeds: int) -> int:
     """How many boards share ``seeds`` seeds among ``houses`` houses, each with either player to move."""
     return 2 * comb(seeds + houses - 1, houses - 1)
+
+
+def digits_fit(houses: int, seeds: int) -> bool:
+    """Do the boards of ``houses`` houses and ``seeds`` seeds in all number by their digits (base seeds + 1, every
+    house but the last), with the player to move, below ``DIGITS_LIMIT``?"""
+    return 2 * (seeds + 1) ** (houses - 1) <= DIGITS_LIMIT
+
+
+def digits(houses: tuple[int, ...], base: int) -> int:
+    """The houses but the last as the digits of a number in ``base``, the first house the lowest digit."""
+    return sum(seeds * base ** i for i, seeds in enumerate(houses[:-1]))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -161,7 +176,7 @@ class OwareState(PortState):
         m = len(self.seeds)
         out = np.zeros(self.game.position_size, np.int64)
         out[:m + HEADER] = self.seeds + self.score + [self.current_player(), self.moves, self.ended, len(self.seen)]
-        out[m + HEADER:m + HEADER + len(self.seen)] = [rank(b[3:]) * 2 + b[0] for b in self.seen]
+        out[m + HEADER:m + HEADER + len(self.seen)] = [self.game.number(b) for b in self.seen]
         return out
 
     def __str__(self) -> str:
@@ -178,8 +193,14 @@ class OwareState(PortState):
             + [f"{chr(ord('A') + a):>3}" for a in range(h)] + ["\n"]) + score(0)
 
 
-# --- the same rules as kernels (params: houses a player, seeds in all, then C(total + i, i + 1) for the ranks at
-# params[2 + i * (seeds in all + 1) + total]) ----------------------------------------------------------------------
+# --- the same rules as kernels ---------------------------------------------------------------------------------
+# params: houses a player, seeds in all, the houses the board's number sums anew each move (0 when it is the houses'
+# digits, which apply updates; else all but the last), then from WEIGHTS on each house's digit weight times 2 (the
+# last house 0; all 0 when the number is the rank), their running sums (SOWN + k: houses 0..k-1), and 2 * C(total + i,
+# i + 1) at RANKS + i * (seeds in all + 1) + total (all 0 when the number is the digits).
+WEIGHTS = 3
+
+
 @njit(cache=True, inline="always")
 def layout(params):
     """(houses a player, all houses, seeds in all, the index of the scores, of the mover, of the moves, of how the
@@ -196,7 +217,7 @@ def initial(params, state, seed):
     for house in range(m):
         state[house] = total // m
     state[at_count] = 1
-    state[at_seen] = board_number(params, state, 0)
+    state[at_seen] = board_number(params, state, 0, m - 1)
 
 
 @njit(cache=True)
@@ -205,20 +226,20 @@ def mover(params, state):
 
 
 @njit(cache=True, inline="always")
-def board_number(params, state, player):
-    """The board's number in the list of boards seen: rank(houses) * 2 + the player to move (``rank``: the sum of
-    C(total + i, i + 1) over the houses but the last, total the seeds up to house i, read off the table of
-    params[2 + i * (seeds + 1) + total])."""
+def board_number(params, state, player, houses):
+    """The board's number in the list of boards seen, summed over the first ``houses`` houses (all but the last: the
+    whole number): the houses' digits or their rank (the sum of C(total + i, i + 1), total the seeds up to house i),
+    times 2 (the tables hold them doubled), plus the player to move."""
     m = 2 * params[0]
     row = params[1] + 1
-    at = 2
+    at = WEIGHTS + 2 * m + 1
     total = 0
-    out = np.int64(0)
-    for i in range(m - 1):
+    out = np.int64(player)
+    for i in range(houses):
         total += state[i]
-        out += params[at + total]
+        out += params[WEIGHTS + i] * state[i] + params[at + total]
         at += row
-    return out * 2 + player
+    return out
 
 
 # No loop of the kernels below leaves by ``break``, no call of a helper sits alone in a branch and no integer
@@ -305,22 +326,30 @@ def capturable(seeds):
 @njit(cache=True)
 def apply(params, state, action):
     h, m, total, at_score, at_mover, at_moves, at_ended, at_count, at_seen = layout(params)
+    weight, sown = WEIGHTS, WEIGHTS + m  # each house's digit weight, their running sums (see board_number)
     player = state[at_mover]
+    count = state[at_count]
+    last = state[at_seen + count - 1]  # the board before the move (a running game has seen one at least)
     house = player * h + action
     left = state[house]
     state[house] = 0
+    moved = -left * params[weight + house]  # how the digits change (0 when the number is the rank)
     if left >= m - 1:  # each lap sows one seed in every other house
         laps = left // (m - 1)
         for i in range(m):
             state[i] += laps
         state[house] -= laps
         left -= laps * (m - 1)
+        moved += laps * (params[sown + m] - params[weight + house])
     # the seeds left, one a house after the one sown from: fewer than the other houses, so never back to it
     end = house + left
-    for i in range(house + 1, min(end, m - 1) + 1):
+    stop = min(end, m - 1) + 1
+    for i in range(house + 1, stop):
         state[i] += 1
-    for i in range(end - m + 1):
+    wrapped = max(end - m + 1, 0)
+    for i in range(wrapped):
         state[i] += 1
+    moved += params[sown + stop] - params[sown + house + 1] + params[sown + wrapped]
     if left > 0:
         at = end if end < m else end - m
     else:  # a whole number of laps: the last seed fell in the house before the one sown from
@@ -339,17 +368,20 @@ def apply(params, state, action):
             i = at
             while i >= lower and capturable(state[i]):
                 captured += state[i]
+                moved -= state[i] * params[weight + i]
                 state[i] = 0
                 i -= 1
             if captured > 0:  # captured seeds never come back: no earlier board can return
                 state[at_score + player] += captured
-                for i in range(state[at_count]):
+                for i in range(count):
                     state[at_seen + i] = 0
+                count = 0
                 state[at_count] = 0
+    # the board's number: the last board's digits moved by the houses changed (params[2] == 0), or the rank summed
+    # anew (params[2] houses)
     player = 1 - player
     state[at_moves] += 1
-    number = board_number(params, state, player)
-    count = state[at_count]
+    number = board_number(params, state, player, params[2]) + (params[2] == 0) * (last - (1 - player) + moved)
     i = count - 2  # the boards seen alternate players: only every other one can be this one
     while i >= 0 and state[at_seen + i] != number:
         i -= 2
@@ -403,7 +435,7 @@ def state_hash(params, state):
     for i in range(m + 2):
         out ^= mix((np.int64(i) + 1) * 4096 + np.int64(state[i]))
     for i in range(state[at_count]):  # the boards seen, as a set: the order they came in does not count
-        out ^= mix(np.int64(state[at_seen + i]) + np.int64(1 << 62))
+        out ^= mix(np.int64(state[at_seen + i]) ^ np.int64(1 << 62))
     return np.int64(out)
 
 
@@ -433,14 +465,22 @@ class Oware(PortGame):
         # the observation tensor's numbers: n seeds as a share of all, rounded to float32 as OpenSpiel keeps them
         self.shares = [float(np.float32(n / self.total)) for n in range(self.total + 1)]
         self.position_size = 2 * self.houses + HEADER + MAX_MOVES + 1
+        self.by_digits = digits_fit(2 * self.houses, self.total)  # else each board is numbered by its rank
+
+    def number(self, board: tuple[int, ...]) -> int:
+        """The kernels' number of a board (the player to move, the scores, the houses)."""
+        houses = board[3:]
+        return (digits(houses, self.total + 1) if self.by_digits else rank(houses)) * 2 + board[0]
 
     def new_initial_state(self, seed: int | None = None) -> OwareState:
         return OwareState(self)
 
     def kernels(self):
-        m = 2 * self.houses
-        table = [comb(total + i, i + 1) for i in range(m - 1) for total in range(self.total + 1)]
+        m, digit, ranked = 2 * self.houses, int(self.by_digits), int(not self.by_digits)
+        weights = [digit * 2 * (self.total + 1) ** i for i in range(m - 1)] + [0]
+        sown = [sum(weights[:k]) for k in range(m + 1)]
+        ranks = [ranked * 2 * comb(total + i, i + 1) for i in range(m - 1) for total in range(self.total + 1)]
+        params = [self.houses, self.total, ranked * (m - 1)] + weights + sown + ranks
         return self.port_kernels(size=self.position_size, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
-                                 state_hash=state_hash, moves=moves, params=[self.houses, self.total] + table,
-                                 dtype=np.int64)
+                                 state_hash=state_hash, moves=moves, params=params, dtype=np.int64)
