@@ -70,10 +70,11 @@ def constants(module, *names: str) -> str:
 
 
 def errors_source() -> str:
-    """The two errors a game raises, as the file's own."""
+    """The errors a game raises, as the file's own."""
     return ("class SpecError(ValueError):\n    \"\"\"A spec, parameter or value that is malformed or unknown.\"\"\"\n\n\n"
             "class IllegalActionError(ValueError):\n    \"\"\"An action that is not legal in the state it was applied "
-            "to.\"\"\"\n")
+            "to.\"\"\"\n\n\n"
+            "class GameError(Exception):\n    \"\"\"A game that does not keep the game API's contract.\"\"\"\n")
 
 
 _GAME = '''class Game:
@@ -92,7 +93,7 @@ _GAME = '''class Game:
 
 
 def base_source() -> str:
-    """What every standalone game needs of evoplay's game API: OpenSpiel's player ids, the two errors a game
+    """What every standalone game needs of evoplay's game API: OpenSpiel's player ids, the errors a game
     raises, a ``Game`` of a spec and parameters, the base ``State`` (legality and terminal handling, once) and
     ``search_moves``."""
     from evoplay.games import base
