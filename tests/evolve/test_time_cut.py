@@ -161,8 +161,10 @@ def test_the_loop_keeps_what_the_closing_says_it_needs(tmp_path):
     config = load_config("ga", None, {"game": TAKE_AWAY, "play.ms": 100.0, "play.uct": "never"})
     ga = load_recipe("ga").make(config)
     state = {"plies": 20.0, "ladder": 0}
-    rungs = len(ga.playoff_spec(state, 1).opponents)
-    # one timed candidate: 20 plies x (rungs + 1) moves of 0.1 s on 2 workers, one and a half rounds in 35 %
-    assert ga.closing_seconds(state, 2) == pytest.approx(1.5 * 20 * (rungs + 1) * 0.1 / 2 / 0.35)
+    assert ga.check_spec(state, 1).opponents == ("uct(ms=100,clock=wall)",)  # MCTS within the same time
+    # the deepening candidate meets it (a game a seat: 20 of its moves, 20 of MCTS's), MCTS meets the champion as
+    # trained (20 of MCTS's moves), and the two candidates meet (20 of deepening's): 80 moves of 0.1 s on 2
+    # workers, one and a half rounds in the check's 35 % of the closing
+    assert ga.closing_seconds(state, 2) == pytest.approx(1.5 * 80 * 0.1 / 2 / 0.35)
     assert ga.closing_seconds({"ladder": 0}, 2) == 0.0  # no game played yet
     assert load_recipe("ga").make({**config, "play": {"ms": 0.0, "nodes": 50}}).closing_seconds(state, 2) == 0.0

@@ -47,9 +47,11 @@ def test_the_same_seed_gives_the_same_search_and_replay_rebuilds_it():
 
 
 def test_a_real_genome_run_resumed_after_a_stop_ends_as_one_without(tmp_path):
+    # a node budget a move (not play.ms): a search within a time plays by the machine's speed, and so would the
+    # play check's choice
     config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 4, "population": 6, "report.games": 2,
                                       "fitness.games": 2, "minutes": 0.0, "report.playoff": 3,
-                                      "report.playoff_games": 2})
+                                      "report.playoff_games": 2, "play.ms": 0.0, "play.nodes": 60})
     module = load_recipe("ga")
     whole = RunFolder.create(tmp_path / "whole", "ga", config)
     run_evolution(module.make(config), whole)

@@ -3,6 +3,7 @@ ladder of opponents, the hall of fame), the champion's playoff, best.json, the c
 report and the exports."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -184,10 +185,13 @@ class GenericEvolution:
         if not (ms and plies and int(self.config["report"].get("play_games", 0))):
             return 0.0
         timed = 1 + (self.play_uct != "never")  # deepening and (where tried) uct play within the budget
-        rungs = len(self.playoff_spec(state, 1).opponents)
-        # each timed candidate moves half of its games against the rungs (two seats each) and against the other
-        # candidates, both ways: plies * (rungs + candidates - 1) timed moves a round
-        round_seconds = timed * plies * (rungs + timed) * ms / 1000.0 / max(1, workers)
+        n = timed + 1  # and the champion as trained, which plays at once
+        opponents = self.check_spec(state, 1).opponents
+        mcts = sum(1 for o in opponents if o == self.check_mcts())  # the opponents that think play.ms a move too
+        # a timed player moves in half of a game's plies, in two games (a seat each) a pairing: against each
+        # opponent, and against each other candidate both ways
+        moves = plies * (timed * len(opponents) + n * mcts + timed * (n - 1))
+        round_seconds = moves * ms / 1000.0 / max(1, workers)
         return 1.5 * round_seconds / (0.7 * 0.5)
 
     def playoff_extras(self, state: dict) -> list[tuple[object, str, int]]:
@@ -243,6 +247,25 @@ class GenericEvolution:
                            scoring=spec.scoring, crn=True, openings=spec.openings, win=spec.win, draw=spec.draw,
                            loss=spec.loss)
 
+    def check_mcts(self) -> str | None:
+        """The play check's yardstick: MCTS with random rollouts (evoplay's uct: UCT, OpenSpiel's constant, the
+        solver on) within the champion's time a move on the same clock, where uct plays the game and ``play``
+        gives a time; else None (the check plays the top rungs)."""
+        from evoplay.agents.uct import supports
+
+        ms = float(self.play.get("ms", 0) or 0)
+        if not ms or supports(self.game) is not None:
+            return None
+        return f"uct(ms={ms:g},clock={self.play.get('clock') or 'wall'})"
+
+    def check_spec(self, state: dict, games: int) -> FitnessSpec:
+        """The play check's games: ``games`` a seat against MCTS within the same time a move (:meth:`check_mcts`;
+        the strongest general player the time allows, and the one a search must beat to be worth its time), or
+        where there is none the top rungs, and each other, with common random numbers."""
+        spec = self.playoff_spec(state, games)
+        mcts = self.check_mcts()
+        return spec if mcts is None else replace(spec, opponents=(mcts,))
+
     def uct_candidate(self, doc: dict) -> dict | None:
         """The document of the champion played as ``uct`` guided by its evaluation within ``play``'s time budget
         (each move's prior its evaluation's scores, random rollouts at the leaves: evoplay.agents.uct's
@@ -265,7 +288,8 @@ class GenericEvolution:
     def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:
         """How the champion plays best: as it was trained, by iterative deepening within ``play``'s budget, or
         (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
-        plays ``report.play_games`` rounds of a game a seat against the top rungs and the others (a time budget that
+        plays ``report.play_games`` rounds of a game a seat against MCTS within the same time (:meth:`check_spec`)
+        and the others (a time budget that
         runs out after a round decides by the rounds played, and the result says so). Evolution weighs an
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
         the leaves of a deeper one badly (positions where different players move, after different dice); where
@@ -288,7 +312,7 @@ class GenericEvolution:
         total, rounds = np.zeros(len(agents)), 0
         try:
             for r in range(games):
-                res = evaluate_population(self.game, agents, self.playoff_spec(state, 1),
+                res = evaluate_population(self.game, agents, self.check_spec(state, 1),
                                           self.seed + 15485863 + 7919 * r, 0, executor)
                 total += res.fitness
                 rounds += 1
@@ -301,6 +325,7 @@ class GenericEvolution:
         shipped = labels[order[0]]
         return {"scores": {label: round(float(f), 4) for label, f in zip(labels, fitness)},
                 "shipped": shipped, "uct": uct["play"] if uct is not None else None, "rounds": rounds,
+                "against": list(self.check_spec(state, 1).opponents),
                 **({"stopped": f"after {rounds} of {games} rounds by the time budget"} if rounds < games else {})}
 
     def report_opponents(self, state: dict) -> list[str]:
@@ -404,6 +429,8 @@ def report(folder, recipe: str) -> str:
                                if v and isinstance(v, (int, float)))
             lines.append(f"it plays {check['shipped']}" + (f" ({budget} a move)" if "budget" in check["shipped"]
                                                            else "") + f"; the play check scored {scores}"
+                         + (f" against {' and '.join(check['against'])} and each other" if check.get("against")
+                            else "")
                          + (f" (stopped {check['stopped']})" if check.get("stopped") else ""))
         kind = "gp" if recipe == "gp" else "weights"
         spec = f"{kind}({folder.file('best.json')})"
