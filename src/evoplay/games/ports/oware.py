@@ -194,10 +194,11 @@ class OwareState(PortState):
 
 
 # --- the same rules as kernels ---------------------------------------------------------------------------------
-# params: houses a player, seeds in all, the houses the board's number sums anew each move (0 when it is the houses'
-# digits, which apply updates; else all but the last), then from WEIGHTS on each house's digit weight times 2 (the
-# last house 0; all 0 when the number is the rank), their running sums (SOWN + k: houses 0..k-1), and 2 * C(total + i,
-# i + 1) at RANKS + i * (seeds in all + 1) + total (all 0 when the number is the digits).
+# params: houses a player (h), seeds in all (n), the houses the board's number sums anew each move (0 when it is the
+# houses' digits, which apply updates; else all but the last), then from WEIGHTS on: each house's digit weight times 2
+# (the last house 0; all 0 when the number is the rank: 2h numbers), their running sums (the k-th: houses 0..k-1;
+# 2h + 1 numbers), the whole laps of k seeds (k // (2h - 1), for k = 0..n) and 2 * C(total + i, i + 1) for house i and
+# total = 0..n (all 0 when the number is the digits).
 WEIGHTS = 3
 
 
@@ -232,7 +233,7 @@ def board_number(params, state, player, houses):
     times 2 (the tables hold them doubled), plus the player to move."""
     m = 2 * params[0]
     row = params[1] + 1
-    at = WEIGHTS + 2 * m + 1
+    at = WEIGHTS + 2 * m + 1 + row  # the ranks (after the weights, their sums and the laps)
     total = 0
     out = np.int64(player)
     for i in range(houses):
@@ -326,34 +327,29 @@ def capturable(seeds):
 @njit(cache=True)
 def apply(params, state, action):
     h, m, total, at_score, at_mover, at_moves, at_ended, at_count, at_seen = layout(params)
-    weight, sown = WEIGHTS, WEIGHTS + m  # each house's digit weight, their running sums (see board_number)
+    weight, sown, laps_of = WEIGHTS, WEIGHTS + m, WEIGHTS + 2 * m + 1  # see board_number and the params above
     player = state[at_mover]
     count = state[at_count]
     last = state[at_seen + count - 1]  # the board before the move (a running game has seen one at least)
     house = player * h + action
     left = state[house]
+    laps = params[laps_of + left]  # each whole lap sows one seed in every other house
+    rest = left - laps * (m - 1)  # then one a house after the one sown from: fewer than the other houses
+    # Every house is written, the ones sown into found by their distance after the house sown from (which is m - 1
+    # after itself, never below rest): loops of fixed length, no branch on the seeds to mispredict.
+    for i in range(m):
+        after = i - house - 1
+        after += m * (after < 0)
+        state[i] += laps + (after < rest)
     state[house] = 0
-    moved = -left * params[weight + house]  # how the digits change (0 when the number is the rank)
-    if left >= m - 1:  # each lap sows one seed in every other house
-        laps = left // (m - 1)
-        for i in range(m):
-            state[i] += laps
-        state[house] -= laps
-        left -= laps * (m - 1)
-        moved += laps * (params[sown + m] - params[weight + house])
-    # the seeds left, one a house after the one sown from: fewer than the other houses, so never back to it
-    end = house + left
+    end = house + rest
     stop = min(end, m - 1) + 1
-    for i in range(house + 1, stop):
-        state[i] += 1
     wrapped = max(end - m + 1, 0)
-    for i in range(wrapped):
-        state[i] += 1
-    moved += params[sown + stop] - params[sown + house + 1] + params[sown + wrapped]
-    if left > 0:
-        at = end if end < m else end - m
-    else:  # a whole number of laps: the last seed fell in the house before the one sown from
-        at = house - 1 if house > 0 else m - 1
+    # how the digits change (all 0 when the number is the rank): the house emptied, the laps, the rest
+    moved = (-left * params[weight + house] + laps * (params[sown + m] - params[weight + house])
+             + params[sown + stop] - params[sown + house + 1] + params[sown + wrapped])
+    at = end - (rest == 0)  # the house of the last seed: after a whole number of laps, the one before the sown one
+    at += m * (at < 0) - m * (at >= m)
     lower = 0 if at < h else h
     if lower != player * h:  # the last seed fell in the opponent's row
         # a grand slam (nothing captured): no seeds beyond the last house, and every house up to it capturable
@@ -480,7 +476,8 @@ class Oware(PortGame):
         weights = [digit * 2 * (self.total + 1) ** i for i in range(m - 1)] + [0]
         sown = [sum(weights[:k]) for k in range(m + 1)]
         ranks = [ranked * 2 * comb(total + i, i + 1) for i in range(m - 1) for total in range(self.total + 1)]
-        params = [self.houses, self.total, ranked * (m - 1)] + weights + sown + ranks
+        laps = [k // (m - 1) for k in range(self.total + 1)]
+        params = [self.houses, self.total, ranked * (m - 1)] + weights + sown + laps + ranks
         return self.port_kernels(size=self.position_size, encode=encode_state, legal=legal, apply=apply,
                                  mover=mover, returns=returns, features=features, initial=initial,
                                  state_hash=state_hash, moves=moves, params=params, dtype=np.int64)
