@@ -351,7 +351,7 @@ def apply(params, state, action):
     at = end - (rest == 0)  # the house of the last seed: after a whole number of laps, the one before the sown one
     at += m * (at < 0) - m * (at >= m)
     lower = 0 if at < h else h
-    if lower != player * h:  # the last seed fell in the opponent's row
+    if lower != player * h and capturable(state[at]):  # the last seed made 2 or 3 in the opponent's row
         # a grand slam (nothing captured): no seeds beyond the last house, and every house up to it capturable
         beyond = at + 1
         while beyond < lower + h and state[beyond] == 0:
@@ -367,12 +367,12 @@ def apply(params, state, action):
                 moved -= state[i] * params[weight + i]
                 state[i] = 0
                 i -= 1
-            if captured > 0:  # captured seeds never come back: no earlier board can return
-                state[at_score + player] += captured
-                for i in range(count):
-                    state[at_seen + i] = 0
-                count = 0
-                state[at_count] = 0
+            # captured seeds (2 at least) never come back: no earlier board can return
+            state[at_score + player] += captured
+            for i in range(count):
+                state[at_seen + i] = 0
+            count = 0
+            state[at_count] = 0
     # the board's number: the last board's digits moved by the houses changed (params[2] == 0), or the rank summed
     # anew (params[2] houses)
     player = 1 - player
