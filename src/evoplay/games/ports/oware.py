@@ -17,9 +17,9 @@ The kernels' position (int64) is the houses, the scores, the player to move (or 
 the game ended (0 not yet, 1 by the rules, 2 at the move limit) and the boards seen since the last capture, each
 one number, times 2, plus the player to move (the scores are the same on all of them: only a capture changes them,
 and it clears the list). The number is the houses but the last (which holds the seeds left) as the digits of a
-number in base seeds-in-all + 1 where that fits in 63 bits (6 houses a player: up to 4 seeds a house, OpenSpiel's
-default; 3 or fewer: any), which ``apply`` updates by the houses a move changes; else the houses ranked among all
-ways to share their seeds (the combinatorial number system), summed over the houses anew each move.
+number in base seeds-in-all + 1 where that fits in 63 bits (a seed a house on 7 houses a player or more, up to 4
+on 6 (OpenSpiel's default), 11 on 5, 57 on 4, 900 on 3), which ``apply`` updates by the houses a move changes; else
+the houses ranked among all ways to share their seeds (the combinatorial number system), summed anew each move.
 """
 from __future__ import annotations
 
