@@ -164,7 +164,7 @@ def test_the_loop_keeps_what_the_closing_says_it_needs(tmp_path):
     assert ga.check_spec(state, 1).opponents == ("uct(ms=100,clock=wall)",)  # MCTS within the same time
     # the deepening candidate meets it (a game a seat: 20 of its moves, 20 of MCTS's), MCTS meets the champion as
     # trained (20 of MCTS's moves), and the two candidates meet (20 of deepening's): 80 moves of 0.1 s on 2
-    # workers, one and a half rounds in the check's 35 % of the closing
-    assert ga.closing_seconds(state, 2) == pytest.approx(1.5 * 80 * 0.1 / 2 / 0.35)
+    # workers, two rounds in the check's 70 % of what the playoff's 25 % leaves
+    assert ga.closing_seconds(state, 2) == pytest.approx(2 * 80 * 0.1 / 2 / (0.75 * 0.7))
     assert ga.closing_seconds({"ladder": 0}, 2) == 0.0  # no game played yet
     assert load_recipe("ga").make({**config, "play": {"ms": 0.0, "nodes": 50}}).closing_seconds(state, 2) == 0.0

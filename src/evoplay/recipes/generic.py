@@ -18,6 +18,9 @@ from evoplay.recipes import levels
 LANGUAGES = ("python", "lua", "js")
 #: what a closing phase the run's time budget cut short records instead of its scores
 STOPPED = "stopped by the time budget"
+#: the closing's phases: the playoff may take this share of what is left of the budget, then the play check this
+#: share of what is left after it, the tables the rest; the loop keeps room for this many rounds of the check
+PLAYOFF_SHARE, CHECK_SHARE, CHECK_ROUNDS = 0.25, 0.7, 2.0
 #: when the play check also tries the champion as Monte Carlo tree search guided by its evaluation
 UCT_CANDIDATES = ("kernels", "always", "never")
 
@@ -176,9 +179,9 @@ class GenericEvolution:
         return state, record
 
     def closing_seconds(self, state: dict, workers: int) -> float:
-        """The seconds the closing needs so that its play check (which gets 35 % of the closing: the playoff takes
-        30 % first, the check half the rest) can play one and a half rounds at ``play.ms`` a move, from the mean
-        length of the last generation's games; the loop keeps at least this for the closing (at most half the
+        """The seconds the closing needs so that its play check (the playoff's share of the closing first, then the
+        check's of the rest: PLAYOFF_SHARE, CHECK_SHARE) can play CHECK_ROUNDS rounds at ``play.ms`` a move, from
+        the mean length of the last generation's games; the loop keeps at least this for the closing (at most half the
         budget). 0 without a time budget a move or a play check."""
         ms = float(self.play.get("ms", 0) or 0)
         plies = float(state.get("plies", 0.0))
@@ -192,7 +195,7 @@ class GenericEvolution:
         # opponent, and against each other candidate both ways
         moves = plies * (timed * len(opponents) + n * mcts + timed * (n - 1))
         round_seconds = moves * ms / 1000.0 / max(1, workers)
-        return 1.5 * round_seconds / (0.7 * 0.5)
+        return CHECK_ROUNDS * round_seconds / ((1.0 - PLAYOFF_SHARE) * CHECK_SHARE)
 
     def playoff_extras(self, state: dict) -> list[tuple[object, str, int]]:
         """Individuals no generation played that the champion's playoff weighs too, as (individual, label, the
@@ -356,13 +359,13 @@ class GenericEvolution:
 
         executor = getattr(self, "executor", None)
         self.use_view(state)
-        with games_until(share(0.3)):  # the playoff, then the play check, then the tables: each stops in time
+        with games_until(share(PLAYOFF_SHARE)):  # the playoff, then the play check, then the tables: each stops in time
             individual, chosen = self.champion(state, executor)
         doc = self.document(individual)
         doc.update(self.view.document())
         if self.play:
             doc["play"] = dict(self.play)
-            with games_until(share(0.5)):
+            with games_until(share(CHECK_SHARE)):
                 check = self.play_check(individual, doc, state, executor)
             if check:
                 uct = check.pop("uct")
