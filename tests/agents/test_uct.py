@@ -264,14 +264,19 @@ def test_three_players_each_maximise_their_own_return(solve):
     assert final.moves[0] == 1
 
 
-GAMES = ["openspiel:connect_four", "openspiel:breakthrough(rows=5,columns=5)", "openspiel:hex(board_size=5)",
-         "kalah", "mnk(m=4,n=4,k=3)"] + ([f"{EXAMPLE}:Othello"] if EXAMPLE.is_file() else [])
+# connect four, Kalah and m,n,k run uct on their kernels (the port's, the built-ins'); breakthrough and hex on
+# OpenSpiel's own engine through the State, as any OpenSpiel game without a port (their ports' kernels would only
+# compile the same search again, for a minute of CPU); othello6.py is a plain-Python file game.
+GAMES = ["openspiel:connect_four", "openspiel:breakthrough(rows=5,columns=5,engine=openspiel)",
+         "openspiel:hex(board_size=5,engine=openspiel)", "kalah", "mnk(m=4,n=4,k=3)"] + (
+            [f"{EXAMPLE}:Othello"] if EXAMPLE.is_file() else [])
 
 
 @pytest.mark.parametrize("spec", GAMES)
 def test_uct_plays_legal_moves_on_builtin_file_and_openspiel_games(spec):
     game = load_game(spec)
     agent = make_agent("uct(simulations=25)", game)
+    assert agent.on_kernels == ("engine=openspiel" not in spec and "othello6.py" not in spec)
     state = game.new_initial_state(0)
     for ply in range(6):
         if state.is_terminal():
