@@ -1,6 +1,8 @@
 """Shared pytest settings: hypothesis profiles sized for a 2-core CI machine; progress through a slow collection;
 a quiet exit after Ray."""
 import os
+import subprocess
+import sys
 import time
 
 from hypothesis import HealthCheck, settings
@@ -52,6 +54,29 @@ _CONFIG = {}
 
 def pytest_configure(config):
     _CONFIG["config"] = config
+
+
+# Kernels compiled as their module is imported (recursive searches, with explicit signatures): every xdist worker
+# imports every test module while collecting, so from a cold Numba cache each worker would compile all of them at
+# once, the same work twice or three times (a minute and a half of CPU each). Before the workers start, the
+# controller compiles them into the disk cache once, each module in a process of its own, and the workers load them.
+EAGER_KERNELS = ("evoplay.games.kalah.search", "evoplay.games.kalah.deepening", "evoplay.games.mnk.threats")
+
+
+def pytest_sessionstart(session):
+    config = session.config
+    if not getattr(config.option, "numprocesses", None) or "PYTEST_XDIST_WORKER" in os.environ \
+            or config.option.collectonly:
+        return
+    started = time.monotonic()
+    compiling = [subprocess.Popen([sys.executable, "-c", f"import {module}"]) for module in EAGER_KERNELS]
+    failed = [m for m, p in zip(EAGER_KERNELS, compiling) if p.wait() != 0]
+    reporter = _terminal()
+    if reporter is not None and time.monotonic() - started > COLLECT_EVERY:
+        reporter.write_line(f"compiled evoplay's import-time Numba kernels in {time.monotonic() - started:.0f} s "
+                            "(once, for every worker)")
+    if failed and reporter is not None:  # the workers' collection fails on the same import and says why
+        reporter.write_line(f"could not import {', '.join(failed)}")
 
 
 def _terminal():
