@@ -49,7 +49,7 @@ def checked(folder: RunFolder, positions: int = 150, nodes: int = 150) -> list:
     ("gp", "mnk(m=3,n=3,k=3)", {}),  # deepening within 100 ms: checked within 150 nodes
     ("ga", "kalah(pits=4,seeds=3)", {"player.policy": "search", "player.depth": 2, "play.ms": 0}),  # fixed depth
     ("gp", "tron(w=6,h=6)", {"player.opponents": "sample", "play.ms": 0, "play.nodes": 200}),  # sampled others
-    ("gp", f"{EXAMPLES / 'othello6.py'}:Othello", {}),
+    ("gp", f"{EXAMPLES / 'othello6.py'}:Othello", {"program.base_games": 40}),  # a base fitted (plain Python: few games)
     ("ga", f"{EXAMPLES / 'nim.py'}:Nim", {}),
 ])
 def test_the_exported_player_chooses_the_agents_moves(tmp_path, recipe, game, changes):

@@ -94,7 +94,8 @@ def test_lua_export_of_a_built_in_runs_alone_and_a_file_game_without_a_host_cann
 def test_evolve_gp_on_tron_and_sevens(tmp_path, game):
     out = tmp_path / "run"
     text = run_cli("evolve", "gp", "--game", game, "--generations", "2", "--population", "4", "--set",
-                   "report.games=1", "--set", "fitness.games=1", "--backend", "serial", "--out", str(out))
+                   "report.games=1", "--set", "fitness.games=1", "--set", "program.base_games=40", "--backend",
+                   "serial", "--out", str(out))
     assert "champion" in text
     agent = make_agent(f"gp({out / 'best.json'})", game)
     g = agent.game
