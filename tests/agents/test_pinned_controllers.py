@@ -52,5 +52,6 @@ def test_a_seeded_controller_plays_the_pinned_moves(name, spec, model):
 
 
 if __name__ == "__main__":
-    PINNED.write_text(json.dumps({key(*c): histories(*c) for c in CASES}, indent=0) + "\n")
+    lines = [f"{json.dumps(key(*c))}: {json.dumps(histories(*c), separators=(',', ':'))}" for c in CASES]
+    PINNED.write_text("{\n" + ",\n".join(lines) + "\n}\n")  # a case a line
     print(f"wrote {len(CASES)} cases to {PINNED}", file=sys.stderr)
