@@ -86,7 +86,8 @@ def test_a_closing_cut_short_ships_the_last_generations_best_unchecked(tmp_path,
 
     config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 3, "population": 4, "report.games": 0,
                                       "fitness.games": 1, "minutes": 0.0, "report.playoff": 3,
-                                      "report.playoff_games": 1, "report.play_games": 1, "play.ms": 1.0})
+                                      "report.playoff_games": 1, "report.play_games": 1, "play.ms": 1.0,
+                                      "genome.start": "zero"})
     evo = load_recipe("ga").make(config)
     folder = RunFolder.create(tmp_path / "run", "ga", config)
     run_evolution(evo, folder, stop_after=3)
@@ -110,7 +111,8 @@ def test_a_play_check_stopped_after_a_round_decides_by_the_rounds_played(tmp_pat
 
     config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 2, "population": 4, "report.games": 0,
                                       "fitness.games": 1, "minutes": 0.0, "report.playoff": 0,
-                                      "report.play_games": 3, "play.ms": 0.0, "play.nodes": 40})
+                                      "report.play_games": 3, "play.ms": 0.0, "play.nodes": 40,
+                                      "genome.start": "zero"})
     real = generic.evaluate_population
     rounds = []
 
@@ -168,3 +170,29 @@ def test_the_loop_keeps_what_the_closing_says_it_needs(tmp_path):
     assert ga.closing_seconds(state, 2) == pytest.approx(2 * 80 * 0.1 / 2 / (0.75 * 0.7))
     assert ga.closing_seconds({"ladder": 0}, 2) == 0.0  # no game played yet
     assert load_recipe("ga").make({**config, "play": {"ms": 0.0, "nodes": 50}}).closing_seconds(state, 2) == 0.0
+
+
+def test_a_check_the_time_left_cannot_afford_plays_every_player_at_a_smaller_time(tmp_path):
+    """Long games and little time: the candidates and MCTS all think the time a round can afford (at least
+    MIN_CHECK_MS), the result says so, and what ships keeps play.ms."""
+    from evoplay.evolve import load_config
+    from evoplay.recipes import generic, load_recipe
+
+    config = load_config("ga", None, {"game": TAKE_AWAY, "generations": 2, "population": 4, "report.games": 0,
+                                      "fitness.games": 1, "minutes": 0.0, "report.play_games": 1,
+                                      "play.ms": 40.0, "play.uct": "always", "genome.start": "zero"})
+    evo = load_recipe("ga").make(config)
+    folder = RunFolder.create(tmp_path / "run", "ga", config)
+    run_evolution(evo, folder, stop_after=2)
+    state = folder.load_checkpoint()[1]
+    evo.use_view(state)
+    individual = state["best"]["individual"]
+    doc = {**evo.document(individual), **evo.view.document(), "play": dict(evo.play)}
+    state["plies"] = 1000.0  # games that long: a round at 40 ms a move would take minutes
+    check = evo.play_check(individual, doc, state, None, seconds=1.0)
+    assert check["ms"] == generic.MIN_CHECK_MS and check["against"] == ["uct(ms=5,clock=wall)"]
+    assert set(check["scores"]) == {"as trained", "within the play budget", "uct within the play budget"}
+    assert check["uct"]["ms"] == 40.0 and doc["play"]["ms"] == 40.0  # what ships thinks the play budget
+    state["plies"] = 4.0  # short games: a round fits, the check plays at play.ms
+    check = evo.play_check(individual, doc, state, None, seconds=60.0)
+    assert "ms" not in check and check["against"] == ["uct(ms=40,clock=wall)"]

@@ -21,6 +21,8 @@ STOPPED = "stopped by the time budget"
 #: the closing's phases: the playoff may take this share of what is left of the budget, then the play check this
 #: share of what is left after it, the tables the rest; the loop keeps room for this many rounds of the check
 PLAYOFF_SHARE, CHECK_SHARE, CHECK_ROUNDS = 0.25, 0.7, 2.0
+#: the least time a move the play check plays at when the time left cannot afford a round at play.ms
+MIN_CHECK_MS = 5.0
 #: when the play check also tries the champion as Monte Carlo tree search guided by its evaluation
 UCT_CANDIDATES = ("kernels", "always", "never")
 
@@ -181,21 +183,27 @@ class GenericEvolution:
     def closing_seconds(self, state: dict, workers: int) -> float:
         """The seconds the closing needs so that its play check (the playoff's share of the closing first, then the
         check's of the rest: PLAYOFF_SHARE, CHECK_SHARE) can play CHECK_ROUNDS rounds at ``play.ms`` a move, from
-        the mean length of the last generation's games; the loop keeps at least this for the closing (at most half the
-        budget). 0 without a time budget a move or a play check."""
+        the mean length of the last generation's games; the loop keeps at least this for the closing (at most half
+        the budget). 0 without a time budget a move or a play check."""
+        if not int(self.config["report"].get("play_games", 0)):
+            return 0.0
         ms = float(self.play.get("ms", 0) or 0)
+        return CHECK_ROUNDS * self.check_round_seconds(state, workers, ms) / ((1.0 - PLAYOFF_SHARE) * CHECK_SHARE)
+
+    def check_round_seconds(self, state: dict, workers: int, ms: float) -> float:
+        """How long a round of the play check takes at ``ms`` a move, from the mean length of the last generation's
+        games (0 before one was played, or without a time a move)."""
         plies = float(state.get("plies", 0.0))
-        if not (ms and plies and int(self.config["report"].get("play_games", 0))):
+        if not (ms and plies):
             return 0.0
         timed = 1 + (self.play_uct != "never")  # deepening and (where tried) uct play within the budget
         n = timed + 1  # and the champion as trained, which plays at once
         opponents = self.check_spec(state, 1).opponents
-        mcts = sum(1 for o in opponents if o == self.check_mcts())  # the opponents that think play.ms a move too
+        mcts = sum(1 for o in opponents if o == self.check_mcts())  # the opponents that think ms a move too
         # a timed player moves in half of a game's plies, in two games (a seat each) a pairing: against each
         # opponent, and against each other candidate both ways
         moves = plies * (timed * len(opponents) + n * mcts + timed * (n - 1))
-        round_seconds = moves * ms / 1000.0 / max(1, workers)
-        return CHECK_ROUNDS * round_seconds / ((1.0 - PLAYOFF_SHARE) * CHECK_SHARE)
+        return moves * ms / 1000.0 / max(1, workers)
 
     def playoff_extras(self, state: dict) -> list[tuple[object, str, int]]:
         """Individuals no generation played that the champion's playoff weighs too, as (individual, label, the
@@ -250,26 +258,26 @@ class GenericEvolution:
                            scoring=spec.scoring, crn=True, openings=spec.openings, win=spec.win, draw=spec.draw,
                            loss=spec.loss)
 
-    def check_mcts(self) -> str | None:
+    def check_mcts(self, ms: float | None = None) -> str | None:
         """The play check's yardstick: MCTS with random rollouts (evoplay's uct: UCT, OpenSpiel's constant, the
-        solver on) within the champion's time a move on the same clock, where uct plays the game and ``play``
-        gives a time; else None (the check plays the top rungs)."""
+        solver on) within the champion's time a move (or ``ms``) on the same clock, where uct plays the game and
+        ``play`` gives a time; else None (the check plays the top rungs)."""
         from evoplay.agents.uct import supports
 
-        ms = float(self.play.get("ms", 0) or 0)
+        ms = float(self.play.get("ms", 0) or 0) if ms is None else ms
         if not ms or supports(self.game) is not None:
             return None
         return f"uct(ms={ms:g},clock={self.play.get('clock') or 'wall'})"
 
-    def check_spec(self, state: dict, games: int) -> FitnessSpec:
+    def check_spec(self, state: dict, games: int, ms: float | None = None) -> FitnessSpec:
         """The play check's games: ``games`` a seat against MCTS within the same time a move (:meth:`check_mcts`;
         the strongest general player the time allows, and the one a search must beat to be worth its time), or
         where there is none the top rungs, and each other, with common random numbers."""
         spec = self.playoff_spec(state, games)
-        mcts = self.check_mcts()
+        mcts = self.check_mcts(ms)
         return spec if mcts is None else replace(spec, opponents=(mcts,))
 
-    def uct_candidate(self, doc: dict) -> dict | None:
+    def uct_candidate(self, doc: dict, ms: float | None = None) -> dict | None:
         """The document of the champion played as ``uct`` guided by its evaluation within ``play``'s time budget
         (each move's prior its evaluation's scores, random rollouts at the leaves: evoplay.agents.uct's
         ``guided_player``), when the play check is to try it (``play.uct``: "kernels", where the game's kernels
@@ -279,7 +287,7 @@ class GenericEvolution:
 
         if self.play_uct == "never" or not self.play.get("ms") or supports(self.game) is not None:
             return None
-        candidate = dict(doc, play={"search": "uct", "ms": self.play["ms"], "prior": True, "leaf": "rollouts",
+        candidate = dict(doc, play={"search": "uct", "ms": ms or self.play["ms"], "prior": True, "leaf": "rollouts",
                                     **({"clock": self.play["clock"]} if self.play.get("clock") else {})})
         agent = document_agent(self.game, candidate, "uct")
         if self.play_uct == "kernels" and not agent.on_kernels:
@@ -288,7 +296,8 @@ class GenericEvolution:
         candidate["play"]["spread"] = agent.evaluation_scale
         return candidate
 
-    def play_check(self, individual, doc: dict, state: dict, executor=None) -> dict | None:
+    def play_check(self, individual, doc: dict, state: dict, executor=None, seconds: float | None = None
+                   ) -> dict | None:
         """How the champion plays best: as it was trained, by iterative deepening within ``play``'s budget, or
         (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
         plays ``report.play_games`` rounds of a game a seat against MCTS within the same time (:meth:`check_spec`)
@@ -298,24 +307,37 @@ class GenericEvolution:
         the leaves of a deeper one badly (positions where different players move, after different dice); where
         the value of a position is a connection, random rollouts read it better than any sum of features. None
         when there is nothing to check (no play budget, or play_games = 0); else the scores by label, the label
-        that ships and under ``uct`` the uct candidate's ``play`` (None without one)."""
+        that ships and under ``uct`` the uct candidate's ``play`` (None without one).
+
+        When ``seconds`` (what the check may take) cannot afford a round at ``play.ms`` a move, every player of the
+        check (the candidates and MCTS) thinks the same smaller time, what a round can afford (at least
+        MIN_CHECK_MS), and the result says so: the check compares the ways of searching at equal time, and what
+        ships keeps ``play.ms``."""
         from evoplay.agents.program import document_agent
 
         games = int(self.config["report"].get("play_games", 0))
         if not (self.play and games):
             return None
+        ms = float(self.play.get("ms", 0) or 0)
+        workers = int(getattr(executor, "workers", 1) or 1)
+        need = self.check_round_seconds(state, workers, ms)
+        check_ms = None
+        if seconds is not None and need > 0.8 * seconds:
+            check_ms = round(max(MIN_CHECK_MS, ms * 0.8 * max(seconds, 0.0) / need), 1)
+        checked = doc if check_ms is None else dict(doc, play=dict(doc["play"], ms=check_ms))
         labels = ["as trained", "within the play budget"]
-        agents = [self.agent(individual, labels[0]), document_agent(self.game, doc, labels[1])]
-        uct = self.uct_candidate(doc)
+        agents = [self.agent(individual, labels[0]), document_agent(self.game, checked, labels[1])]
+        uct = self.uct_candidate(doc, check_ms)
         if uct is not None:
             labels.append("uct within the play budget")
             agents.append(document_agent(self.game, uct, labels[-1]))
+            uct["play"]["ms"] = self.play["ms"]  # what ships thinks the play budget
         # a game a seat a round, every candidate in the same games (common random numbers), so that a time budget
         # that runs out decides by the rounds played rather than not at all
         total, rounds = np.zeros(len(agents)), 0
         try:
             for r in range(games):
-                res = evaluate_population(self.game, agents, self.check_spec(state, 1),
+                res = evaluate_population(self.game, agents, self.check_spec(state, 1, check_ms),
                                           self.seed + 15485863 + 7919 * r, 0, executor)
                 total += res.fitness
                 rounds += 1
@@ -328,7 +350,8 @@ class GenericEvolution:
         shipped = labels[order[0]]
         return {"scores": {label: round(float(f), 4) for label, f in zip(labels, fitness)},
                 "shipped": shipped, "uct": uct["play"] if uct is not None else None, "rounds": rounds,
-                "against": list(self.check_spec(state, 1).opponents),
+                "against": list(self.check_spec(state, 1, check_ms).opponents),
+                **({"ms": check_ms} if check_ms is not None else {}),
                 **({"stopped": f"after {rounds} of {games} rounds by the time budget"} if rounds < games else {})}
 
     def report_opponents(self, state: dict) -> list[str]:
@@ -365,8 +388,10 @@ class GenericEvolution:
         doc.update(self.view.document())
         if self.play:
             doc["play"] = dict(self.play)
-            with games_until(share(CHECK_SHARE)):
-                check = self.play_check(individual, doc, state, executor)
+            check_end = share(CHECK_SHARE)
+            with games_until(check_end):
+                check = self.play_check(individual, doc, state, executor,
+                                        None if check_end is None else check_end - time.time())
             if check:
                 uct = check.pop("uct")
                 chosen["play_check"] = check
@@ -434,7 +459,9 @@ def report(folder, recipe: str) -> str:
                                                            else "") + f"; the play check scored {scores}"
                          + (f" against {' and '.join(check['against'])} and each other" if check.get("against")
                             else "")
-                         + (f" (stopped {check['stopped']})" if check.get("stopped") else ""))
+                         + (f" (stopped {check['stopped']})" if check.get("stopped") else "")
+                         + (f", every player of the check thinking {check['ms']:g} ms a move (what the time left "
+                            f"could afford)" if check.get("ms") else ""))
         kind = "gp" if recipe == "gp" else "weights"
         spec = f"{kind}({folder.file('best.json')})"
         if doc.get("plays"):
