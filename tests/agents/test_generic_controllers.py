@@ -1,9 +1,14 @@
 """rs, rhea, mcts, lookahead and alphabeta on any game through the game API (evoplay.agents.generic_rollout)."""
+import inspect
+
+import numpy as np
 import pytest
+from numba import njit
 from click.testing import CliRunner
 
 from evoplay import load_game
 from evoplay.agents import make_agent
+from evoplay.agents import generic_rollout, rollout
 from evoplay.agents.alphabeta import AlphaBetaAgent
 from evoplay.arena import match, play_game
 from evoplay.cli import main
@@ -30,6 +35,29 @@ def test_the_game_api_path_plays_the_same_games_as_the_numba_kernels(name, spec,
         games = [play_game(game, [a, b], seed=7), play_game(game, [b, a], seed=8)]
         histories.append([list(s.history) for s in games])
     assert histories[0] == histories[1]
+
+
+_pick = rollout.pick
+
+
+@njit
+def _reads_a_position_unbound(params, position, mask):
+    return _pick(mask, 1)
+
+
+def test_each_kernel_of_the_binding_is_defined_over_states_with_its_arguments():
+    for name in rollout.BINDING:
+        kernel, over_states = getattr(rollout, name).py_func, getattr(generic_rollout, name)
+        assert len(inspect.signature(kernel).parameters) == len(inspect.signature(over_states).parameters), name
+    with pytest.raises(TypeError, match="calls evoplay.agents.rollout.pick, which is neither in its BINDING"):
+        generic_rollout.on_states(_reads_a_position_unbound)
+    # a text over States calls the State functions, the generator's kernels as they are
+    text = generic_rollout.on_states(rollout.evaluate_sequence)
+    assert text.__globals__["play_step"] is generic_rollout.play_step
+    assert text.__globals__["discounted"] is generic_rollout.discounted
+    state = load_game("kalah(pits=4,seeds=3)").new_initial_state()
+    generic_rollout.reseed(1)
+    assert text(None, state, None, 0, np.array([3] * 6), 6, 1.0, generic_rollout.NO_SCRATCH) != 0
 
 
 def test_the_api_path_counts_its_rollouts_like_the_kernels():

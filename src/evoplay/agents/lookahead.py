@@ -12,33 +12,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.agents import generic_rollout as gr
-from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, play_step
+from evoplay.agents.generic_rollout import reseed
+from evoplay.agents.rollout import ForwardModelAgent, heuristic, play_step, rollout_copy
 
 USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
 
 @njit(cache=True)
 def lookahead(params, root, seat, actions, rounds, discount, sums, work, scratch, seed):
-    """Add ``rounds`` one-step values of each action to ``sums``; return the evaluations made."""
-    np.random.seed(seed)
+    """Add ``rounds`` one-step values of each action to ``sums``; return the evaluations made. A kernel per game,
+    or over States (``on_states``)."""
+    reseed(seed)
     for _ in range(rounds):
         for i in range(actions.shape[0]):
-            work[:] = root
-            hide_future(params, work)
+            work = rollout_copy(params, root, work, seat)
             play_step(params, work, seat, actions[i], scratch)
             sums[i] += heuristic(params, work, seat, scratch[2]) * discount
-    return rounds * actions.shape[0]
-
-
-def lookahead_api(root, seat, actions, rounds, discount, sums, seed):
-    """``lookahead`` through the game API (``root`` a State): the same draws in the same order."""
-    gr.reseed(seed)
-    for _ in range(rounds):
-        for i in range(actions.shape[0]):
-            work = gr.rollout_state(root, seat)
-            gr.play_step(work, seat, actions[i])
-            sums[i] += gr.heuristic(work, seat) * discount
     return rounds * actions.shape[0]
 
 
@@ -47,18 +36,14 @@ class LookaheadAgent(ForwardModelAgent):
 
     def _search(self, root, actions, seat, remaining, iterations):
         sums = np.zeros(len(actions))
-        work = np.empty_like(root) if self.fast else None
-        scratch = self.scratch() if self.fast else None
+        search, params, work, scratch = self.search_of("lookahead", root)
         n_act = len(actions)
         rounds = {"n": 0}
 
         def run(count: int) -> int:
             r = max(1, count // n_act)
             rounds["n"] += r
-            if not self.fast:
-                return lookahead_api(root, seat, actions, r, self.discount, sums, self._seed())
-            return self.compiled.lookahead(self.params, root, seat, actions, r, self.discount, sums, work, scratch,
-                                           self._seed())
+            return search(params, root, seat, actions, r, self.discount, sums, work, scratch, self._seed())
 
         # A turn-based step of perfect information has no random part (chance is sampled only before it).
         exact = not self.simultaneous(root) and self.game.perfect_information

@@ -18,66 +18,65 @@ import math
 import numpy as np
 from numba import njit
 
-from evoplay.agents import generic_rollout as gr
-from evoplay.agents.rollout import ForwardModelAgent, heuristic, hide_future, play_step, random_action, settle
+from evoplay.agents.generic_rollout import discounted, randint, reseed, uniform
+from evoplay.agents.rollout import (ForwardModelAgent, heuristic, legal_moves, mover, play_step, random_action,
+                                    rollout_copy, settle)
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL
 
 USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
-# The game's kernels: bound per game by evoplay.games.kernels.specialise.
-game_legal = game_mover = None
 
 _EPSILON = 1e-6
 
 
 @njit(cache=True)
 def search(params, root, seat, iterations, depth, k, discount, child, visits, totals, n_nodes, bounds, work, scratch,
-           seed):
-    """Run ``iterations`` UCT iterations on the tree in (child, visits, totals); return the node count.
+           moves, seed):
+    """Run ``iterations`` UCT iterations on the tree in (child, visits, totals); return the node count. A kernel
+    per game, or over States (``on_states``).
 
-    ``child[node, a]`` is the node reached by action a (-1: untried); node 0 is the root. The caller keeps at
-    least ``iterations`` free rows (each iteration adds at most one node).
+    ``child[node, a]`` is the node reached by action a (-1: untried; an array, or a ``Children`` table over
+    States); node 0 is the root. The caller keeps at least ``iterations`` free places in ``visits`` and ``totals``
+    (each iteration adds at most one node). ``moves`` is room for a position's legal actions (None over States).
     """
-    np.random.seed(seed)
+    reseed(seed)
     mask, probs, scores = scratch
-    n_actions = mask.shape[0]
     path = np.empty(depth + 2, np.int64)
     for _ in range(iterations):
-        work[:] = root
-        hide_future(params, work)
+        work = rollout_copy(params, root, work, seat)
         node = 0
         path[0] = 0
         length = 1
         steps = 0
         while True:
             settle(params, work, probs)
-            mover = game_mover(params, work)
-            if mover == TERMINAL or steps >= depth:
+            who = mover(params, work)
+            if who == TERMINAL or steps >= depth:
                 break
-            if mover != seat and mover != SIMULTANEOUS:  # another player's turn: it moves at random
+            if who != seat and who != SIMULTANEOUS:  # another player's turn: it moves at random
                 play_step(params, work, seat, -1, scratch)
                 steps += 1
                 continue
-            if game_legal(params, work, seat, mask) == 0:  # nothing for this seat to do here
+            legal = legal_moves(params, work, seat, mask, moves)
+            if len(legal) == 0:  # nothing for this seat to do here
                 play_step(params, work, seat, -1, scratch)
                 steps += 1
                 continue
             untried = 0
-            for a in range(n_actions):
-                if mask[a] and child[node, a] < 0:
+            for a in legal:
+                if child[node, a] < 0:
                     untried += 1
             if untried > 0:
-                pick = np.random.randint(untried)
+                pick = randint(untried)
                 chosen = -1
-                for a in range(n_actions):
-                    if mask[a] and child[node, a] < 0:
+                for a in legal:
+                    if child[node, a] < 0:
                         if pick == 0:
                             chosen = a
                             break
                         pick -= 1
                 new = n_nodes
                 n_nodes += 1
-                child[new, :] = -1
                 visits[new] = 0
                 totals[new] = 0.0
                 child[node, chosen] = new
@@ -91,25 +90,24 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
             log_n = math.log(visits[node] + 1)
             best = -np.inf
             chosen = -1
-            for a in range(n_actions):
-                if mask[a]:
-                    c = child[node, a]
-                    q = totals[c] / visits[c]
-                    if span > 0:
-                        q = (q - bounds[0]) / span
-                    ucb = q + k * math.sqrt(log_n / (visits[c] + _EPSILON)) + _EPSILON * np.random.random()
-                    if ucb > best:
-                        best = ucb
-                        chosen = a
+            for a in legal:
+                c = child[node, a]
+                q = totals[c] / visits[c]
+                if span > 0:
+                    q = (q - bounds[0]) / span
+                ucb = q + k * math.sqrt(log_n / (visits[c] + _EPSILON)) + _EPSILON * uniform()
+                if ucb > best:
+                    best = ucb
+                    chosen = a
             node = child[node, chosen]
             play_step(params, work, seat, chosen, scratch)
             steps += 1
             path[length] = node
             length += 1
-        while game_mover(params, work) != TERMINAL and steps < depth:
+        while mover(params, work) != TERMINAL and steps < depth:
             play_step(params, work, seat, random_action(params, work, seat, scratch), scratch)
             steps += 1
-        value = heuristic(params, work, seat, scores) * discount**steps
+        value = discounted(heuristic(params, work, seat, scores), discount, steps)
         if value < bounds[0]:
             bounds[0] = value
         if value > bounds[1]:
@@ -120,69 +118,12 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
     return n_nodes
 
 
-def search_api(root, seat, iterations, depth, k, discount, tree, bounds, seed):
-    """``search`` through the game API (``root`` a State): the same draws in the same order.
+class Children(dict):
+    """The tree's children over States: ``child[node, action]``, -1 where untried (the kernels' array, sparse: a
+    game without kernels may have many more actions than any node tries)."""
 
-    ``tree`` holds per node a dict from action to child node, the visits and the value totals (lists); a node
-    not yet in a dict is untried."""
-    gr.reseed(seed)
-    child, visits, totals = tree
-    for _ in range(iterations):
-        work = gr.rollout_state(root, seat)
-        node = 0
-        path = [0]
-        steps = 0
-        while True:
-            gr.settle(work)
-            if work.is_terminal() or steps >= depth:
-                break
-            legal = gr.available(work, seat)
-            if legal == [None] or not legal:  # another player's turn, or nothing for this seat to do here
-                gr.play_step(work, seat, None)
-                steps += 1
-                continue
-            untried = [a for a in legal if a not in child[node]]
-            if untried:
-                chosen = untried[gr.randint(len(untried))]
-                new = len(visits)
-                child.append({})
-                visits.append(0)
-                totals.append(0.0)
-                child[node][chosen] = new
-                gr.play_step(work, seat, chosen)
-                steps += 1
-                path.append(new)
-                break
-            # UCB1 over the tried actions available here.
-            span = bounds[1] - bounds[0]
-            log_n = math.log(visits[node] + 1)
-            best = -np.inf
-            chosen = -1
-            for a in legal:
-                c = child[node][a]
-                q = totals[c] / visits[c]
-                if span > 0:
-                    q = (q - bounds[0]) / span
-                ucb = q + k * math.sqrt(log_n / (visits[c] + _EPSILON)) + _EPSILON * gr.uniform()
-                if ucb > best:
-                    best = ucb
-                    chosen = a
-            node = child[node][chosen]
-            gr.play_step(work, seat, chosen)
-            steps += 1
-            path.append(node)
-        while not work.is_terminal() and steps < depth:
-            gr.play_step(work, seat, gr.random_action(work, seat))
-            steps += 1
-        value = gr.discounted(gr.heuristic(work, seat), discount, steps)
-        if value < bounds[0]:
-            bounds[0] = value
-        if value > bounds[1]:
-            bounds[1] = value
-        for n in path:
-            visits[n] += 1
-            totals[n] += value
-    return len(visits)
+    def __missing__(self, key):
+        return -1
 
 
 class MctsAgent(ForwardModelAgent):
@@ -200,32 +141,30 @@ class MctsAgent(ForwardModelAgent):
         super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
 
     def _search(self, root, actions, seat, remaining, iterations):
-        if not self.fast:
-            return self._search_api(root, actions, seat, remaining, iterations)
-        n_actions = self.kernels.actions
-        tree = {
-            "child": np.full((self._capacity, n_actions), -1, np.int32),
-            "visits": np.zeros(self._capacity, np.int64),
-            "totals": np.zeros(self._capacity),
-            "nodes": 1,
-        }
+        search, params, work, scratch = self.search_of("search", root)
+        if self.fast:
+            n_actions = self.kernels.actions
+            child, moves = np.full((self._capacity, n_actions), -1, np.int32), np.empty(n_actions, np.int64)
+        else:
+            child, moves = Children(), None
+        tree = {"child": child, "visits": np.zeros(self._capacity, np.int64), "totals": np.zeros(self._capacity),
+                "nodes": 1}
         bounds = np.array([np.inf, -np.inf])
-        work = np.empty_like(root)
-        scratch = self.scratch()
 
         def run(count: int) -> int:
             need = tree["nodes"] + count + 1
-            if need > tree["child"].shape[0]:
-                size = max(need, 2 * tree["child"].shape[0])
-                grown = np.full((size, n_actions), -1, np.int32)
-                grown[: tree["nodes"]] = tree["child"][: tree["nodes"]]
-                tree["child"] = grown
+            if need > len(tree["visits"]):
+                size = max(need, 2 * len(tree["visits"]))
+                if self.fast:
+                    grown = np.full((size, n_actions), -1, np.int32)
+                    grown[: tree["nodes"]] = tree["child"][: tree["nodes"]]
+                    tree["child"] = grown
                 tree["visits"] = np.concatenate([tree["visits"], np.zeros(size - len(tree["visits"]), np.int64)])
                 tree["totals"] = np.concatenate([tree["totals"], np.zeros(size - len(tree["totals"]))])
                 self._capacity = size
-            tree["nodes"] = self.compiled.search(self.params, root, seat, count, self.depth, self.k, self.discount,
-                                                 tree["child"], tree["visits"], tree["totals"], tree["nodes"], bounds,
-                                                 work, scratch, self._seed())
+            tree["nodes"] = search(params, root, seat, count, self.depth, self.k, self.discount, tree["child"],
+                                   tree["visits"], tree["totals"], tree["nodes"], bounds, work, scratch, moves,
+                                   self._seed())
             return count
 
         n = self.timed_batches(run, remaining, iterations)
@@ -238,24 +177,4 @@ class MctsAgent(ForwardModelAgent):
                 if key > best_key:
                     best, best_key = int(a), key
         self.last_nodes = int(tree["nodes"])
-        return best, n
-
-    def _search_api(self, root, actions, seat, remaining, iterations):
-        tree = ([{}], [0], [0.0])
-        bounds = np.array([np.inf, -np.inf])
-
-        def run(count: int) -> int:
-            search_api(root, seat, count, self.depth, self.k, self.discount, tree, bounds, self._seed())
-            return count
-
-        n = self.timed_batches(run, remaining, iterations)
-        child, visits, totals = tree
-        best, best_key = int(actions[0]), (-1, -np.inf)
-        for a in actions:
-            c = child[0].get(int(a), -1)
-            if c >= 0:
-                key = (int(visits[c]), float(totals[c] / visits[c]))
-                if key > best_key:
-                    best, best_key = int(a), key
-        self.last_nodes = len(visits)
         return best, n

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.agents import generic_rollout as gr
+from evoplay.agents.generic_rollout import randint, reseed, uniform
 from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
@@ -31,9 +31,9 @@ def _sort(pop, values):
 
 @njit(cache=True)
 def _tournament(values, size):
-    best = np.random.randint(values.shape[0])
+    best = randint(values.shape[0])
     for _ in range(size - 1):
-        other = np.random.randint(values.shape[0])
+        other = randint(values.shape[0])
         if values[other] > values[best]:
             best = other
     return best
@@ -44,9 +44,10 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
            mutation, seed, work, scratch):
     """Create and evaluate the population if ``init``; breed ``generations`` generations; return evaluations.
 
-    ``pop`` holds gene indices into ``actions``; it is kept sorted by value, best first.
+    ``pop`` holds gene indices into ``actions``; it is kept sorted by value, best first. A kernel per game, or
+    over States (``on_states``).
     """
-    np.random.seed(seed)
+    reseed(seed)
     size = pop.shape[0]
     n = actions.shape[0]
     seq = np.empty(depth, np.int64)
@@ -54,7 +55,7 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
     if init:
         for i in range(size):
             for d in range(depth):
-                pop[i, d] = np.random.randint(n)
+                pop[i, d] = randint(n)
                 seq[d] = actions[pop[i, d]]
             values[i] = evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch)
             evaluations += 1
@@ -69,10 +70,10 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
             a = _tournament(values, tournament)
             b = _tournament(values, tournament)
             for d in range(depth):
-                children[i, d] = pop[a, d] if np.random.random() < 0.5 else pop[b, d]
+                children[i, d] = pop[a, d] if uniform() < 0.5 else pop[b, d]
             if n > 1:
                 for _ in range(mutation):
-                    children[i, np.random.randint(depth)] = np.random.randint(n)
+                    children[i, randint(depth)] = randint(n)
             for d in range(depth):
                 seq[d] = actions[children[i, d]]
             child_values[i] = evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch)
@@ -80,60 +81,6 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
         pop[:] = children
         values[:] = child_values
         _sort(pop, values)
-    return evaluations
-
-
-def _sort_api(pop, values):
-    order = np.argsort(-values, kind="mergesort")
-    pop[:] = pop[order]
-    values[:] = values[order]
-
-
-def _tournament_api(values, size):
-    best = gr.randint(values.shape[0])
-    for _ in range(size - 1):
-        other = gr.randint(values.shape[0])
-        if values[other] > values[best]:
-            best = other
-    return best
-
-
-def evolve_api(root, seat, actions, depth, discount, pop, values, init, generations, elitism, tournament,
-               mutation, seed):
-    """``evolve`` through the game API (``root`` a State): the same draws in the same order."""
-    gr.reseed(seed)
-    size = pop.shape[0]
-    n = actions.shape[0]
-    seq = np.empty(depth, np.int64)
-    evaluations = 0
-    if init:
-        for i in range(size):
-            for d in range(depth):
-                pop[i, d] = gr.randint(n)
-                seq[d] = actions[pop[i, d]]
-            values[i] = gr.evaluate_sequence(root, seat, seq, depth, discount)
-            evaluations += 1
-        _sort_api(pop, values)
-    children = np.empty_like(pop)
-    child_values = np.empty_like(values)
-    for _ in range(generations):
-        children[:elitism] = pop[:elitism]
-        child_values[:elitism] = values[:elitism]
-        for i in range(elitism, size):
-            a = _tournament_api(values, tournament)
-            b = _tournament_api(values, tournament)
-            for d in range(depth):
-                children[i, d] = pop[a, d] if gr.uniform() < 0.5 else pop[b, d]
-            if n > 1:
-                for _ in range(mutation):
-                    children[i, gr.randint(depth)] = gr.randint(n)
-            for d in range(depth):
-                seq[d] = actions[children[i, d]]
-            child_values[i] = gr.evaluate_sequence(root, seat, seq, depth, discount)
-            evaluations += 1
-        pop[:] = children
-        values[:] = child_values
-        _sort_api(pop, values)
     return evaluations
 
 
@@ -161,8 +108,7 @@ class RheaAgent(ForwardModelAgent):
     def _search(self, root, actions, seat, remaining, iterations):
         pop = np.empty((self.population, self.depth), np.int64)
         values = np.empty(self.population)
-        work = np.empty_like(root) if self.fast else None
-        scratch = self.scratch() if self.fast else None
+        search, params, work, scratch = self.search_of("evolve", root)
         per_gen = self.population - self.elitism
         state = {"init": True}
 
@@ -171,11 +117,8 @@ class RheaAgent(ForwardModelAgent):
             budget = count - (self.population if init else 0)
             gens = max(0, budget // per_gen) if per_gen else 0
             state["init"] = False
-            if not self.fast:
-                return evolve_api(root, seat, actions, self.depth, self.discount, pop, values, init, gens,
-                                  self.elitism, self.tournament, self.mutation, self._seed())
-            return self.compiled.evolve(self.params, root, seat, actions, self.depth, self.discount, pop, values, init,
-                                        gens, self.elitism, self.tournament, self.mutation, self._seed(), work, scratch)
+            return search(params, root, seat, actions, self.depth, self.discount, pop, values, init, gens,
+                          self.elitism, self.tournament, self.mutation, self._seed(), work, scratch)
 
         if iterations > 0:
             total = max(iterations, self.population)

@@ -1,13 +1,15 @@
-"""Rollouts in Numba over a game's kernels: one step of a rollout, the seed's opponent model and heuristic.
+"""Rollouts in Numba over a game's kernels: the kernel binding of the controllers' searches, and their budget.
 
-(Games without kernels are played by the same controllers through evoplay.agents.generic_rollout.)
+The controllers (rs, rhea, mcts, lookahead) write each search once, as a Numba kernel over the names of a binding:
+``mover``, ``legal_moves``, ``settle``, ``random_action``, ``play_step``, ``heuristic`` and ``rollout_copy``
+(``BINDING``). Here those names are kernels over a game's position (evoplay.games.kernels: each controller's
+module is compiled once per game with that game's kernels); evoplay.agents.generic_rollout defines the same names,
+with the same arguments, over a ``State``, and runs the same search text as plain Python for a game without kernels
+(``on_states``). Both bindings draw from Numba's generator in the same order, so a game searched either way gets the
+same moves. ``evaluate_sequence`` is a text too (``TEXTS``): written once here, run over either binding.
 
-The controllers (rs, rhea, mcts, lookahead) run their inner loops in Numba over the game's position
-(evoplay.games.kernels: each controller's module is compiled once per game with that game's kernels).
-``play_step`` plays one step of a rollout with the opponent model of the seed (every other player picks
-uniformly at random among its legal actions), ``heuristic`` is the seed's WinScoreHeuristic, and both draw their
-random numbers from Numba's generator in the order evoplay.agents.generic_rollout draws them through the State,
-so a game searched either way gets the same moves.
+``play_step`` plays one step of a rollout with the opponent model of the seed (every other player picks uniformly
+at random among its legal actions), ``heuristic`` is the seed's WinScoreHeuristic.
 
 A step first samples chance nodes (with their probabilities). At a simultaneous node every player acts at once,
 the searching ``seat`` with its planned action; at a turn-based node only the mover acts: ``seat`` with its
@@ -19,13 +21,34 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.agents.generic_rollout import FUTURE_SEEDS, HUGE_NEGATIVE, HUGE_POSITIVE
+from evoplay.agents.generic_rollout import FUTURE_SEEDS, HUGE_NEGATIVE, HUGE_POSITIVE, discounted, on_states
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
+
+BINDING = ("mover", "legal_moves", "settle", "random_action", "play_step", "heuristic", "rollout_copy")
+TEXTS = ("evaluate_sequence",)
 
 # The game's kernels: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
 game_chance = game_initial = game_hide = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
+
+
+@njit(cache=True)
+def mover(params, position):
+    """Who moves at ``position``: a player, or CHANCE, SIMULTANEOUS, TERMINAL."""
+    return game_mover(params, position)
+
+
+@njit(cache=True)
+def legal_moves(params, position, seat, mask, moves):
+    """``seat``'s legal actions at ``position`` where it moves, ascending (in ``moves``, through ``mask``)."""
+    game_legal(params, position, seat, mask)
+    count = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            moves[count] = a
+            count += 1
+    return moves[:count]
 
 
 @njit(cache=True)
@@ -140,21 +163,28 @@ def hide_future(params, position):
 
 
 @njit(cache=True)
+def rollout_copy(params, root, work, seat):
+    """A rollout's own copy of ``root`` (in ``work``), its hidden future drawn from the stream."""
+    work[:] = root
+    hide_future(params, work)
+    return work
+
+
+@njit(cache=True)
 def evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch):
     """Play ``seq`` from a copy of ``root`` against random opponents; return heuristic x discount^steps.
 
     The seed's ``evaluate``: the rollout stops early at the end of the game; the discount's exponent is the
     number of steps actually played.
     """
-    work[:] = root
-    hide_future(params, work)
+    work = rollout_copy(params, root, work, seat)
     steps = 0
     for i in range(depth):
-        if game_mover(params, work) == TERMINAL:
+        if mover(params, work) == TERMINAL:
             break
         play_step(params, work, seat, seq[i], scratch)
         steps += 1
-    return heuristic(params, work, seat, scratch[2]) * discount**steps
+    return discounted(heuristic(params, work, seat, scratch[2]), discount, steps)
 
 
 @njit(cache=True)
@@ -177,6 +207,7 @@ def random_playouts(params, root, count, seed, work, scratch):
 # The budget every controller shares: a time budget (the competition's) or an iteration budget (reproducible).
 # ----------------------------------------------------------------------------------------------------------------
 
+import sys  # noqa: E402
 import time  # noqa: E402
 
 from evoplay.agents import generic_rollout  # noqa: E402
@@ -218,8 +249,8 @@ class ForwardModelAgent(Agent):
     A game that hands over kernels (``Game.kernels()``: the built-ins tron, gems, kalah and m,n,k, a user's game
     made fast) is searched inside Numba, each controller's kernel compiled for it; any other game (an OpenSpiel
     game, Sevens, a plain Python file) is searched through the game API alone (evoplay.agents.generic_rollout),
-    as is any game with ``model="api"``. Each controller's Python search sits beside its kernel and draws the
-    same random numbers in the same order.
+    as is any game with ``model="api"``. Each controller's search is one text: its kernel, run over States
+    (``search_of``) on the game API path, where it draws the same random numbers in the same order.
 
     In a turn-based position the controller moves for the player to move, whatever seat ``restart`` gave it; at
     a simultaneous node it moves for its seat.
@@ -292,6 +323,14 @@ class ForwardModelAgent(Agent):
         """The rollout kernels' scratch arrays: a legal mask, chance probabilities, one number per player."""
         k = self.kernels
         return np.zeros(k.actions, np.int8), np.zeros(k.actions), np.zeros(k.players)
+
+    def search_of(self, name: str, root) -> tuple:
+        """(search, params, work, scratch): this controller's search ``name`` and the arrays it is given -- its Numba
+        kernel compiled for the game, or on the game API path the same text run over States (``on_states``),
+        which is given none."""
+        if self.fast:
+            return getattr(self.compiled, name), self.params, np.empty_like(root), self.scratch()
+        return on_states(getattr(sys.modules[type(self).__module__], name)), None, None, generic_rollout.NO_SCRATCH
 
     def __getstate__(self):
         d = dict(self.__dict__)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.agents import generic_rollout as gr
+from evoplay.agents.generic_rollout import randint, reseed
 from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
 from evoplay.errors import SpecError
 
@@ -26,29 +26,14 @@ BREAK_MS = 10.0  # of the 40 ms budget: ForwardModelAgent's default break is bud
 @njit(cache=True)
 def random_search(params, root, seat, actions, depth, discount, count, seed, best_seq, best_value, work, scratch):
     """Evaluate ``count`` random sequences; keep the best in ``best_seq`` / ``best_value[0]`` (strictly better
-    replaces, so the first of equal sequences stays)."""
-    np.random.seed(seed)
+    replaces, so the first of equal sequences stays). A kernel per game, or over States (``on_states``)."""
+    reseed(seed)
     n = actions.shape[0]
     seq = np.empty(depth, np.int64)
     for _ in range(count):
         for i in range(depth):
-            seq[i] = actions[np.random.randint(n)]
+            seq[i] = actions[randint(n)]
         value = evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch)
-        if value > best_value[0]:
-            best_value[0] = value
-            best_seq[:] = seq
-    return count
-
-
-def random_search_api(root, seat, actions, depth, discount, count, seed, best_seq, best_value):
-    """``random_search`` through the game API (``root`` a State): the same draws in the same order."""
-    gr.reseed(seed)
-    n = actions.shape[0]
-    seq = np.empty(depth, np.int64)
-    for _ in range(count):
-        for i in range(depth):
-            seq[i] = actions[gr.randint(n)]
-        value = gr.evaluate_sequence(root, seat, seq, depth, discount)
         if value > best_value[0]:
             best_value[0] = value
             best_seq[:] = seq
@@ -69,15 +54,11 @@ class RandomSearchAgent(ForwardModelAgent):
     def _search(self, root, actions, seat, remaining, iterations):
         best_seq = np.empty(self.depth, np.int64)
         best_value = np.array([-np.inf])
-        work = np.empty_like(root) if self.fast else None
-        scratch = self.scratch() if self.fast else None
+        search, params, work, scratch = self.search_of("random_search", root)
 
         def run(count: int) -> int:
-            if not self.fast:
-                return random_search_api(root, seat, actions, self.depth, self.discount, count, self._seed(),
-                                         best_seq, best_value)
-            return self.compiled.random_search(self.params, root, seat, actions, self.depth, self.discount, count,
-                                               self._seed(), best_seq, best_value, work, scratch)
+            return search(params, root, seat, actions, self.depth, self.discount, count, self._seed(), best_seq,
+                          best_value, work, scratch)
 
         n = self.timed_batches(run, remaining, iterations)
         self.last_value = float(best_value[0])
