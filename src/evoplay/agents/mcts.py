@@ -142,26 +142,34 @@ class MctsAgent(ForwardModelAgent):
 
     def _search(self, root, actions, seat, remaining, iterations):
         search, params, work, scratch = self.search_of("search", root)
-        if self.fast:
-            n_actions = self.kernels.actions
-            child, moves = np.full((self._capacity, n_actions), -1, np.int32), np.empty(n_actions, np.int64)
-        else:
-            child, moves = Children(), None
-        tree = {"child": child, "visits": np.zeros(self._capacity, np.int64), "totals": np.zeros(self._capacity),
-                "nodes": 1}
+        # The tree: arrays on the kernel path; over States a sparse child table and lists (Python's own numbers,
+        # not NumPy's, for the search's arithmetic in Python), each with room for ``size`` nodes.
+        n_actions = self.kernels.actions if self.fast else 0
+        moves = np.empty(n_actions, np.int64) if self.fast else None
+        tree = {"child": Children(), "nodes": 1, **({"visits": np.zeros(0, np.int64), "totals": np.zeros(0)}
+                                                    if self.fast else {"visits": [], "totals": []})}
+
+        def grow(size: int) -> None:
+            nodes, have = tree["nodes"], len(tree["visits"])
+            if self.fast:
+                grown = np.full((size, n_actions), -1, np.int32)
+                if have:
+                    grown[:nodes] = tree["child"][:nodes]
+                tree["child"] = grown
+                tree["visits"] = np.concatenate([tree["visits"], np.zeros(size - have, np.int64)])
+                tree["totals"] = np.concatenate([tree["totals"], np.zeros(size - have)])
+            else:
+                tree["visits"] += [0] * (size - have)
+                tree["totals"] += [0.0] * (size - have)
+            self._capacity = size
+
+        grow(self._capacity)
         bounds = np.array([np.inf, -np.inf])
 
         def run(count: int) -> int:
             need = tree["nodes"] + count + 1
             if need > len(tree["visits"]):
-                size = max(need, 2 * len(tree["visits"]))
-                if self.fast:
-                    grown = np.full((size, n_actions), -1, np.int32)
-                    grown[: tree["nodes"]] = tree["child"][: tree["nodes"]]
-                    tree["child"] = grown
-                tree["visits"] = np.concatenate([tree["visits"], np.zeros(size - len(tree["visits"]), np.int64)])
-                tree["totals"] = np.concatenate([tree["totals"], np.zeros(size - len(tree["totals"]))])
-                self._capacity = size
+                grow(max(need, 2 * len(tree["visits"])))
             tree["nodes"] = search(params, root, seat, count, self.depth, self.k, self.discount, tree["child"],
                                    tree["visits"], tree["totals"], tree["nodes"], bounds, work, scratch, moves,
                                    self._seed())
