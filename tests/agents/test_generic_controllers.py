@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from evoplay import load_game
 from evoplay.agents import make_agent
-from evoplay.agents import generic_rollout, rollout
+from evoplay.agents import generic_rollout, kernel_rollout
 from evoplay.agents.alphabeta import AlphaBetaAgent
 from evoplay.arena import match, play_game
 from evoplay.cli import main
@@ -37,7 +37,7 @@ def test_the_game_api_path_plays_the_same_games_as_the_numba_kernels(name, spec,
     assert histories[0] == histories[1]
 
 
-_pick = rollout.pick
+_pick = kernel_rollout.pick
 
 
 @njit
@@ -46,13 +46,13 @@ def _reads_a_position_unbound(params, position, mask):
 
 
 def test_each_kernel_of_the_binding_is_defined_over_states_with_its_arguments():
-    for name in rollout.BINDING:
-        kernel, over_states = getattr(rollout, name).py_func, getattr(generic_rollout, name)
+    for name in kernel_rollout.BINDING:
+        kernel, over_states = getattr(kernel_rollout, name).py_func, getattr(generic_rollout, name)
         assert len(inspect.signature(kernel).parameters) == len(inspect.signature(over_states).parameters), name
-    with pytest.raises(TypeError, match="calls evoplay.agents.rollout.pick, which is neither in its BINDING"):
+    with pytest.raises(TypeError, match="calls evoplay.agents.kernel_rollout.pick, which is neither in its BINDING"):
         generic_rollout.on_states(_reads_a_position_unbound)
     # a text over States calls the State functions, the generator's kernels as they are
-    text = generic_rollout.on_states(rollout.evaluate_sequence)
+    text = generic_rollout.on_states(kernel_rollout.evaluate_sequence)
     assert text.__globals__["play_step"] is generic_rollout.play_step
     assert text.__globals__["discounted"] is generic_rollout.discounted
     state = load_game("kalah(pits=4,seeds=3)").new_initial_state()

@@ -11,7 +11,7 @@ from evoplay.games.kernels import kernels_of, specialise
 
 def _rollout(game):
     k = kernels_of(game)
-    return k, specialise("evoplay.agents.rollout", k), (np.zeros(k.actions, np.int8), np.zeros(k.actions),
+    return k, specialise("evoplay.agents.kernel_rollout", k), (np.zeros(k.actions, np.int8), np.zeros(k.actions),
                                                         np.zeros(k.players))
 
 

@@ -1,7 +1,7 @@
 """Rollouts over a ``State``: the game API binding of the controllers' searches, for games without kernels.
 
 The controllers (rs, rhea, mcts, lookahead) write each search once, as a Numba kernel over the names of a binding
-(evoplay.agents.rollout's ``BINDING``: ``mover``, ``legal_moves``, ``settle``, ``random_action``, ``play_step``,
+(evoplay.agents.kernel_rollout's ``BINDING``: ``mover``, ``legal_moves``, ``settle``, ``random_action``, ``play_step``,
 ``heuristic``, ``rollout_copy``). This module defines those names, with the same arguments, over a ``State``, and
 ``on_states(kernel)`` runs the kernel's own text as plain Python with them bound: the same search, readable and
 steppable in a debugger, on a user's game or an OpenSpiel game, as seed 002's controller plays any GVGAI game:
@@ -33,12 +33,12 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from evoplay.games.base import SIMULTANEOUS, TERMINAL, State, search_moves
+from evoplay.games.base import SIMULTANEOUS, State, search_moves
 
 FUTURE_SEEDS = 2147483647  # the kernels' hide_future draws from [1, 2**31 - 1)
 HUGE_POSITIVE, HUGE_NEGATIVE = 1000.0, -1000.0  # the seed's WinScoreHeuristic: a win, a loss
 NO_SCRATCH = (None, None, None)  # the kernels' scratch arrays (legal mask, chance probabilities, scores): unused
-KERNELS = "evoplay.agents.rollout"  # the kernel binding, whose names this module binds over States
+KERNELS = "evoplay.agents.kernel_rollout"  # the kernel binding, whose names this module binds over States
 
 
 @njit(cache=True)

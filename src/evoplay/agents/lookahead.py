@@ -13,9 +13,10 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents.generic_rollout import reseed
-from evoplay.agents.rollout import ForwardModelAgent, heuristic, play_step, rollout_copy
+from evoplay.agents.controller import ForwardModelAgent
+from evoplay.agents.kernel_rollout import heuristic, play_step, rollout_copy
 
-USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+USES = ("evoplay.agents.kernel_rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
 
 @njit(cache=True)

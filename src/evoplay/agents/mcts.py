@@ -19,12 +19,13 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents.generic_rollout import discounted, randint, reseed, uniform
-from evoplay.agents.rollout import (ForwardModelAgent, heuristic, legal_moves, mover, play_step, random_action,
-                                    rollout_copy, settle)
+from evoplay.agents.controller import ForwardModelAgent
+from evoplay.agents.kernel_rollout import (heuristic, legal_moves, mover, play_step, random_action, rollout_copy,
+                                           settle)
 from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL
 
-USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+USES = ("evoplay.agents.kernel_rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
 _EPSILON = 1e-6
 

@@ -14,10 +14,11 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents.generic_rollout import randint, reseed
-from evoplay.agents.rollout import ForwardModelAgent, evaluate_sequence
+from evoplay.agents.controller import ForwardModelAgent
+from evoplay.agents.kernel_rollout import evaluate_sequence
 from evoplay.errors import SpecError
 
-USES = ("evoplay.agents.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+USES = ("evoplay.agents.kernel_rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
 SIMULATION_DEPTH = 10
 BREAK_MS = 10.0  # of the 40 ms budget: ForwardModelAgent's default break is budget_ms / 4
