@@ -185,7 +185,7 @@ class ForwardModelAgent(Agent):
             root = self.kernels.position(state)
             actions = self.kernels.legal_actions(root, player)
         else:
-            root, actions = state, generic_rollout.root_actions(state, player)
+            root, actions = state, generic_rollout.legal_moves(None, state, player, None, None)
         if not actions:
             raise IllegalActionError(f"{self.spec}: player {player} has no action here")
         if len(actions) == 1:

@@ -6,17 +6,10 @@ The controllers (rs, rhea, mcts, lookahead) write each search once, as a Numba k
 ``on_states(kernel)`` runs the kernel's own text as plain Python with them bound: the same search, readable and
 steppable in a debugger, on a user's game or an OpenSpiel game, as seed 002's controller plays any GVGAI game:
 knowing only copy, advance, the legal actions, scores and the result. The arrays a kernel is given (the game's
-parameters, a work position, the scratch arrays) are ``None`` here; an action of -1 is "no plan" on both.
-
-- **A step** (``play_step``): chance nodes are sampled first (with their probabilities; they take no step);
-  then at a simultaneous node every player acts at once, the searching ``seat`` with its planned action and each
-  other player uniformly at random among its legal actions; at a turn-based node the mover acts -- ``seat`` with
-  its planned action (a random legal one when the plan's action is not legal there), anyone else at random.
-- **The heuristic** (``heuristic``): seed 002's WinScoreHeuristic, +1000 when ``seat`` won (its return is the
-  only highest; alone in a one-player game, a positive return), -1000 when it lost (some return is higher; a
-  negative return), otherwise its own ``scores()`` entry.
-- **Hidden information**: each rollout plays on ``state.resample(seat, rng)`` -- a determinisation drawn afresh
-  per rollout -- never on the true state, so a search reads nothing its player cannot see.
+parameters, a work position, the scratch arrays) are ``None`` here; an action of -1 is "no plan" on both. What a
+step and the heuristic do is said in evoplay.agents.kernel_rollout; under hidden information each rollout plays
+on ``state.resample(seat, rng)`` -- a determinisation drawn afresh per rollout -- never on the true state, so a
+search reads nothing its player cannot see.
 
 The random numbers come from Numba's generator (the one the kernels use): the searches draw through ``reseed``,
 ``randint`` and ``uniform`` (kernels themselves, so the same calls in Numba and in Python), and the binding draws
@@ -210,9 +203,3 @@ def rollout_copy(params, root: State, work, seat: int) -> State:
         return root.clone()
     return root.resample(seat, np.random.default_rng(seed))
 
-
-def root_actions(state: State, player: int) -> list[int]:
-    """The actions ``player`` chooses among at ``state``."""
-    if state.is_simultaneous_node():
-        return state.legal_actions(player)
-    return state.legal_actions()
