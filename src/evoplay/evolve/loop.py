@@ -102,7 +102,8 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
                 stopped = f"the recipe's convergence test held after {generation} generations"
                 break
             if reserve is not None and minutes:  # what the recipe's closing says it needs, at most half the budget
-                limit = min(limit, max(30.0 * minutes, 60.0 * minutes - reserve(state, getattr(executor, "workers", 1))))
+                needs = reserve(state, getattr(executor, "workers", 1))
+                limit = min(limit, max(30.0 * minutes, 60.0 * minutes - needs))
             if minutes and (spent >= limit or spent + _next_generation(folder) > limit):
                 stopped = f"the time budget of {minutes:g} min was spent after {generation} generations"
                 break

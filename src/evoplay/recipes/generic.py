@@ -301,8 +301,8 @@ class GenericEvolution:
         """How the champion plays best: as it was trained, by iterative deepening within ``play``'s budget, or
         (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
         plays ``report.play_games`` rounds of a game a seat against MCTS within the same time (:meth:`check_spec`)
-        and the others (a time budget that
-        runs out after a round decides by the rounds played, and the result says so). Evolution weighs an
+        and the others (a time budget that runs out after a round decides by the rounds played, and the result says
+        so). Evolution weighs an
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
         the leaves of a deeper one badly (positions where different players move, after different dice); where
         the value of a position is a connection, random rollouts read it better than any sum of features. None
