@@ -68,6 +68,17 @@ def test_seeds_give_a_median_and_a_spread_and_time_scaling_is_counted():
     assert lazy["games whose run ships a searching player (seed 0)"].met is False
 
 
+def test_runs_of_other_seeds_are_counted_by_each_games_first_seed():
+    """`--seeds 1` alone: the counts read seed 1 (they read seed 0 only, and said 0 of 2 games search)."""
+    results = _results([0.6, 0.4], names=["hex6", "breakthrough6"])
+    for entry in results.values():
+        entry["seeds"] = {"1": entry["seeds"]["0"]}
+    got = {f.name: f for f in figures(results)}
+    assert got["games whose run ships a searching player (seed 1)"].value == 2
+    assert got["games whose run ships a searching player (seed 1)"].met is True
+    assert got["games won against MCTS at equal time (seed 1)"].value == 1
+
+
 def test_a_mistyped_suite_game_is_refused_before_anything_runs(tmp_path):
     with pytest.raises(SpecError, match="connect_four"):
         bench_learn(quick=True, out=str(tmp_path), only="conect_four")
