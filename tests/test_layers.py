@@ -1,6 +1,7 @@
 """The layers of docs/architecture.md, held by the imports themselves: every ``import`` in src/evoplay (those inside
-functions too) is read with ``ast``, and the graph of modules it makes must keep the layers' rules and hold no
-circle; and the layers above games/ name no game (their strings and names, read with ``ast`` too)."""
+functions too) and every module a string names for a later import (the registries' 'module:attribute' names, a
+search's kernel modules) is read with ``ast``; the graph of modules they make must keep the layers' rules, the
+imports hold no circle; and the layers above games/ name no game (their strings and names, read with ``ast`` too)."""
 from __future__ import annotations
 
 import ast
@@ -56,7 +57,31 @@ def imports_of(module: str) -> set[str]:
     return found
 
 
+def string_import(text: str) -> str | None:
+    """The module a string names the way a registry or a kernel binding imports it later
+    (``'evoplay.games.ports.hex:Hex'``, ``'evoplay.agents.kernel_rollout'``: a whole module of src/evoplay), else
+    None (a prefix such as ``'evoplay.games.file_'``, a module that does not exist)."""
+    import re
+
+    match = re.fullmatch(r"(evoplay(?:\.\w+)+)(:\w+(?:\.\w+)*)?", text)
+    return match.group(1) if match is not None and match.group(1) in MODULES else None
+
+
+def string_imports_of(module: str) -> set[str]:
+    """The evoplay modules ``module`` names in strings for a later import: edges its ``import`` statements do not
+    show. A package folder read as data (``resources.files("evoplay.recipes")``: its TOML files) is no import."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    data = {id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "files" for arg in node.args}
+    found = {string_import(node.value) for node in ast.walk(tree)
+             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in data}
+    return found - {None, module}
+
+
+#: the import statements' graph: what runs when a module is imported (circles are looked for here)
 GRAPH = {m: imports_of(m) for m in MODULES}
+#: and the modules named by string, imported later: a layer may no more reach up by a name than by an import
+REACHES = {m: GRAPH[m] | string_imports_of(m) for m in MODULES}
 
 
 def layer(module: str) -> str:
@@ -65,7 +90,7 @@ def layer(module: str) -> str:
 
 
 def _edges(source_layer: str, target_layers: tuple[str, ...]) -> list[str]:
-    return sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if layer(m) == source_layer
+    return sorted(f"{m} imports {t}" for m, targets in REACHES.items() if layer(m) == source_layer
                   for t in targets if layer(t) in target_layers)
 
 
@@ -83,7 +108,7 @@ def test_a_layer_imports_nothing_above_it(source, forbidden):
 def test_the_players_and_searches_for_any_game_name_no_game():
     """agents/, arena/ and evolve/ import no built-in game's package: a game's own players come from its package
     through ``Game.players``."""
-    named = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if layer(m) in ("agents", "arena", "evolve")
+    named = sorted(f"{m} imports {t}" for m, targets in REACHES.items() if layer(m) in ("agents", "arena", "evolve")
                    for t in targets if t.split(".")[2:3] and t.split(".")[2] in GAME_PACKAGES and layer(t) == "games")
     assert named == []
 
@@ -149,6 +174,24 @@ def test_the_checker_sees_circles_and_imports_inside_functions():
                              for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]
     assert "evoplay.agents" in function_level  # agents/__init__ imports its factories' modules lazily
     assert "evoplay.agents.uct" in GRAPH["evoplay.agents"]
+
+
+def test_the_checker_reads_the_modules_strings_name():
+    """A registry's 'module:attribute' and a kernel binding's module name are edges; a prefix, a package read as
+    data and a string that names no module are not."""
+    assert "evoplay.games.ports.hex" in REACHES["evoplay.games.ports"]  # PORTS: 'evoplay.games.ports.hex:Hex'
+    assert "evoplay.recipes.gp" in REACHES["evoplay.recipes"]  # RECIPES["gp"] = "evoplay.recipes.gp"
+    assert "evoplay.agents.kernel_rollout" in REACHES["evoplay.agents.rhea"]  # USES
+    assert "evoplay.recipes" not in REACHES["evoplay.evolve.config"]  # resources.files("evoplay.recipes"): data
+    assert string_import("evoplay.games.file_") is None and string_import("evoplay.nowhere:X") is None
+    assert string_import("evoplay.games.kalah.game:KalahGame.players") == "evoplay.games.kalah.game"
+    saved = dict(REACHES)
+    try:  # an upward reach by name fails the layer rule as an import would
+        REACHES["evoplay.agents.rhea"] = REACHES["evoplay.agents.rhea"] | {"evoplay.evolve.loop"}
+        assert _edges("agents", ("evolve",)) == ["evoplay.agents.rhea imports evoplay.evolve.loop"]
+    finally:
+        REACHES.clear()
+        REACHES.update(saved)
 
 
 # --------------------------------------------------------------------------------------------------------------
