@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
+from evoplay.games import alphabeta
 from evoplay.games.kalah import search as search_kalah
 from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.human import HumanAgent, HumanQuit
@@ -76,8 +77,8 @@ def test_exact_ties_give_exact_values_for_every_tied_move():
         child.apply_action(pit)
         if child.is_terminal():
             continue
-        v = search_kalah.reference_value(child.board().tolist(), child.current_player(), 0, 3,
-                                         -search_kalah.INF, search_kalah.INF, 6, True, [0])
+        v = alphabeta.reference_value(child.board().tolist(), child.current_player(), 0, 3, -search_kalah.INF,
+                                      search_kalah.INF, (6, True), None, [0], search_kalah.MATERIAL, 1)
         if full[pit] >= full.max():
             assert full[pit] == v  # a tied best move carries its exact value
         else:

@@ -1,10 +1,10 @@
-"""Alpha-beta search for Kalah with a switchable leaf: one Numba kernel and the plain-Python reference it must
-match node for node.
+"""Kalah's alpha-beta: the one alpha-beta of the games' own searches (``evoplay.games.alphabeta``, a Numba kernel
+and the plain-Python reference it must match node for node) given Kalah's pits, sowing and leaves.
 
 Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. A leaf (a
 finished game, or a position at the depth horizon) is valued from the root player's side by the evaluation that
-the arguments ``weights`` and ``program`` choose; Numba compiles one specialisation per choice, so no search pays
-for the evaluations it does not use:
+the arguments ``weights`` and ``program`` choose; the alpha-beta is compiled once per leaf (``MATERIAL``,
+``WEIGHTS``, ``PROGRAM``), so no search pays for the evaluations it does not use:
 
 - material (both None): the root player's store minus the opponent's: at a finished game the true final margin,
   at the horizon the current store difference;
@@ -15,8 +15,8 @@ for the evaluations it does not use:
   at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernels ``program`` is the
   tuple (opcodes, args, consts, start, end, row, stack) of the program and its scratch (``row`` exactly
   2*pits+4 numbers), handed untouched to ``program_leaf`` (a tuple of arrays unpacked or passed through an
-  inlined function is reference counted at every leaf; one argument, not seven, keeps the other searches'
-  recursive calls lean); in the reference a ``Program``. Values are float64 then, int64 otherwise.
+  inlined function is reference counted at every leaf; one argument, not seven, keeps the recursive calls
+  lean); in the reference a ``Program``. Values are float64 then, int64 otherwise.
 
 Children are visited in pit order and only a strictly better value replaces the best, so ties go to the lowest
 pit; at the root the first legal pit stands until a strictly better one comes (so a program valuing every
@@ -34,21 +34,42 @@ import math
 import numpy as np
 from numba import boolean, float64, int8, int32, int64, njit, types
 
-from evoplay.interrupt import NO_BUDGET, run_search
-from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
+from evoplay.games import alphabeta
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
 from evoplay.games.kalah.game import reference_sow, sow
 from evoplay.games.kalah.search_weights import margin, reference_margin
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
+from evoplay.interrupt import NO_BUDGET, run_search
 
 INF = 1 << 40
 WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any program's leaf value
 INTERRUPTIBLE_DEPTH = 12
 
 # --------------------------------------------------------------------------------------------------------------
-# Reference.
+# Kalah's hooks: the rules tuple is (pits, empty_capture); a move is a pit of the mover's side.
 # --------------------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def pit_count(rules):
+    return rules[0]
+
+
+@njit(cache=True, inline="always")
+def has_seeds(board, player, pit, rules):
+    """Is ``pit`` of ``player``'s side a legal move (not empty)?"""
+    return board[(0 if player == 0 else rules[0] + 1) + pit] != 0
+
+
+@njit(cache=True, inline="always")
+def play(child, player, pit, rules, ply):
+    """Sow ``pit``: (the next mover or TERMINAL, 0)."""
+    return sow(child, player, pit, rules[0], rules[1]), 0
+
+
+def reference_play(child, player: int, pit: int, rules, ply: int):
+    return reference_sow(child, player, pit, rules[0], rules[1]), 0
 
 
 def mover_view(board, player: int, pits: int) -> list[int]:
@@ -70,64 +91,6 @@ def reference_leaf(board, to_move: int, root: int, ply: int, pits: int, weights=
     return search_weights.reference_leaf(board, root, pits, weights, to_move == TERMINAL)
 
 
-def reference_value(board, player: int, root: int, depth: int, alpha, beta, pits: int, empty_capture: bool,
-                    nodes: list[int], weights=None, program=None, ply: int = 1, values=None, exact_ties: bool = False):
-    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, ``ply`` plies below the
-    root, seen from ``root``.
-
-    With ``values`` (a list of ``pits`` numbers) ``board`` is the root itself (``player`` is ``root``, the window
-    unbounded): every legal pit's value is written there (exact for the best and, with ``exact_ties``, for every
-    pit tied with it: their window is opened by one; upper bounds for the others) and the first best pit is
-    returned instead of the value.
-
-    ``nodes`` is [count] or [count, budget]: with a budget, no child is searched once the count has passed it."""
-    nodes[0] += 1
-    inf = math.inf if program is not None else INF
-    maximizing = player == root
-    best = -inf if maximizing else inf
-    best_pit = -1
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if len(nodes) > 1 and nodes[0] > nodes[1]:
-            break  # the budget is spent: the caller drops this search
-        if board[base + pit] == 0:
-            continue
-        child = list(board)
-        nxt = reference_sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL or depth == 1:
-            nodes[0] += 1
-            value = reference_leaf(child, nxt, root, ply + 1, pits, weights, program)
-        else:
-            low = reference_child_alpha(values is not None, exact_ties, alpha, inf)
-            value = reference_value(child, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes, weights,
-                                    program, ply + 1)
-        if values is not None:
-            values[pit] = value
-            if best_pit < 0 or value > best:  # the root's first legal pit stands until a strictly better one
-                best, best_pit = value, pit
-        best, alpha, beta = reference_backup(maximizing, value, best, alpha, beta)
-        if alpha >= beta:
-            break
-    return best if values is None else best_pit
-
-
-def reference_root_values(board, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool,
-                          weights=None, program=None, budget: int = NO_BUDGET) -> tuple[list, int, int]:
-    """The root's ``reference_value``: the values of the pits (minus infinity for the empty ones), the first best
-    pit and the node count (past ``budget`` when the budget cut the search off)."""
-    inf = math.inf if program is not None else INF
-    values = [-inf] * pits
-    nodes = [0, budget]
-    best_pit = reference_value([int(x) for x in board], player, player, depth, -inf, inf, pits, empty_capture,
-                               nodes, weights, program, 0, values, exact_ties)
-    return values, best_pit, nodes[0]
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Kernels. The recursive kernel has explicit signatures: without them, cache=True breaks on reload.
-# --------------------------------------------------------------------------------------------------------------
-
-
 @njit(cache=True, inline="always")
 def view_row(board, player, pits, row):
     """Kernel of ``mover_view``: writes the board turned to ``player`` into ``row[:2*pits+2]``."""
@@ -140,9 +103,22 @@ def view_row(board, player, pits, row):
         row[i] = board[j]
 
 
+@njit(cache=True, inline="always")
+def material_leaf(board, to_move, outcome, root, ply, rules, leaf):
+    """Kernel of ``reference_leaf`` with neither weights nor a program: the store difference."""
+    return margin(board, root, rules[0])
+
+
+@njit(cache=True, inline="always")
+def weights_leaf(board, to_move, outcome, root, ply, rules, weights):
+    """Kernel of ``reference_leaf`` with ``weights``."""
+    return search_weights.leaf(board, root, rules[0], weights, to_move == TERMINAL)
+
+
 @njit(cache=True)
-def program_leaf(board, to_move, root, ply, pits, program):
-    """Kernel of ``reference_leaf`` with a program."""
+def program_leaf(board, to_move, outcome, root, ply, rules, program):
+    """Kernel of ``reference_leaf`` with a program (called, not inlined)."""
+    pits = rules[0]
     if to_move == TERMINAL:
         return WIN_SCALE * np.float64(margin(board, root, pits))
     opcodes, args, consts, start, end, row, stack = program
@@ -153,101 +129,42 @@ def program_leaf(board, to_move, root, ply, pits, program):
     return evaluate_with_stack(opcodes, args, consts, start, end, row, stack)
 
 
-@njit(cache=True, inline="always")
-def leaf(board, to_move, root, pits, weights):
-    """Kernel of ``reference_leaf`` without a program: Numba prunes the branch of the leaf not given (the program
-    leaf is ``program_leaf``, called, not inlined)."""
-    if weights is None:
-        return margin(board, root, pits)
-    return search_weights.leaf(board, root, pits, weights, to_move == TERMINAL)
+_RULES = types.Tuple((int64, boolean))
+_PROGRAM = types.Tuple((int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1]))
 
 
-@njit(cache=True, inline="always")
-def infinity(program):
-    """The bound beyond every value: ``INF`` (int64) for material and weights, inf for a program (float64)."""
-    if program is None:
-        return np.int64(INF)
-    return np.inf
+def _hooks(name, leaf, reference, infinity, leaf_type, value_type=int64, nodes_type=int64[::1]):
+    return alphabeta.Hooks(f"kalah_{name}", pit_count, has_seeds, play, leaf, reference_play, reference, infinity,
+                           _RULES, leaf_type, value_type, nodes_type)
 
 
-def _signatures(root: bool):
-    """One specialisation per leaf (material, weights, program), for the root (``values`` given; returns the best
-    pit) or for the inner nodes (``values`` None; returns the node's value). The program search counts no nodes
-    (``nodes`` None): nothing reads them, and the array cost reference counting at every node."""
-    head = (int8[:, ::1], int64, int64, int64, int64)
-    none = types.none
-    program = types.Tuple((int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1]))
-    out = []
-    for nodes, weights, leaf_program, value in ((int64[::1], none, none, int64),
-                                                (int64[::1], int64[::1], none, int64),
-                                                (none, none, program, float64)):
-        values, result = (value[::1], int64) if root else (none, value)
-        out.append(result(*head, value, value, int64, boolean, nodes, weights, leaf_program, values, boolean))
-    return out
+#: the alpha-beta's hooks per leaf; the program search counts no nodes (nothing reads them, and the array cost
+#: reference counting at every node)
+MATERIAL = _hooks("material", material_leaf, lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0]),
+                  INF, types.none)
+WEIGHTS = _hooks("weights", weights_leaf,
+                 lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], weights=leaf), INF, int64[::1])
+PROGRAM = _hooks("program", program_leaf,
+                 lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], program=leaf), math.inf,
+                 _PROGRAM, float64, types.none)
+material_root = alphabeta.compiled(MATERIAL).search_root
+weights_root = alphabeta.compiled(WEIGHTS).search_root
+program_root = alphabeta.compiled(PROGRAM).search_root
+
+# --------------------------------------------------------------------------------------------------------------
+# The searches: reference and kernels.
+# --------------------------------------------------------------------------------------------------------------
 
 
-def search_value(boards, ply, player, root, depth, alpha, beta, pits, empty_capture, nodes, weights, program, values,
-                 exact_ties):
-    """Kernel of ``reference_value``; ``boards[ply]`` holds the position, deeper rows are scratch space. Compiled
-    twice: ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not
-    None``), and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling
-    another of its own dispatcher would not load back from the cache)."""
-    if nodes is not None:
-        nodes[0] += 1
-    inf = infinity(program)
-    board = boards[ply]
-    child = boards[ply + 1]
-    maximizing = player == root
-    best = -inf if maximizing else inf
-    best_pit = -1
-    base = 0 if player == 0 else pits + 1
-    for pit in range(pits):
-        if nodes is not None and nodes[0] > nodes[1]:
-            break  # the node budget is spent: the caller drops this search
-        if board[base + pit] == 0:
-            continue
-        for i in range(2 * pits + 2):
-            child[i] = board[i]
-        nxt = sow(child, player, pit, pits, empty_capture)
-        if nxt == TERMINAL or depth == 1:
-            if nodes is not None:
-                nodes[0] += 1
-            if program is None:
-                value = leaf(child, nxt, root, pits, weights)
-            else:
-                value = program_leaf(child, nxt, root, ply + 1, pits, program)
-        else:
-            low = child_alpha(values is not None, exact_ties, alpha, inf)
-            value = search_value(boards, ply + 1, nxt, root, depth - 1, low, beta, pits, empty_capture, nodes,
-                                 weights, program, None, exact_ties)
-        if values is not None:
-            values[pit] = value
-            if best_pit < 0 or value > best:
-                best = value
-                best_pit = pit
-        best, alpha, beta = backup(maximizing, value, best, alpha, beta)
-        if alpha >= beta:
-            break
-    if values is not None:
-        return best_pit
-    return best
-
-
-search_value = njit(_signatures(root=False), cache=True)(search_value)
-search_root_value = njit(_signatures(root=True), cache=True)(search_value.py_func)
-
-
-@njit(cache=True, inline="always")
-def search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights, program):
-    """Kernel of ``reference_root_values``: fills ``values`` per pit, adds the nodes to ``nodes[0]`` (unless None;
-    ``nodes[1]`` is the budget) and returns the first best pit. ``boards``: at least depth + 1 rows of scratch."""
-    for i in range(2 * pits + 2):
-        boards[0, i] = board[i]
-    inf = infinity(program)
-    for i in range(pits):
-        values[i] = -inf
-    return search_root_value(boards, 0, player, player, depth, -inf, inf, pits, empty_capture, nodes, weights,
-                             program, values, exact_ties)
+def reference_root_values(board, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool,
+                          weights=None, program=None, budget: int = NO_BUDGET) -> tuple[list, int, int]:
+    """The search in plain Python (``alphabeta.reference_root_values``): the values of the pits (minus infinity
+    for the empty ones), the first best pit and the node count (past ``budget`` when the budget cut the search
+    off)."""
+    hooks, leaf = (PROGRAM, program) if program is not None else (MATERIAL, None) if weights is None else (WEIGHTS,
+                                                                                                          weights)
+    return alphabeta.reference_root_values(board, player, depth, (pits, empty_capture), leaf, hooks, exact_ties,
+                                           budget)
 
 
 _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
@@ -255,8 +172,11 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8
 
 @njit(cache=True, inline="always")
 def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
-    best_pit = search_root(board, player, depth, pits, empty_capture, exact_ties, boards, nodes, values, weights,
-                           None)
+    if weights is None:
+        best_pit = material_root(board, player, depth, (pits, empty_capture), None, boards, nodes, values, exact_ties)
+    else:
+        best_pit = weights_root(board, player, depth, (pits, empty_capture), weights, boards, nodes, values,
+                                exact_ties)
     return best_pit, nodes[0]
 
 
@@ -266,7 +186,7 @@ def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values,
 )
 def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
     """The material or weights search from a position: fills ``values`` per pit; returns (first best pit,
-    nodes)."""
+    nodes). ``boards``: at least depth + 2 rows of scratch."""
     nodes = np.zeros(2, np.int64)
     nodes[1] = NO_BUDGET
     return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
@@ -290,7 +210,7 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
     of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
     values = np.empty(pits, np.float64)
     program = (opcodes, args, consts, np.int64(start), np.int64(end), row, stack)
-    return search_root(board, player, depth, pits, empty_capture, False, boards, None, values, None, program)
+    return program_root(board, player, depth, (pits, empty_capture), program, boards, None, values, False)
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,

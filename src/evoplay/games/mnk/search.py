@@ -1,4 +1,5 @@
-"""Alpha-beta search for the m,n,k-game: a Numba kernel, its plain-Python reference, and the evaluations.
+"""Alpha-beta search for the m,n,k-game: the one alpha-beta of the games' own searches (``evoplay.games.alphabeta``,
+a Numba kernel and its plain-Python reference) given the m,n,k cells, moves and evaluations.
 
 Values are seen from the root player. A won position is worth ``WIN`` plus the number of empty cells left (a
 quicker win is better), a lost one the negative of that, a full board 0. At the depth horizon the position is
@@ -30,7 +31,7 @@ from numba import int8, int64, njit, types
 
 from evoplay.errors import SpecError
 from evoplay.interrupt import NO_BUDGET, run_search
-from evoplay.games.alphabeta import backup, child_alpha, reference_backup, reference_child_alpha
+from evoplay.games import alphabeta
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
 
@@ -192,58 +193,25 @@ def _reference_seed001(board, root: int, params) -> int:
     return value if root == 0 else -value
 
 
-def reference_value(board, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes,
-                    values=None, exact_ties=False):
-    """Fail-soft alpha-beta value of a non-terminal ``board`` with ``player`` to move, seen from ``root``.
-
-    With ``values`` (a list of m*n numbers) ``board`` is the root itself (``player`` is ``root``, the window
-    unbounded): every empty cell's value is written there (exact for the best and, with ``exact_ties``, for every
-    cell tied with it: their window is opened by one; upper bounds for the others) and the first best cell is
-    returned instead of the value.
-
-    ``nodes`` is [count] or [count, budget]: with a budget, no child is searched once the count has passed it."""
-    nodes[0] += 1
-    maximizing = player == root
-    best = -INF if maximizing else INF
-    best_cell = -1
-    for cell in range(m * n):
-        if len(nodes) > 1 and nodes[0] > nodes[1]:
-            break  # the budget is spent: the caller drops this search
-        if board[cell] != 0:
-            continue
-        child = list(board)
-        nxt, winner = reference_play(child, player, cell, m, n, k)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = _terminal_value(winner, root, empties - 1)
-        elif depth == 1:
-            nodes[0] += 1
-            value = reference_evaluate(child, root, eval_kind, params, windows)
-        else:
-            low = reference_child_alpha(values is not None, exact_ties, alpha, INF)
-            value = reference_value(
-                child, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params, windows, nodes
-            )
-        if values is not None:
-            values[cell] = value
-            if value > best:
-                best_cell = cell
-        best, alpha, beta = reference_backup(maximizing, value, best, alpha, beta)
-        if alpha >= beta:
-            break
-    return best if values is None else best_cell
-
-
 def reference_root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties,
                           budget=NO_BUDGET):
-    """The root's ``reference_value``: the values of the cells (minus ``INF`` for the occupied ones), the first
-    best cell and the node count (past ``budget`` when the budget cut the search off)."""
-    values = [-INF] * (m * n)
-    nodes = [0, budget]
+    """The search in plain Python (``alphabeta.reference_root_values``): the values of the cells (minus ``INF``
+    for the occupied ones), the first best cell and the node count (past ``budget`` when the budget cut the
+    search off)."""
     empties = sum(1 for v in board if v == 0)
-    best_cell = reference_value(list(board), player, player, depth, -INF, INF, empties, m, n, k, eval_kind, params,
-                                windows, nodes, values, exact_ties)
-    return values, best_cell, nodes[0]
+    return alphabeta.reference_root_values(board, player, depth, (m, n, k, empties), (eval_kind, params, windows),
+                                           HOOKS, exact_ties, budget)
+
+
+def reference_play_cell(child, player, cell, rules, ply):
+    return reference_play(child, player, cell, rules[0], rules[1], rules[2])
+
+
+def reference_leaf(board, to_move, winner, root, ply, rules, leaf):
+    """A finished game's value (the empty cells left are the root's minus ``ply``) or the evaluation."""
+    if to_move == TERMINAL:
+        return _terminal_value(winner, root, rules[3] - ply)
+    return reference_evaluate(board, root, *leaf)
 
 
 def _terminal_value(winner: int, root: int, empties_left: int) -> int:
@@ -357,60 +325,34 @@ def terminal_value(winner, root, empties_left):
     return -np.int64(WIN + empties_left)
 
 
-def _signature(root: bool):
-    """The inner nodes (``values`` None; returns the value) or the root (``values`` given; returns the best cell)."""
-    return int64(int8[:, ::1], int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64,
-                 int64[::1], int64[:, ::1], int64[::1], int64[::1] if root else types.none, types.boolean)
+# The alpha-beta's hooks: the rules tuple is (m, n, k, the empty cells at the root); a move is an empty cell.
+@njit(cache=True, inline="always")
+def cell_count(rules):
+    return rules[0] * rules[1]
 
 
-def search_value(boards, ply, player, root, depth, alpha, beta, empties, m, n, k, eval_kind, params, windows, nodes,
-                 values, exact_ties):
-    """Kernel of ``reference_value``; ``boards[ply]`` is the position, deeper rows scratch space. Compiled twice:
-    ``search_value`` for the inner nodes, from which Numba prunes the root's bookkeeping (``values is not None``),
-    and ``search_root_value`` for the root, which calls ``search_value`` (a specialisation calling another of its
-    own dispatcher would not load back from the cache)."""
-    nodes[0] += 1
-    board = boards[ply]
-    child = boards[ply + 1]
-    size = m * n
-    maximizing = player == root
-    best = -INF if maximizing else INF
-    best_cell = -1
-    for cell in range(size):
-        if nodes[0] > nodes[1]:
-            break  # the node budget is spent: the caller drops this search
-        if board[cell] != 0:
-            continue
-        for i in range(size):
-            child[i] = board[i]
-        nxt, winner = play(child, player, cell, m, n, k, empties)
-        if nxt == TERMINAL:
-            nodes[0] += 1
-            value = terminal_value(winner, root, empties - 1)
-        elif depth == 1:
-            nodes[0] += 1
-            value = evaluate(child, root, eval_kind, params, windows)
-        else:
-            low = child_alpha(values is not None, exact_ties, alpha, INF)
-            value = search_value(
-                boards, ply + 1, nxt, root, depth - 1, low, beta, empties - 1, m, n, k, eval_kind, params,
-                windows, nodes, None, exact_ties,
-            )
-        if values is not None:
-            values[cell] = value
-            if value > best:
-                best_cell = cell
-        best, alpha, beta = backup(maximizing, value, best, alpha, beta)
-        if alpha >= beta:
-            break
-    if values is not None:
-        return best_cell
-    return best
+@njit(cache=True, inline="always")
+def is_empty(board, player, cell, rules):
+    return board[cell] == 0
 
 
-search_value = njit(_signature(root=False), cache=True)(search_value)
-search_root_value = njit(_signature(root=True), cache=True)(search_value.py_func)
+@njit(cache=True, inline="always")
+def play_cell(child, player, cell, rules, ply):
+    """Play ``cell`` ``ply`` plies below the root: (the next mover or TERMINAL, the winner or -1)."""
+    return play(child, player, cell, rules[0], rules[1], rules[2], rules[3] - ply)
 
+
+@njit(cache=True, inline="always")
+def leaf(board, to_move, winner, root, ply, rules, evaluation):
+    """Kernel of ``reference_leaf``."""
+    if to_move == TERMINAL:
+        return terminal_value(winner, root, rules[3] - ply)
+    return evaluate(board, root, evaluation[0], evaluation[1], evaluation[2])
+
+
+HOOKS = alphabeta.Hooks("mnk", cell_count, is_empty, play_cell, leaf, reference_play_cell, reference_leaf, INF,
+                        types.UniTuple(int64, 4), types.Tuple((int64, int64[::1], int64[:, ::1])))
+search_root = alphabeta.compiled(HOOKS).search_root
 
 _ROOT_ARGS = (int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], int64[:, ::1], types.boolean,
               int64[::1], int8[:, ::1])
@@ -420,12 +362,10 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], i
 def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards, nodes):
     empties = 0
     for i in range(m * n):
-        values[i] = -INF
-        boards[0, i] = board[i]
         if board[i] == 0:
             empties += 1
-    best_cell = search_root_value(boards, 0, player, player, depth, -INF, INF, empties, m, n, k, eval_kind, params,
-                                  windows, nodes, values, exact_ties)
+    best_cell = search_root(board, player, depth, (m, n, k, empties), (eval_kind, params, windows), boards, nodes,
+                            values, exact_ties)
     return best_cell, nodes[0]
 
 
