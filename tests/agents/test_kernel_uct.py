@@ -115,14 +115,16 @@ def _document(spec: str, kind: str, board: str = "") -> dict:
             "program": program.to_dict()}
 
 
-def _guided_pair(spec: str, doc: dict, cut: int, prior: bool, rollouts: int = 1, simulations: int = 200):
+def _guided_pair(spec: str, doc: dict, cut: int, prior: bool, rollouts: int = 1, simulations: int = 200,
+                 prior_visits: int = 1):
     """Two uct agents guided by ``doc``: the first on the kernel path, the second held to the State path."""
     from evoplay.agents.evolved_uct import evolved_evaluator_from_document
     from evoplay.agents.uct import UctAgent
 
     game = load_game(spec)
     agents = [UctAgent(game, simulations=simulations, rollouts=rollouts, selection="puct" if prior else "uct",
-                       evaluator=evolved_evaluator_from_document(game, doc, cut, prior, rollouts)) for _ in range(2)]
+                       evaluator=evolved_evaluator_from_document(game, doc, cut, prior, rollouts,
+                                                                 prior_visits=prior_visits)) for _ in range(2)]
     assert agents[0]._kernel is not None and agents[0]._guide.value and agents[0]._guide.prior == prior
     agents[1]._kernel = None
     return game, agents
@@ -155,6 +157,27 @@ def test_a_guided_search_grows_the_same_root_on_both_paths(spec, kind, cut, prio
         assert _summary(fast.last_root) == _summary(slow.last_root)
         priors |= {round(c.prior * len(fast.last_root.children), 9) for c in fast.last_root.children}
     assert (len(priors) > 1) == prior  # the evaluation's softmax, or uniform
+
+
+@pytest.mark.parametrize("spec", ["kalah(pits=4,seeds=3)", "openspiel:connect_four"])
+def test_a_lazy_prior_grows_the_same_root_on_both_paths_and_another_tree(spec):
+    """prior_visits=4: a position's moves get the evaluation's prior at its 4th visit (uniform before), on the
+    kernels as through the State; the root, visited most, reads the softmax, and the tree differs from the prior
+    computed at every expansion."""
+    doc = _document(spec, "weights")
+    game, (fast, slow) = _guided_pair(spec, doc, 1, True, prior_visits=4)
+    _, (eager, _) = _guided_pair(spec, doc, 1, True)
+    assert fast._guide.prior_visits == 4 and eager._guide.prior_visits == 1
+    differs = False
+    for i, state in enumerate(_positions(game, 4, seed=6)):
+        for agent in (fast, slow, eager):
+            agent.restart(i, state.current_player())
+        assert fast.step(state) == slow.step(state)
+        assert _summary(fast.last_root) == _summary(slow.last_root)
+        assert len({round(c.prior, 9) for c in fast.last_root.children}) > 1
+        eager.step(state)
+        differs |= _summary(fast.last_root) != _summary(eager.last_root)
+    assert differs
 
 
 @pytest.mark.parametrize("board", ["pairs", "lines"])

@@ -263,7 +263,7 @@ register_agent(
 )
 
 
-def _uct(game, spec, value, cut, prior, **values):
+def _uct(game, spec, value, cut, prior, prior_visits, **values):
     from evoplay.agents.evolved_uct import evolved_evaluator
     from evoplay.agents.uct import UctAgent
     from evoplay.errors import SpecError
@@ -271,8 +271,10 @@ def _uct(game, spec, value, cut, prior, **values):
     if (cut or prior) and not value:
         raise SpecError(f"{spec}: cut= and prior= read an evolved evaluation; name it with value=FILE (a gp or ga "
                         f"run's best.json)")
+    if prior_visits > 1 and not prior:
+        raise SpecError(f"{spec}: prior_visits= says when the evolved prior is computed; give prior=true with it")
     if value:
-        values["evaluator"] = evolved_evaluator(game, value, cut, prior, values["rollouts"])
+        values["evaluator"] = evolved_evaluator(game, value, cut, prior, values["rollouts"], prior_visits)
         if prior:
             values["selection"] = "puct"
     return UctAgent(game, spec=spec, **values)
@@ -305,6 +307,9 @@ register_agent(
         Param("cut", int, 0, "with value: random plies played before it scores a leaf (0: the leaf itself)",
               min=0, max=1000, why="plies of a rollout"),
         Param("prior", bool, False, "with value: its scores of the moves as priors (PUCT selection)"),
+        Param("prior_visits", int, 1, "with prior: the visits a position has before its prior is computed (1: when "
+              "it is expanded; more: fewer evaluations, more simulations)", min=1, max=1_000_000,
+              why="a count of visits"),
     ),
     "closed-loop Monte Carlo tree search through the game API (OpenSpiel's MCTSBot: UCT, random rollouts to the "
     "end, optional solver) on any sequential perfect-information game, chance and any number of players included",

@@ -11,7 +11,8 @@ turn-based game of perfect information that hands over kernels (evoplay.games.ke
   random rollouts cut after ``cut`` plies, each scored ``tanh(score / spread)`` for every player where the game
   is not over (``CutRolloutEvaluator``);
 - its scores of the mover's after-states as PUCT's prior, ``softmax(score / spread / temperature)``, a finished
-  game scoring its return x ``WIN_SCORE`` (``PriorEvaluator``).
+  game scoring its return x ``WIN_SCORE`` (``PriorEvaluator``), computed when a position is expanded or, with
+  ``prior_visits`` > 1, uniform until the position's ``prior_visits``-th visit.
 
 The evaluation is the feature players' leaf (evoplay.agents.kernel_search's ``Leaf``, ``evaluate`` and
 ``view_row``): exactly the numbers alpha-beta reads. The tree is a set of arrays instead of ``SearchNode``
@@ -59,7 +60,8 @@ class Guide(NamedTuple):
     """How the kernels value a leaf and a move (see the module docstring): ``leaf`` the evolved evaluation
     (kernel_search's ``Leaf``; ``SCORE`` where none is read), ``spread`` its scores' scale, ``value`` (leaves scored
     by it after ``cut`` random plies; else random rollouts to the end), ``rollouts`` a leaf, ``prior`` (PUCT's prior
-    from its move scores; else uniform) and the prior's ``temperature``."""
+    from its move scores; else uniform), the prior's ``temperature`` and ``prior_visits``, the visit of a position
+    its prior is computed at (1: its expansion)."""
 
     leaf: Leaf
     spread: float = 1.0
@@ -68,6 +70,7 @@ class Guide(NamedTuple):
     rollouts: int = 1
     prior: bool = False
     temperature: float = 1.0
+    prior_visits: int = 1
 
 
 def random_rollouts(rollouts: int) -> Guide:
@@ -195,6 +198,20 @@ def move_priors(params, position, player, n, actions, priors, guide, scratch):
 
 
 @njit(cache=True)
+def late_priors(params, position, player, node, ints, floats, guide, scratch):
+    """The lazy prior of uct.tree_search: ``node``'s children (in their shuffled order) get the priors
+    ``move_priors`` gives its legal actions, computed in action order as at an expansion."""
+    work, rollout, mask, by_action, actions, priors = scratch[:6]
+    n = outcomes_of(params, position, player, mask, by_action, actions, priors)
+    move_priors(params, position, player, n, actions, priors, guide, scratch)
+    for i in range(n):
+        by_action[actions[i]] = priors[i]
+    first = ints[node, FIRST]
+    for c in range(first, first + ints[node, COUNT]):
+        floats[c, PRIOR] = by_action[ints[c, ACTION]]
+
+
+@njit(cache=True)
 def select(ints, floats, node, uct_c, puct):
     """uct.select_uct (or select_puct): the child with the highest value, the first of equals."""
     first = ints[node, FIRST]
@@ -307,7 +324,7 @@ def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solv
                 n = outcomes_of(params, work, player, mask, probs, actions, priors)
                 if n == 0:
                     return n_nodes, done, True, NO_MOVES
-                if guide.prior and player >= 0:
+                if guide.prior and player >= 0 and guide.prior_visits <= 1:
                     move_priors(params, work, player, n, actions, priors, guide, scratch)
                 if n_nodes + n > ints.shape[0]:
                     raise RuntimeError("kernel uct: the tree is full (the caller sizes it for its simulations)")
@@ -327,6 +344,8 @@ def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solv
                     floats[c, PRIOR] = priors[order[i]]
                     floats[c, TOTAL] = 0.0
                 n_nodes += n
+            elif guide.prior and player >= 0 and guide.prior_visits > 1 and ints[node, VISITS] == guide.prior_visits:
+                late_priors(params, work, player, node, ints, floats, guide, scratch)
             if player == CHANCE:
                 child = select_chance(ints, floats, node, mt.random(search_rng))
             else:

@@ -100,7 +100,11 @@ def play_randomly(state: State, random_float: Callable[[], float], plies: int = 
 class Evaluator:
     """What the search asks of a position: ``evaluate(state)``, each player's value of a position that is not
     over (on the scale of ``returns()``), and ``prior(state)``, (action, probability) pairs over the mover's legal
-    actions (uniform here; only ``selection="puct"`` reads it). ``reseed(seed)`` restarts its random numbers."""
+    actions (uniform here; only ``selection="puct"`` reads it). ``reseed(seed)`` restarts its random numbers.
+    ``prior_visits``: the visits a position has when the search asks its prior (1: when it is expanded; more: a
+    uniform prior until then, so a prior that costs an evaluation a move is paid only where the search returns)."""
+
+    prior_visits = 1
 
     def __init__(self, seed: int = 0):
         self.reseed(seed)
@@ -197,10 +201,13 @@ class PriorEvaluator(Evaluator):
     ``inner`` (random rollouts by default). The prior steers the search only with ``selection="puct"``."""
 
     def __init__(self, score: Callable[[State, list[int]], Sequence[float]], temperature: float = 1.0,
-                 inner: Evaluator | None = None, seed: int = 0):
+                 inner: Evaluator | None = None, seed: int = 0, prior_visits: int = 1):
         if not temperature > 0:
             raise SpecError(f"PriorEvaluator: temperature={temperature}; give a positive number (small: greedy)")
-        self.score, self.temperature = score, float(temperature)
+        if not (isinstance(prior_visits, int) and prior_visits >= 1):
+            raise SpecError(f"PriorEvaluator: prior_visits={prior_visits!r}; give the visits before a position's "
+                            f"prior is computed, an integer >= 1 (1: when it is expanded)")
+        self.score, self.temperature, self.prior_visits = score, float(temperature), prior_visits
         self.inner = inner if inner is not None else RandomRolloutEvaluator()
         super().__init__(seed)
 
@@ -215,7 +222,9 @@ class PriorEvaluator(Evaluator):
         return self.inner.evaluate(state)
 
     def describe(self) -> str:
-        return f"{self.inner.describe()}, each move's prior a softmax over its after-state's score by {_what(self.score)}"
+        when = f" (from a position's {self.prior_visits}th visit)" if self.prior_visits > 1 else ""
+        return (f"{self.inner.describe()}, each move's prior a softmax over its after-state's score by "
+                f"{_what(self.score)}{when}")
 
     def prior(self, state: State) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -247,6 +256,7 @@ def tree_search(state: State, evaluator: Evaluator, rng: random.Random, simulati
     root = SearchNode(None, state.current_player(), 1.0)
     select = select_uct if selection == "uct" else select_puct
     evaluate, prior = evaluator.evaluate, evaluator.prior
+    late = evaluator.prior_visits if evaluator.prior_visits > 1 else 0  # the visit a lazy prior is computed at
     random_float = rng.random
     clock = time.perf_counter
     n_players = state.game.num_players
@@ -270,10 +280,14 @@ def tree_search(state: State, evaluator: Evaluator, rng: random.Random, simulati
                 elif player == SIMULTANEOUS:
                     raise _simultaneous(work)
                 else:
-                    expand(node, prior(work), player, rng)
+                    expand(node, Evaluator.prior(evaluator, work) if late else prior(work), player, rng)
                     if not node.children:
                         raise _no_moves(work)
                 nodes += len(node.children)
+            elif node.explore_count == late and player >= 0:
+                priors = dict(prior(work))
+                for child in children:
+                    child.prior = priors[child.action]
             child = select_chance(node, random_float()) if player == CHANCE else select(node, uct_c)
             apply(work, child.action)
             node = child
@@ -387,6 +401,10 @@ def uct_settings(play: dict, where: str, ms: float = -1, nodes: int = -1, clock:
     if clock not in ("wall", "cpu"):
         raise SpecError(f"{where}: clock={clock!r}; use wall (elapsed time) or cpu (this thread's CPU time)")
     leaf, prior, cut = play.get("leaf", "rollouts"), bool(play.get("prior", True)), int(play.get("cut", 0))
+    prior_visits = play.get("prior_visits", 1)
+    if not (isinstance(prior_visits, int) and not isinstance(prior_visits, bool) and prior_visits >= 1):
+        raise SpecError(f"{where}: play.prior_visits = {prior_visits!r}; give the visits a position has before its "
+                        f"moves' prior is computed, an integer >= 1 (1: when it is expanded)")
     if leaf not in LEAVES:
         raise SpecError(f"{where}: play.leaf = {leaf!r}; give one of {', '.join(LEAVES)}")
     if cut < 0:
@@ -395,7 +413,7 @@ def uct_settings(play: dict, where: str, ms: float = -1, nodes: int = -1, clock:
     if spread is not None and not (isinstance(spread, (int, float)) and math.isfinite(spread) and spread > 0):
         raise SpecError(f"{where}: play.spread = {spread!r}; it must be a positive number (the evaluation's scale)")
     return {"simulations": simulations or 1000, "ms": ms, "clock": clock, "leaf": leaf, "prior": prior, "cut": cut,
-            "spread": spread, "selection": "puct" if prior else "uct"}
+            "spread": spread, "selection": "puct" if prior else "uct", "prior_visits": prior_visits}
 
 
 def guided_evaluator(settings: dict, evaluation: "EvolvedEvaluation | None") -> Evaluator:
@@ -403,7 +421,8 @@ def guided_evaluator(settings: dict, evaluation: "EvolvedEvaluation | None") -> 
     leaves, and with ``prior`` the evaluation's scores of the moves as their prior."""
     inner = (RandomRolloutEvaluator() if settings["leaf"] == "rollouts"
              else CutRolloutEvaluator(evaluation.value, settings["cut"]))
-    return PriorEvaluator(evaluation.move_scores, 1.0, inner) if settings["prior"] else inner
+    return (PriorEvaluator(evaluation.move_scores, 1.0, inner, prior_visits=settings["prior_visits"])
+            if settings["prior"] else inner)
 
 
 def _evaluation_of(method) -> EvolvedEvaluation | None:
@@ -434,7 +453,7 @@ def kernel_guide(evaluator: Evaluator) -> Guide | None:
         if inner.value and (inner.leaf is not evaluation.leaf or inner.spread != evaluation.spread):
             return None  # the prior and the leaf value read two evaluations: one leaf a guide
         return inner._replace(leaf=evaluation.leaf, spread=float(evaluation.spread), prior=True,
-                              temperature=float(evaluator.temperature))
+                              temperature=float(evaluator.temperature), prior_visits=int(evaluator.prior_visits))
     return None
 
 
