@@ -25,6 +25,10 @@ PLAYOFF_SHARE, CHECK_SHARE, CHECK_ROUNDS = 0.25, 0.7, 2.0
 MIN_CHECK_MS = 5.0
 #: when the play check also tries the champion as Monte Carlo tree search guided by its evaluation
 UCT_CANDIDATES = ("kernels", "always", "never")
+#: the uct candidate computes a position's prior (an evaluation of every move's after-state) at this visit of it,
+#: uniform before: the prior is paid where the search comes back, and the simulations it costs stay few
+#: (hex 6x6 against MCTS at equal CPU, 40 games: 47.5 % computed at every expansion, 57.5-67.5 % at visit 4-64)
+PRIOR_VISITS = 16
 
 
 def load_game_of(config: dict):
@@ -288,6 +292,7 @@ class GenericEvolution:
         if self.play_uct == "never" or not self.play.get("ms") or supports(self.game) is not None:
             return None
         candidate = dict(doc, play={"search": "uct", "ms": ms or self.play["ms"], "prior": True, "leaf": "rollouts",
+                                    "prior_visits": PRIOR_VISITS,
                                     **({"clock": self.play["clock"]} if self.play.get("clock") else {})})
         agent = document_agent(self.game, candidate, "uct")
         if self.play_uct == "kernels" and not agent.on_kernels:
