@@ -53,10 +53,10 @@ def test_evaluate_kernel_equals_reference():
 def test_order_puts_extra_moves_first_from_the_store_end():
     # pits 0..5 of the first player: pit 5 with 1 seed and pit 3 with 3 end in the store.
     board = [2, 0, 5, 3, 7, 1, 0] + [4] * 6 + [0]
-    assert kd.reference_order(board, 0, 6) == [5, 3, 4, 2, 0]
-    assert kd.reference_order(board, 0, 6, first=2) == [2, 5, 3, 4, 0]
+    assert kd.reference_order(board, 0, (6, False)) == [5, 3, 4, 2, 0]
+    assert kd.reference_order(board, 0, (6, False), first=2) == [2, 5, 3, 4, 0]
     out = np.empty(12, np.int64)
-    count = kd.order(np.array(board, np.int8), 0, 6, -1, out)
+    count = kd.order(np.array(board, np.int8), 0, (6, False), -1, out)
     assert list(out[:count]) == [5, 3, 4, 2, 0]
 
 

@@ -173,10 +173,11 @@ _ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8
 @njit(cache=True, inline="always")
 def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
     if weights is None:
-        best_pit = material_root(board, player, depth, (pits, empty_capture), None, boards, nodes, values, exact_ties)
+        best_pit = material_root(board, player, depth, (pits, empty_capture), None, boards, nodes, values, exact_ties,
+                                 None, None, -1)
     else:
         best_pit = weights_root(board, player, depth, (pits, empty_capture), weights, boards, nodes, values,
-                                exact_ties)
+                                exact_ties, None, None, -1)
     return best_pit, nodes[0]
 
 
@@ -210,7 +211,8 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
     of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
     values = np.empty(pits, np.float64)
     program = (opcodes, args, consts, np.int64(start), np.int64(end), row, stack)
-    return program_root(board, player, depth, (pits, empty_capture), program, boards, None, values, False)
+    return program_root(board, player, depth, (pits, empty_capture), program, boards, None, values, False, None, None,
+                        -1)
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,

@@ -365,7 +365,7 @@ def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exa
         if board[i] == 0:
             empties += 1
     best_cell = search_root(board, player, depth, (m, n, k, empties), (eval_kind, params, windows), boards, nodes,
-                            values, exact_ties)
+                            values, exact_ties, None, None, -1)
     return best_cell, nodes[0]
 
 
