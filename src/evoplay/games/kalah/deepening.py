@@ -41,7 +41,7 @@ NODES, HORIZON, HITS = alphabeta.NODES, alphabeta.HORIZON, alphabeta.HITS  # the
 
 
 # --------------------------------------------------------------------------------------------------------------
-# The table's key and the move order: the hooks this search adds to Kalah's (rules: pits, empty_capture).
+# The table's key and the move order: the hooks this search adds to Kalah's (rules: pits, empty_capture, ZOBRIST).
 # --------------------------------------------------------------------------------------------------------------
 
 
@@ -75,12 +75,14 @@ def reference_order(board, player: int, rules, first: int = -1) -> list[int]:
 
 @njit(cache=True, inline="always")
 def board_key(board, player, rules):
-    """Kernel of ``reference_key``."""
+    """Kernel of ``reference_key`` (the keys are the rules' third entry: an argument, as a global constant they
+    halved the search's speed)."""
     key = np.int64(0)
+    zobrist = rules[2]
     for cell in range(board.shape[0]):
-        key ^= ZOBRIST[cell, board[cell]]
+        key ^= zobrist[cell, board[cell]]
     if player == 1:
-        key ^= ZOBRIST[SECOND_TO_MOVE, 0]
+        key ^= zobrist[SECOND_TO_MOVE, 0]
     return key
 
 
@@ -113,7 +115,7 @@ def order(board, player, rules, first, out):
 
 
 HOOKS = alphabeta.Hooks("kalah_deepening", pit_count, has_seeds, play, weights_leaf, reference_play,
-                        WEIGHTS.reference_leaf, INF, WEIGHTS.rules_type, int64[::1], order=order, key_of=board_key,
+                        WEIGHTS.reference_leaf, INF, types.Tuple((int64, boolean, int64[:, ::1])), int64[::1], order=order, key_of=board_key,
                         reference_order=reference_order, reference_key=reference_key, table_type=int64[:, ::1],
                         moves_type=int64[:, ::1])
 search_root = alphabeta.compiled(HOOKS).search_root
@@ -140,8 +142,8 @@ def reference_deepen(board, player: int, pits: int, empty_capture: bool, weights
     for d in range(1, max_depth + 1):
         counts = [0, NO_BUDGET, 0, 0]
         values = [-INF] * pits
-        best = alphabeta.reference_value(board, player, player, d, -INF, INF, (pits, empty_capture), weights, counts,
-                                         HOOKS, 0, values, False, table, best)
+        best = alphabeta.reference_value(board, player, player, d, -INF, INF, (pits, empty_capture, ZOBRIST), weights,
+                                         counts, HOOKS, 0, values, False, table, best)
         top = values[best]
         spent += counts[NODES]
         depth = d
@@ -153,8 +155,9 @@ def reference_deepen(board, player: int, pits: int, empty_capture: bool, weights
     return best, depth, spent
 
 
-@njit(types.UniTuple(int64, 3)(int8[::1], int64, int64, boolean, int64[::1], int64, int64), cache=True, nogil=True)
-def deepen(board, player, pits, empty_capture, weights, budget, max_depth):
+@njit(types.UniTuple(int64, 3)(int8[::1], int64, int64, boolean, int64[::1], int64, int64, int64[:, ::1]), cache=True,
+      nogil=True)
+def deepen(board, player, pits, empty_capture, weights, budget, max_depth, zobrist):
     """Kernel of ``reference_deepen``: returns (pit, depth, nodes)."""
     boards = np.empty((max_depth + 2, 2 * pits + 2), np.int8)
     moves = np.empty((max_depth + 2, 2 * pits), np.int64)
@@ -168,7 +171,7 @@ def deepen(board, player, pits, empty_capture, weights, budget, max_depth):
     for d in range(1, max_depth + 1):
         counts[:] = 0
         counts[1] = NO_BUDGET
-        best = search_root(board, player, d, (pits, empty_capture), weights, boards, counts, values, False, table,
+        best = search_root(board, player, d, (pits, empty_capture, zobrist), weights, boards, counts, values, False, table,
                            moves, best)
         top = values[best]
         spent += counts[NODES]
@@ -191,5 +194,5 @@ def search(board, player: int, pits: int, empty_capture: bool, weights, budget: 
         raise ValueError(f"max_depth={max_depth}; use 1..{MAX_DEPTH}")
     pit, depth, nodes = deepen(np.ascontiguousarray(board, dtype=np.int8), int(player), int(pits),
                                bool(empty_capture), np.ascontiguousarray(weights, dtype=np.int64), int(budget),
-                               int(max_depth))
+                               int(max_depth), ZOBRIST)
     return int(pit), int(depth), int(nodes)
