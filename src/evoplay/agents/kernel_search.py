@@ -379,12 +379,22 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     best_action = own[0]
     for i in range(n):
         a = own[i]
-        child[:] = node
+        for j in range(node.shape[0]):
+            child[j] = node[j]
         game_apply(params, child, a)
-        v = value(params, ply + 1, player, depth - 1, alpha, beta, work, leaf, counters, deadline, table, use_table,
-                  history)
-        if counters[ABORTED]:
-            return 0.0
+        if depth == 1:
+            # A leaf child is valued here, as ``value`` would at depth 0, without a call: most nodes are leaves.
+            if spend(counters, deadline, 1):
+                return 0.0
+            if game_mover(params, child) == TERMINAL:
+                v = terminal_value(params, child, player, 0, scores)
+            else:
+                v = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
+        else:
+            v = value(params, ply + 1, player, depth - 1, alpha, beta, work, leaf, counters, deadline, table,
+                      use_table, history)
+            if counters[ABORTED]:
+                return 0.0
         if maximise:
             if v > best:
                 best = v
