@@ -90,3 +90,44 @@ def test_each_game_gets_its_own_compiled_copy_of_a_search():
     b = specialise("evoplay.games.kernels", broken)
     assert a is not b and a is specialise("evoplay.games.kernels", fast)
     assert a.game_apply is fast.apply and b.game_apply is broken.apply
+
+
+def test_a_search_that_borrows_another_leaves_its_recursive_kernels_uncompiled(monkeypatch):
+    """uct borrows the feature players' leaf from alpha-beta (kernel_uct's USES): its copy of alpha-beta for the game
+    leaves the recursive search uncompiled (a quarter of uct's first compile for a game), and alpha-beta, asked for
+    itself, compiles it in that same copy."""
+    import sys
+
+    from numba.core.registry import CPUDispatcher
+
+    from evoplay.games import kernels as protocol
+
+    kernels = kernels_of(load_game(FAST))
+    names = [f"evoplay.agents.{module}__game_{kernels.key}" for module in ("kernel_uct", "kernel_search")]
+    for name in names:  # fresh copies, whatever this process loaded before
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    compiled = []
+
+    class Compiled:  # stands for Numba's dispatcher: records the recursive kernels compiled, compiles nothing
+        def __init__(self, py):
+            compiled.append(py.__name__)
+
+        def compile(self, signature):
+            pass
+
+        def disable_compile(self):
+            pass
+
+    monkeypatch.setattr(protocol, "njit", lambda **options: Compiled)
+    try:
+        uct = specialise("evoplay.agents.kernel_uct", kernels)
+        search = sys.modules[names[1]]
+        assert uct.evaluate is search.evaluate and isinstance(search.evaluate, CPUDispatcher)  # the borrowed leaf
+        assert compiled == [] and not isinstance(search.value, (CPUDispatcher, Compiled))
+        assert specialise("evoplay.agents.kernel_search", kernels) is search and compiled == ["value"]
+        assert isinstance(search.value, Compiled)
+        specialise("evoplay.agents.kernel_search", kernels)
+        assert compiled == ["value"]  # once
+    finally:
+        for name in names:  # the copies made here hold the stand-in: no later test may find them
+            sys.modules.pop(name, None)

@@ -334,25 +334,28 @@ def kernels_of(game) -> Kernels | None:
     return made
 
 
-def specialise(module: str, kernels: Kernels):
+def specialise(module: str, kernels: Kernels, recursive: bool = True):
     """The search module ``module`` (a dotted name) compiled for the game of ``kernels``: a copy of the module,
-    loaded once per game and process, with the names ``game_*`` and the flags bound to that game's kernels."""
+    loaded once per game and process, with the names ``game_*`` and the flags bound to that game's kernels.
+    ``recursive`` False leaves its recursive kernels (``RECURSIVE``) uncompiled, for a module that borrows only its
+    other kernels (``USES``): uct reads alpha-beta's leaf, not its search; a later call compiles them."""
     name = f"{module}__game_{kernels.key}"
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    found = importlib.util.find_spec(module)
-    if found is None or found.origin is None:
-        raise SpecError(f"no search module {module!r} to compile for a game")
-    spec = importlib.util.spec_from_file_location(name, found.origin)
-    copy = importlib.util.module_from_spec(spec)
-    sys.modules[name] = copy
-    try:
-        spec.loader.exec_module(copy)
-        _bind(copy, name, kernels)
-    except BaseException:
-        del sys.modules[name]
-        raise
+    copy = sys.modules.get(name)
+    if copy is None:
+        found = importlib.util.find_spec(module)
+        if found is None or found.origin is None:
+            raise SpecError(f"no search module {module!r} to compile for a game")
+        spec = importlib.util.spec_from_file_location(name, found.origin)
+        copy = importlib.util.module_from_spec(spec)
+        sys.modules[name] = copy
+        try:
+            spec.loader.exec_module(copy)
+            _bind(copy, name, kernels)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    if recursive:
+        _compile_recursive(copy, kernels)
     return copy
 
 
@@ -370,14 +373,19 @@ def _bind(copy, name: str, kernels: Kernels) -> None:
                 value.enable_caching()
     # Kernels this module imported from other search modules (its ``USES``) are replaced by their game's copies.
     for other in getattr(copy, "USES", ()):
-        theirs = specialise(other, kernels)
+        theirs = specialise(other, kernels, recursive=False)
         for attr, value in list(vars(copy).items()):
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == other:
                 vars(copy)[attr] = getattr(theirs, value.py_func.__name__)
-    # A recursive kernel is written undecorated and compiled here with its explicit signature for this game (Numba
-    # cannot load a recursive kernel from its cache without one), after everything it calls is bound.
+
+
+def _compile_recursive(copy, kernels: Kernels) -> None:
+    """A recursive kernel is written undecorated and compiled here with its explicit signature for this game (Numba
+    cannot load a recursive kernel from its cache without one), after everything it calls is bound."""
     for attr, signature in getattr(copy, "RECURSIVE", {}).items():
         py = vars(copy)[attr]
+        if not inspect.isfunction(py):  # compiled by an earlier call
+            continue
         py.__qualname__ = f"{py.__qualname__}__{kernels.key}"
         compiled = vars(copy)[attr] = njit(cache=True)(py)  # bound before it compiles: it calls itself
         compiled.compile(signature(kernels))
