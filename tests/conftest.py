@@ -5,6 +5,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -59,8 +60,9 @@ def pytest_configure(config):
 # Kernels compiled as their module is imported (recursive searches, with explicit signatures): every xdist worker
 # imports every test module while collecting, so from a cold Numba cache each worker would compile all of them at
 # once, the same work twice or three times (a minute and a half of CPU each). Before the workers start, the
-# controller compiles them into the disk cache once, each module in a process of its own, and the workers load them.
-EAGER_KERNELS = ("evoplay.games.kalah.search", "evoplay.games.kalah.deepening", "evoplay.games.mnk.threats")
+# controller compiles them into the disk cache once and the workers load them: each chain in a process of its own,
+# its modules in order (Kalah's deepening imports Kalah's search: side by side, both processes would compile it).
+EAGER_KERNELS = (("evoplay.games.kalah.search", "evoplay.games.kalah.deepening"), ("evoplay.games.mnk.threats",))
 
 
 def pytest_sessionstart(session):
@@ -69,14 +71,41 @@ def pytest_sessionstart(session):
             or config.option.collectonly:
         return
     started = time.monotonic()
-    compiling = [subprocess.Popen([sys.executable, "-c", f"import {module}"]) for module in EAGER_KERNELS]
-    failed = [m for m, p in zip(EAGER_KERNELS, compiling) if p.wait() != 0]
+    compiling = [subprocess.Popen([sys.executable, "-c", f"import {', '.join(chain)}"]) for chain in EAGER_KERNELS]
+    failed = [m for chain, p in zip(EAGER_KERNELS, compiling) if p.wait() != 0 for m in chain]
     reporter = _terminal()
     if reporter is not None and time.monotonic() - started > COLLECT_EVERY:
         reporter.write_line(f"compiled evoplay's import-time Numba kernels in {time.monotonic() - started:.0f} s "
                             "(once, for every worker)")
     if failed and reporter is not None:  # the workers' collection fails on the same import and says why
         reporter.write_line(f"could not import {', '.join(failed)}")
+
+
+# Test files that compile the same searches for the same games, run one after the other on one worker (xdist's
+# loadfile shares out whole files): that worker compiles each (search, game) once and reuses it in memory, where two
+# workers starting both files at once would each compile it (rs and rhea on tron: half a minute of CPU each).
+SHARED_KERNELS = {
+    "tests/agents/test_controllers.py": "rs, rhea, mcts and lookahead on tron, kalah and m,n,k",
+    "tests/agents/test_generic_controllers.py": "rs, rhea, mcts and lookahead on tron, kalah and m,n,k",
+    "tests/agents/test_uct.py": "uct on kalah, m,n,k and connect four",
+    "tests/agents/test_kernel_uct.py": "uct on kalah, m,n,k and connect four",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedKernelsScheduling(LoadFileScheduling):
+        """loadfile, with the files of one entry of SHARED_KERNELS as one unit of work."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SHARED_KERNELS.get(path, path)
+
+    return SharedKernelsScheduling(config, log)
 
 
 def _terminal():
