@@ -16,6 +16,9 @@ from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
 
 CONTROLLERS = ("rs", "rhea", "mcts", "lookahead")
+#: OpenSpiel's own connect four, searched through the game API as this file means (on evoplay's port every search
+#: would run on its kernels, compiled for it alone: a minute of CPU for what the built-ins' kernels already check)
+CONNECT_FOUR = "openspiel:connect_four(engine=openspiel)"
 
 
 # --- the game API path equals the Numba kernels on the built-ins ------------------------------------------------
@@ -72,7 +75,7 @@ def test_the_api_path_counts_its_rollouts_like_the_kernels():
 @pytest.mark.parametrize("clock", ("wall", "cpu"))
 @pytest.mark.parametrize("name", CONTROLLERS)
 def test_a_time_budget_on_the_game_api_runs_rollouts_within_it(name, clock):
-    game = load_game("openspiel:connect_four(engine=openspiel)")  # OpenSpiel's own: no kernels, the game API
+    game = load_game(CONNECT_FOUR)  # no kernels: the game API
     agent = make_agent(f"{name}(budget_ms=30,clock={clock})", game)
     assert agent.model == "api"
     state = game.new_initial_state()
@@ -86,7 +89,7 @@ def test_a_time_budget_on_the_game_api_runs_rollouts_within_it(name, clock):
 
 @pytest.mark.parametrize("model", ("auto", "api"))
 @pytest.mark.parametrize("name", CONTROLLERS)
-@pytest.mark.parametrize("spec", ("kalah", "mnk", "openspiel:connect_four"))
+@pytest.mark.parametrize("spec", ("kalah", "mnk", CONNECT_FOUR))
 def test_a_controller_moves_for_the_player_to_move_whatever_its_seat(name, model, spec):
     game = load_game(spec)
     state = game.new_initial_state()
@@ -111,7 +114,7 @@ def test_a_controller_asked_at_a_chance_node_says_no_player_moves():
 # --- every kind of game -----------------------------------------------------------------------------------------
 
 KINDS = (
-    "openspiel:connect_four",            # turn-based
+    CONNECT_FOUR,                        # turn-based
     "openspiel:pig(winscore=20)",        # chance
     "openspiel:goofspiel(num_cards=4)",  # simultaneous
     "openspiel:kuhn_poker(players=3)",   # three players, hidden cards, chance
@@ -135,7 +138,7 @@ def test_every_search_plays_every_kind_of_game_reproducibly(name, spec):
 
 @pytest.mark.parametrize("spec", ("rs(iterations=200,discount=0.9)", "mcts(iterations=200)", "alphabeta(depth=2)"))
 def test_a_generic_search_beats_random_at_connect_four(spec):
-    game = load_game("openspiel:connect_four")
+    game = load_game(CONNECT_FOUR)
     result = match(game, make_agent(spec, game), make_agent("random", game), games=8, seed=2)
     assert result.stats()[0].wins >= 7
 
@@ -143,7 +146,7 @@ def test_a_generic_search_beats_random_at_connect_four(spec):
 @pytest.mark.parametrize("name", CONTROLLERS)
 def test_a_controller_takes_a_win_in_one_on_a_plain_python_board(name):
     # connect four, X to move with three in the bottom row: column 3 wins at once.
-    game = load_game("openspiel:connect_four")
+    game = load_game(CONNECT_FOUR)
     state = game.new_initial_state()
     for a in (0, 0, 1, 1, 2, 2):
         state.apply_action(a)
@@ -234,7 +237,7 @@ def test_hidden_information_without_resample_is_refused_before_play(name):
 # --- alphabeta's leaf values ----------------------------------------------------------------------------------
 
 def test_alphabeta_on_any_game_blocks_a_win_in_one():
-    game = load_game("openspiel:connect_four")
+    game = load_game(CONNECT_FOUR)
     state = game.new_initial_state()
     for a in (0, 6, 1, 6, 2):  # X threatens column 3; O to move must block
         state.apply_action(a)
@@ -258,7 +261,7 @@ def test_alphabeta_evaluates_a_named_feature_and_refuses_an_unknown_one():
 def test_alphabeta_plays_the_games_own_search_where_it_has_one():
     assert type(make_agent("alphabeta", load_game("kalah"))).__name__ == "KalahAlphaBeta"
     assert type(make_agent("alphabeta", load_game("mnk"))).__name__ == "MnkAlphaBeta"
-    assert isinstance(make_agent("alphabeta", load_game("openspiel:tic_tac_toe")), AlphaBetaAgent)
+    assert isinstance(make_agent("alphabeta", load_game(CONNECT_FOUR)), AlphaBetaAgent)
 
 
 # --- evoplay agents --game ------------------------------------------------------------------------------------
