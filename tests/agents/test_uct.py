@@ -24,6 +24,19 @@ from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "othello6.py"
 
 
+# Tic-tac-toe as evoplay's m,n,k game: uct's kernels, compiled for m,n,k anyway, serve these tests (on the port of
+# OpenSpiel's tic_tac_toe they would compile again, for that game alone). Its cells are numbered as OpenSpiel's on the
+# board's mirror image, so a move list is the same game in both and a best move the same action.
+TIC_TAC_TOE = "mnk(m=3,n=3,k=3)"
+
+
+def _openspiel_tic_tac_toe(moves):
+    state = pyspiel.load_game("tic_tac_toe").new_initial_state()
+    for a in moves:
+        state.apply_action(a)
+    return state
+
+
 def _after(spec, moves):
     game = load_game(spec)
     state = game.new_initial_state()
@@ -65,9 +78,11 @@ def _winning_moves(pyspiel_state):
     ((4, 0, 8), "forced draw"),            # X centre and corner: O must take a corner, then holds the draw
 ])
 def test_uct_and_openspiel_prove_the_same_value_and_pick_a_best_move(moves, what):
-    game, state = _after("openspiel:tic_tac_toe", moves)
-    best_moves, value = _winning_moves(state.pyspiel_state)
+    game, state = _after(TIC_TAC_TOE, moves)
+    theirs_state = _openspiel_tic_tac_toe(moves)
+    best_moves, value = _winning_moves(theirs_state)
     player = state.current_player()
+    assert theirs_state.current_player() == player
 
     agent = make_agent("uct(simulations=20000,seed=1)", game)
     ours = agent.step(state)
@@ -75,18 +90,20 @@ def test_uct_and_openspiel_prove_the_same_value_and_pick_a_best_move(moves, what
     assert root.outcome is not None, what
     assert root.outcome[player] == value and ours in best_moves
 
-    python_bot = os_mcts.MCTSBot(game.pyspiel_game, 2.0, 20000, os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
-                                 solve=True, random_state=np.random.RandomState(1))
-    theirs = python_bot.mcts_search(state.pyspiel_state)
+    python_bot = os_mcts.MCTSBot(theirs_state.get_game(), 2.0, 20000,
+                                 os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), solve=True,
+                                 random_state=np.random.RandomState(1))
+    theirs = python_bot.mcts_search(theirs_state)
     assert theirs.outcome is not None and theirs.outcome[player] == value
     assert theirs.best_child().action in best_moves
-    cpp_bot = pyspiel.MCTSBot(game.pyspiel_game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 20000, 1000, True, 1, False)
-    cpp_root = cpp_bot.mcts_search(state.pyspiel_state)
-    assert list(cpp_root.outcome)[player] == value and cpp_bot.step(state.pyspiel_state) in best_moves
+    cpp_bot = pyspiel.MCTSBot(theirs_state.get_game(), pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 20000, 1000, True, 1,
+                              False)
+    cpp_root = cpp_bot.mcts_search(theirs_state)
+    assert list(cpp_root.outcome)[player] == value and cpp_bot.step(theirs_state) in best_moves
 
 
 def test_without_the_solver_the_win_in_one_is_still_the_most_visited():
-    game, state = _after("openspiel:tic_tac_toe", (0, 3, 1, 4))
+    game, state = _after(TIC_TAC_TOE, (0, 3, 1, 4))
     agent = make_agent("uct(simulations=400,solve=false)", game)
     assert agent.step(state) == 2 and agent.last_root.outcome is None
     visits = {c.action: c.explore_count for c in agent.last_root.children}
@@ -94,11 +111,11 @@ def test_without_the_solver_the_win_in_one_is_still_the_most_visited():
 
 
 def test_a_proven_win_in_one_stops_the_search_early_and_a_single_move_is_not_searched():
-    game, state = _after("openspiel:tic_tac_toe", (0, 3, 1, 4))
+    game, state = _after(TIC_TAC_TOE, (0, 3, 1, 4))
     agent = make_agent("uct(simulations=5000)", game)
     agent.step(state)
     assert agent.last_root.explore_count < 5000  # the root was proven (tic-tac-toe's max utility is a win)
-    game, state = _after("openspiel:tic_tac_toe", (0, 1, 2, 4, 3, 5, 7, 6))  # one empty cell left
+    game, state = _after(TIC_TAC_TOE, (0, 1, 2, 4, 3, 5, 7, 6))  # one empty cell left
     assert agent.step(state) == 8 and agent.last_root.explore_count == 2
 
 
