@@ -11,7 +11,7 @@ from evoplay.agents.random_agent import RandomAgent
 from evoplay.arena.tournament import games_until, match
 from evoplay.errors import TimeBudgetSpent
 from evoplay.evolve import RunFolder, run_evolution
-from evoplay.evolve.loop import CUT, time_left
+from evoplay.evolve.loop import CUT, START, time_left
 from evoplay.games import load_game
 
 TAKE_AWAY = str(Path(__file__).parents[1] / "agents" / "take_away.py") + ":TakeAway"
@@ -58,8 +58,36 @@ def test_a_generation_past_the_budget_is_stopped_and_does_not_count(tmp_path):
     stopped = folder.read_json("finished.json")["stopped"]
     assert "ran out during generation 2" in stopped and "does not count" in stopped
     assert folder.read_json(CUT)["generation"] == 1
-    spent = folder.read_log()[0]["seconds"] + folder.read_json(CUT)["seconds"]  # the stopped generation counts
+    # the start and the stopped generation count
+    spent = folder.read_json(START)["seconds"] + folder.read_log()[0]["seconds"] + folder.read_json(CUT)["seconds"]
     assert time_left(folder) == pytest.approx(max(0.0, 1.2 - spent))
+
+
+class SlowStart(SlowerEachGeneration):
+    """A start that takes a second (a warm start, a first compile) before generations of random games."""
+
+    def start(self, rng):
+        time.sleep(1.0)
+        return {"generation": 0}
+
+    def step(self, state, generation, executor):
+        match(self.game, RandomAgent(self.game), RandomAgent(self.game), 2, seed=generation, executor=executor)
+        return {"generation": generation + 1}, {"best": 0.0}
+
+
+def test_the_start_counts_against_the_budget(tmp_path):
+    """A run of 1.2 s whose start took 1 s has 0.2 s left for its generations, on resume too."""
+    evo = SlowStart()
+    evo.generations = 1000
+    folder = RunFolder.create(tmp_path / "run", "slow", {"seed": 1, "minutes": 0.02, "closing": 0.0})
+    run_evolution(evo, folder)
+    began = folder.read_json(START)["seconds"]
+    assert began >= 1.0
+    generations = sum(r["seconds"] for r in folder.read_log())
+    assert generations < 0.6  # without the start counted they would take the whole 1.2 s
+    assert time_left(folder) == pytest.approx(max(0.0, 1.2 - began - generations -
+                                                  (folder.read_json(CUT)["seconds"] if folder.file(CUT).exists()
+                                                   else 0.0)))
 
 
 def test_no_game_starts_past_the_deadline_and_the_innermost_wins():

@@ -27,6 +27,8 @@ from evoplay.evolve.runs import CHECKPOINT, FINISHED, LOG, OLD_CHECKPOINT, RunFo
 
 #: a run's generation stopped by its time budget: which, and the seconds it took (they count against the budget)
 CUT = "cut.json"
+#: the seconds the run's start took (a warm start's games, the first compile of the game's kernels): they count too
+START = "start.json"
 
 
 class Evolution(Protocol):
@@ -57,8 +59,8 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     needs log records 0..g-1. ``stop_after`` ends the call after that many generations without finishing the
     run (to test resuming).
 
-    A config with ``minutes`` > 0 also stops once the generations logged have taken that much time (their
-    ``seconds``, summed over every resume), less the share ``closing`` (0..0.5, default 0) it keeps for the
+    A config with ``minutes`` > 0 also stops once the start and the generations logged have taken that much time
+    (their ``seconds``, summed over every resume), less the share ``closing`` (0..0.5, default 0) it keeps for the
     recipe's ``finish`` (its closing playoff and tables, which read what is left from the log), and starts no
     generation that the last ones say would end past that; one that runs past it all the same (a ladder's
     stronger opponent, a loaded machine) is stopped within a game and does not count. Why the run stopped is
@@ -81,8 +83,10 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
                     "the run cannot continue without its checkpoint (start a new run)"
                 )
             generation = 0
+            began = time.perf_counter()
             state = evo.start(np.random.default_rng(run_seed(folder.config)))
             folder.truncate_log(-1)
+            folder.write_json(START, {"seconds": round(time.perf_counter() - began, 4)})
             folder.save_checkpoint(0, state)
         else:
             generation, state = loaded
@@ -95,7 +99,7 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             progress(generation, total, last[-1] if last else None)
         ran = 0
         done = getattr(evo, "done", None)
-        spent = sum(float(r.get("seconds", 0.0)) for r in folder.read_log())
+        spent = start_seconds(folder) + sum(float(r.get("seconds", 0.0)) for r in folder.read_log())
         stopped = f"{total} generations run"
         while generation < total:
             if done and generation > 0 and done(state):
@@ -143,14 +147,20 @@ def _next_generation(folder: RunFolder) -> float:
     return float(np.median(seconds)) if seconds else 0.0
 
 
+def start_seconds(folder: RunFolder) -> float:
+    """The seconds the run's start took (0 for a run that began before they were kept)."""
+    return float(folder.read_json(START)["seconds"]) if folder.file(START).exists() else 0.0
+
+
 def time_left(folder: RunFolder) -> float | None:
-    """Seconds of a run's time budget (``minutes``) its generations have not used (None: no budget): what its
-    closing playoff and tables may take. A generation stopped by the budget (its CUT file) counts too."""
+    """Seconds of a run's time budget (``minutes``) its start and generations have not used (None: no budget):
+    what its closing playoff and tables may take. A generation stopped by the budget (its CUT file) counts too."""
     minutes = float(folder.config.get("minutes", 0) or 0)
     if not minutes:
         return None
     cut = folder.read_json(CUT)["seconds"] if folder.file(CUT).exists() else 0.0
-    return max(0.0, 60.0 * minutes - sum(float(r.get("seconds", 0.0)) for r in folder.read_log()) - float(cut))
+    spent = start_seconds(folder) + sum(float(r.get("seconds", 0.0)) for r in folder.read_log()) + float(cut)
+    return max(0.0, 60.0 * minutes - spent)
 
 
 def rewrite_outputs(evo: Evolution, folder: RunFolder, executor: Executor | None = None) -> Any:
