@@ -75,6 +75,16 @@ class SlowStart(SlowerEachGeneration):
         return {"generation": generation + 1}, {"best": 0.0}
 
 
+def test_the_first_generation_runs_when_the_start_took_the_whole_budget(tmp_path):
+    """A cold start (its compiles) can spend the budget: the run still plays generation 0 and ships its best."""
+    evo = SlowStart()
+    evo.generations = 1000
+    folder = RunFolder.create(tmp_path / "run", "slow", {"seed": 1, "minutes": 0.01, "closing": 0.0})
+    run_evolution(evo, folder)
+    assert folder.read_json(START)["seconds"] >= 0.6 and len(folder.read_log()) == 1
+    assert "spent after 1 generations" in folder.read_json("finished.json")["stopped"]
+
+
 def test_the_start_counts_against_the_budget(tmp_path):
     """A run of 1.2 s whose start took 1 s has 0.2 s left for its generations, on resume too."""
     evo = SlowStart()
