@@ -74,8 +74,8 @@ def _leaf_figures(res: BenchResult, board, reps: int) -> None:
     weights = np.array([3, 1, -2, 4, 2], np.int64)
     values = np.empty(6, np.int64)
     boards = np.empty((11, 14), np.int8)
-    nodes = search_kalah.root_values(board, 0, 9, 6, True, False, values, boards, weights)[1]
-    t = median_time(lambda: search_kalah.root_values(board, 0, 9, 6, True, False, values, boards, weights), reps)
+    nodes = search_kalah.weights_values(board, 0, 9, (6, True), weights, False, values, boards)[1]
+    t = median_time(lambda: search_kalah.weights_values(board, 0, 9, (6, True), weights, False, values, boards), reps)
     ref_nodes = [0]
 
     def python_weights():
@@ -127,8 +127,8 @@ def bench_engines(quick: bool = False) -> BenchResult:
     depth = 10
     values = np.empty(6, np.int64)
     boards = np.empty((depth + 2, 14), np.int8)
-    nodes = search_kalah.root_values(board, 0, depth, 6, True, False, values, boards, None)[1]
-    t = median_time(lambda: search_kalah.root_values(board, 0, depth, 6, True, False, values, boards, None), reps)
+    nodes = search_kalah.material_values(board, 0, depth, (6, True), None, False, values, boards)[1]
+    t = median_time(lambda: search_kalah.material_values(board, 0, depth, (6, True), None, False, values, boards), reps)
     ref_nodes = [0]
 
     def python_search():
@@ -139,7 +139,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
                               ">= 20 M", nodes / t >= 20e6, ref_nodes[0] / tp, "Python reference (depth 6)"))
 
     boards8 = np.empty((10, 14), np.int8)
-    t = median_time(lambda: search_kalah.root_values(board, 0, 8, 6, True, False, values, boards8, None), 21)
+    t = median_time(lambda: search_kalah.material_values(board, 0, 8, (6, True), None, False, values, boards8), 21)
     tp = median_time(lambda: search_kalah.reference_root_values(list(board), 0, 8, 6, True, False), 3)
     res.figures.append(Figure("Kalah depth-8 move from the initial position", t * 1e3, "ms", "<= 2 ms",
                               t * 1e3 <= 2.0, tp * 1e3, "ms Python reference", higher_is_better=False))
@@ -154,7 +154,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
         t = median_time(lambda: kalah_mod.random_playouts(kalah_std, 0, 6, False, n, 1), reps)
         res.figures.append(Figure("standard Kalah random playouts per second, against OpenSpiel mancala",
                                   n / t, "/s", "", None, os_playouts, "/s OpenSpiel from Python"))
-        t = median_time(lambda: search_kalah.root_values(kalah_std, 0, 8, 6, False, False, values, boards8, None), 21)
+        t = median_time(lambda: search_kalah.material_values(kalah_std, 0, 8, (6, False), None, False, values, boards8), 21)
         res.figures.append(Figure("standard Kalah depth-8 move, against OpenSpiel's Python alpha-beta", t * 1e3, "ms",
                                   "", None, os_depth8 * 1e3, "ms OpenSpiel alpha_beta_search",
                                   higher_is_better=False))

@@ -27,7 +27,7 @@ kernel runs (``evoplay.interrupt.run_search``).
 table is ``size`` entries (a power of two) of five integers, [key, depth, flag, value, move]: the slot of a key is
 ``key & (size - 1)``, every store replaces the slot, and key 0 marks an empty entry; the flag says what the value
 is: ``EXACT``, a ``LOWER`` bound (the search failed high) or an ``UPPER`` bound (it failed low). Below the root a
-node looks up its key (``hooks.key``): an entry searched at least as deep ends the search of the node when its
+node looks up its key (``hooks.key_of``): an entry searched at least as deep ends the search of the node when its
 value is exact or its bound falls outside the window (a hit), and its move is tried first otherwise; the node stores
 its best value and move when done. The moves are then tried in the order ``hooks.order`` gives (the table's move,
 at the root the caller's ``first``, then the game's order), and ``nodes`` = [count, budget, leaves at the horizon,
@@ -54,7 +54,7 @@ from numba import njit, types
 
 from evoplay.games.agent import Agent
 from evoplay.games.base import TERMINAL
-from evoplay.interrupt import NO_BUDGET
+from evoplay.interrupt import NO_BUDGET, run_search
 
 DEFAULT_DEPTH = 4  # plies an ``alphabeta`` agent searches when given no depth
 
@@ -175,9 +175,10 @@ class Hooks:
     (beyond every value: an int for int64 values, ``math.inf`` for float64), and the Numba types of ``rules``,
     of the ``leaf`` argument, of the values and of ``nodes`` (``types.none`` where nodes are not counted). A search
     with a transposition table adds ``order(board, player, rules, first, out) -> count`` (the moves to try, into
-    ``out``), ``key(board, player, rules)``, their references ``reference_order(board, player, rules, first) ->
-    list`` and ``reference_key``, and the types of the table and of the moves' scratch rows. ``name`` names the compiled copy (the game and the leaf), ``key`` adds a hash of the files the hooks are
-    written in (an edited leaf compiles afresh)."""
+    ``out``), ``key_of(board, player, rules)``, their references ``reference_order(board, player, rules, first) ->
+    list`` and ``reference_key``, and the types of the table and of the moves' scratch rows. ``name`` names the
+    compiled copy (the game and the leaf), ``key`` adds a hash of the files the hooks are written in (an edited
+    leaf compiles afresh)."""
 
     name: str
     moves: Callable
@@ -385,6 +386,39 @@ def search_root(board, player, depth, rules, leaf, boards, nodes, values, exact_
         values[i] = -INFINITY
     return root_value(boards, 0, player, player, depth, -INFINITY, INFINITY, rules, leaf, nodes, values, exact_ties,
                       table, moves, np.int64(first))
+
+
+@njit(cache=True, nogil=True)
+def root_values_within(board, player, depth, rules, leaf, exact_ties, values, boards, nodes):
+    """The search from a position (``search_root``, no table) counting into the caller's ``nodes`` = [count,
+    budget] and cut off once the count passes the budget (which another thread may lower while it runs): returns
+    (first best move, nodes)."""
+    best = search_root(board, player, depth, rules, leaf, boards, nodes, values, exact_ties, None, None, NO_MOVE)
+    return best, nodes[0]
+
+
+@njit(cache=True, nogil=True)
+def root_values(board, player, depth, rules, leaf, exact_ties, values, boards):
+    """``root_values_within`` without a budget."""
+    nodes = np.zeros(2, np.int64)
+    nodes[1] = NO_BUDGET
+    return root_values_within(board, player, depth, rules, leaf, exact_ties, values, boards, nodes)
+
+
+def search(hooks: Hooks, board, player: int, depth: int, rules, leaf, exact_ties: bool = False, nodes=None,
+           deadline=None, long: bool = False) -> tuple[np.ndarray, int, int]:
+    """Run the search of ``hooks`` (int64 values) from a position: (values per move, first best move, nodes
+    searched). ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a
+    function giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the budget
+    to 0 once passed; ``long``: a search that takes a tenth of a second or more, run where Ctrl-C can stop it
+    (``evoplay.interrupt.run_search``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values and move
+    mean nothing."""
+    copy = compiled(hooks)
+    values = np.empty(hooks.moves.py_func(rules), np.int64)
+    boards = np.empty((depth + 2, len(board)), np.int8)
+    args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, rules, leaf, exact_ties, values, boards)
+    best, count = run_search(copy.root_values, copy.root_values_within, args, long, nodes, deadline)
+    return values, int(best), int(count)
 
 
 def compiled(hooks: Hooks):

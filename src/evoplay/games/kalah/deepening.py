@@ -24,9 +24,7 @@ import numpy as np
 from numba import boolean, int8, int64, njit, types
 
 from evoplay.games import alphabeta
-from evoplay.games.kalah.search import (
-    INF, WEIGHTS, has_seeds, pit_count, play, reference_leaf, reference_play, weights_leaf,
-)
+from evoplay.games.kalah.search import INF, WEIGHTS, has_seeds, pit_count, play, reference_play, weights_leaf
 from evoplay.games.kalah.search_weights import WIN
 from evoplay.interrupt import NO_BUDGET
 
@@ -115,7 +113,8 @@ def order(board, player, rules, first, out):
 
 
 HOOKS = alphabeta.Hooks("kalah_deepening", pit_count, has_seeds, play, weights_leaf, reference_play,
-                        WEIGHTS.reference_leaf, INF, types.Tuple((int64, boolean, int64[:, ::1])), int64[::1], order=order, key_of=board_key,
+                        WEIGHTS.reference_leaf, INF, types.Tuple((int64, boolean, int64[:, ::1])), int64[::1],
+                        order=order, key_of=board_key,
                         reference_order=reference_order, reference_key=reference_key, table_type=int64[:, ::1],
                         moves_type=int64[:, ::1])
 search_root = alphabeta.compiled(HOOKS).search_root
@@ -171,8 +170,8 @@ def deepen(board, player, pits, empty_capture, weights, budget, max_depth, zobri
     for d in range(1, max_depth + 1):
         counts[:] = 0
         counts[1] = NO_BUDGET
-        best = search_root(board, player, d, (pits, empty_capture, zobrist), weights, boards, counts, values, False, table,
-                           moves, best)
+        best = search_root(board, player, d, (pits, empty_capture, zobrist), weights, boards, counts, values, False,
+                           table, moves, best)
         top = values[best]
         spent += counts[NODES]
         depth = d

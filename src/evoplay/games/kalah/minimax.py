@@ -1,6 +1,6 @@
 """Kalah's memoised minimax and whole games of GP programs against it (Numba), with their plain-Python reference.
 
-The minimax (``games.kalah.search.root_values``, first best pit) is deterministic, so its decision is memoised by
+The minimax (``games.kalah.search.material_values``, first best pit) is deterministic, so its decision is memoised by
 (position, player, depth) through ``evoplay.memo``: each worker process keeps its memo between calls,
 every task returns the entries it added, and the next call's tasks carry them to every worker. ``KalahArena``
 plays batches of program-vs-minimax and program-vs-program games on an executor; the programs pick pits by a
@@ -21,7 +21,7 @@ from evoplay.memo import (
 from evoplay.errors import ConfigError
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah.game import reference_sow, sow
-from evoplay.games.kalah.search import reference_root_values, root_values
+from evoplay.games.kalah.search import material_values, reference_root_values
 
 MAX_DEPTH = 30  # the memo key holds depth * 2 + player in 7 bits
 
@@ -54,7 +54,7 @@ def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, sta
         searched = 0
     else:
         stats[1] += 1
-        pit, nodes = root_values(board, player, depth, pits, empty_capture, False, values, boards, None)
+        pit, nodes = material_values(board, player, depth, (pits, empty_capture), None, False, values, boards)
         memo[key] = pit
         searched = 1
     log_decision(log, log_n, key, pit, searched)

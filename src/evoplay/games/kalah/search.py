@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import boolean, float64, int8, int32, int64, njit, types
+from numba import boolean, float64, int32, int64, njit, types
 
 from evoplay.games import alphabeta
 from evoplay.games.base import TERMINAL
@@ -40,7 +40,7 @@ from evoplay.games.kalah import search_weights
 from evoplay.games.kalah.game import reference_sow, sow
 from evoplay.games.kalah.search_weights import margin, reference_margin
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
-from evoplay.interrupt import NO_BUDGET, run_search
+from evoplay.interrupt import NO_BUDGET
 
 INF = 1 << 40
 WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any program's leaf value
@@ -147,8 +147,10 @@ WEIGHTS = _hooks("weights", weights_leaf,
 PROGRAM = _hooks("program", program_leaf,
                  lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], program=leaf), math.inf,
                  _PROGRAM, float64, types.none)
-material_root = alphabeta.compiled(MATERIAL).search_root
-weights_root = alphabeta.compiled(WEIGHTS).search_root
+#: the material and weights searches from a position: (board, player, depth, (pits, empty_capture), weights or
+#: None, exact_ties, values, boards) -> (first best pit, nodes) (``alphabeta.root_values``)
+material_values = alphabeta.compiled(MATERIAL).root_values
+weights_values = alphabeta.compiled(WEIGHTS).root_values
 program_root = alphabeta.compiled(PROGRAM).search_root
 
 # --------------------------------------------------------------------------------------------------------------
@@ -167,43 +169,6 @@ def reference_root_values(board, player: int, depth: int, pits: int, empty_captu
                                            budget)
 
 
-_ROOT_ARGS = (int8[::1], int64, int64, int64, boolean, boolean, int64[::1], int8[:, ::1])
-
-
-@njit(cache=True, inline="always")
-def budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
-    if weights is None:
-        best_pit = material_root(board, player, depth, (pits, empty_capture), None, boards, nodes, values, exact_ties,
-                                 None, None, -1)
-    else:
-        best_pit = weights_root(board, player, depth, (pits, empty_capture), weights, boards, nodes, values,
-                                exact_ties, None, None, -1)
-    return best_pit, nodes[0]
-
-
-@njit(
-    [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none), types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1])],
-    cache=True, nogil=True,
-)
-def root_values(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights):
-    """The material or weights search from a position: fills ``values`` per pit; returns (first best pit,
-    nodes). ``boards``: at least depth + 2 rows of scratch."""
-    nodes = np.zeros(2, np.int64)
-    nodes[1] = NO_BUDGET
-    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
-
-
-@njit(
-    [types.Tuple((int64, int64))(*_ROOT_ARGS, types.none, int64[::1]),
-     types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1], int64[::1])],
-    cache=True, nogil=True,
-)
-def root_values_within(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes):
-    """``root_values`` counting into the caller's ``nodes`` = [count, budget] and cut off once the count passes
-    the budget (which another thread may lower while it runs)."""
-    return budgeted_root(board, player, depth, pits, empty_capture, exact_ties, values, boards, weights, nodes)
-
-
 @njit(cache=True)
 def program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, depth, boards, row, stack):
     """The pit of the search with the program ``opcodes[start:end]`` at the leaves (``evoplay.games.kalah.program_player``'s
@@ -218,15 +183,9 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
            weights=None, nodes: np.ndarray | None = None, deadline=None):
     """Run the material or weights kernel from a position: returns (values per pit, first best pit, nodes
-    searched). ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``:
-    a function giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the
-    budget to 0 once passed (see ``evoplay.interrupt.run_until``). A search cut off leaves
-    ``nodes[0] > nodes[1]``, and its values and pit mean nothing."""
-    values = np.empty(pits, np.int64)
-    boards = np.empty((depth + 2, 2 * pits + 2), np.int8)
-    w = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
-    args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, pits, empty_capture, exact_ties, values,
-            boards, w)
+    searched); ``nodes`` and ``deadline`` as ``alphabeta.search`` takes them."""
+    leaf = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
     # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-    best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
-    return values, int(best), int(count)
+    rules = (int(pits), bool(empty_capture))
+    return alphabeta.search(MATERIAL if leaf is None else WEIGHTS, board, player, depth, rules, leaf, exact_ties, nodes,
+                            deadline, depth >= INTERRUPTIBLE_DEPTH)

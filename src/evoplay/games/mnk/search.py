@@ -27,10 +27,10 @@ which no search reaches.
 from __future__ import annotations
 
 import numpy as np
-from numba import int8, int64, njit, types
+from numba import int64, njit, types
 
 from evoplay.errors import SpecError
-from evoplay.interrupt import NO_BUDGET, run_search
+from evoplay.interrupt import NO_BUDGET
 from evoplay.games import alphabeta
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
@@ -352,56 +352,15 @@ def leaf(board, to_move, winner, root, ply, rules, evaluation):
 
 HOOKS = alphabeta.Hooks("mnk", cell_count, is_empty, play_cell, leaf, reference_play_cell, reference_leaf, INF,
                         types.UniTuple(int64, 4), types.Tuple((int64, int64[::1], int64[:, ::1])))
-search_root = alphabeta.compiled(HOOKS).search_root
-
-_ROOT_ARGS = (int8[::1], int64, int64, int64, int64, int64, int64, int64[::1], int64[:, ::1], types.boolean,
-              int64[::1], int8[:, ::1])
-
-
-@njit(cache=True, inline="always")
-def budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards, nodes):
-    empties = 0
-    for i in range(m * n):
-        if board[i] == 0:
-            empties += 1
-    best_cell = search_root(board, player, depth, (m, n, k, empties), (eval_kind, params, windows), boards, nodes,
-                            values, exact_ties, None, None, -1)
-    return best_cell, nodes[0]
-
-
-@njit(types.Tuple((int64, int64))(*_ROOT_ARGS), cache=True, nogil=True)
-def root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards):
-    """Kernel of ``reference_root_values``: fills ``values`` per cell; returns (first best cell, nodes)."""
-    nodes = np.zeros(2, np.int64)
-    nodes[1] = NO_BUDGET
-    return budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
-                         nodes)
-
-
-@njit(types.Tuple((int64, int64))(*_ROOT_ARGS, int64[::1]), cache=True, nogil=True)
-def root_values_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
-                       nodes):
-    """``root_values`` counting into the caller's ``nodes`` = [count, budget] and cut off once the count passes
-    the budget (which another thread may lower while it runs)."""
-    return budgeted_root(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, boards,
-                         nodes)
-
-
 def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, nodes=None, deadline=None):
-    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched). ``nodes``: an
-    int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a function giving a
-    ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the budget to 0 once passed
-    (see ``evoplay.interrupt.run_until``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values
-    and cell mean nothing."""
-    size = m * n
-    values = np.empty(size, np.int64)
-    boards = np.empty((depth + 2, size), np.int8)
-    args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, m, n, k, eval_kind,
-            np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
-            exact_ties, values, boards)
+    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched); ``nodes`` and
+    ``deadline`` as ``alphabeta.search`` takes them."""
+    empties = int(np.count_nonzero(np.asarray(board) == 0))
+    evaluation = (int(eval_kind), np.ascontiguousarray(params, dtype=np.int64),
+                  np.ascontiguousarray(windows, dtype=np.int64))
     # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-    best, count = run_search(root_values, root_values_within, args, depth >= INTERRUPTIBLE_DEPTH, nodes, deadline)
-    return values, int(best), int(count)
+    return alphabeta.search(HOOKS, board, player, depth, (int(m), int(n), int(k), empties), evaluation, exact_ties,
+                            nodes, deadline, depth >= INTERRUPTIBLE_DEPTH)
 
 
 # --------------------------------------------------------------------------------------------------------------
