@@ -136,6 +136,7 @@ class GenericEvolution:
         state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
         if scales is not None:
             state["feature_scales"] = scales
+        self.compile_closing()
         if self.fitness_spec.ladder:
             state["ladder"] = 0
         if self.config["report"].get("playoff", 0):
@@ -280,6 +281,21 @@ class GenericEvolution:
         spec = self.playoff_spec(state, games)
         mcts = self.check_mcts(ms)
         return spec if mcts is None else replace(spec, opponents=(mcts,))
+
+    def compile_closing(self) -> None:
+        """Compile now the tree search the play check plays on the game's kernels (its yardstick and its uct
+        candidate), where the start's time counts against the budget: a first compile on a fresh install takes a
+        minute and more on a loaded machine, which the closing, planned from the generations' games, has no room
+        for. Nothing to do once Numba's cache holds it, or where the check plays no uct."""
+        from evoplay.agents import make_agent
+        from evoplay.agents.uct import supports
+
+        if (self.play_uct == "never" or not self.play.get("ms") or not self.config["report"].get("play_games", 0)
+                or supports(self.game) is not None):
+            return
+        agent = make_agent("uct(simulations=2)", self.game)
+        if agent.on_kernels:
+            agent.step(self.game.new_initial_state())
 
     def uct_candidate(self, doc: dict, ms: float | None = None) -> dict | None:
         """The document of the champion played as ``uct`` guided by its evaluation within ``play``'s time budget
