@@ -1,7 +1,8 @@
 """The layers of docs/architecture.md, held by the imports themselves: every ``import`` in src/evoplay (those inside
 functions too) and every module a string names for a later import (the registries' 'module:attribute' names, a
 search's kernel modules) is read with ``ast``; the graph of modules they make must keep the layers' rules, the
-imports hold no circle; and the layers above games/ name no game (their strings and names, read with ``ast`` too)."""
+imports hold no circle; and the layers above games/ name no game (their strings and names, read with ``ast`` too;
+the web app's scripts, pages and stylesheets, read as text)."""
 from __future__ import annotations
 
 import ast
@@ -196,7 +197,8 @@ def test_the_checker_reads_the_modules_strings_name():
 
 # --------------------------------------------------------------------------------------------------------------
 # No game names above games/: what the web app, the terminal and the players ask of a game are hooks of Game and
-# State (default_opponent, suggested_opponents, levels, why_illegal, view_fields, ...), filled by each game.
+# State (default_opponent, suggested_opponents, levels, why_illegal, view, view_file, view_fields, ...), filled by
+# each game; a game's own drawing (view.js, view.css) lives in its package.
 # --------------------------------------------------------------------------------------------------------------
 
 #: the layers that must name no game
@@ -267,8 +269,6 @@ def game_names_in(module: str, source: str, games: dict[str, tuple[str, ...]]) -
     """Where ``source`` names one of ``games`` outside docstrings and help text: 'module:line: game in text'. A name
     counts as a run of whole words of a text (``sevens_levels``, ``DEFAULT_KALAH_AGENTS``, ``'mnk(m=3,n=3,k=3)'``,
     ``evoplay.games.tron``), in any case."""
-    import re
-
     tree = ast.parse(source)
     skip = _help_and_docstrings(tree)
     found = []
@@ -278,11 +278,52 @@ def game_names_in(module: str, source: str, games: dict[str, tuple[str, ...]]) -
         for text in _texts(node):
             if (module, text) in ALLOWED:
                 continue
-            words = re.split(r"[^a-z0-9]+", text.lower())
-            for game, parts in games.items():
-                if any(tuple(words[i:i + len(parts)]) == parts for i in range(len(words))):
-                    found.append(f"{module}:{getattr(node, 'lineno', '?')}: {game} in {text[:60]!r}")
+            found += [f"{module}:{getattr(node, 'lineno', '?')}: {game} in {text[:60]!r}"
+                      for game in _games_named(text, games)]
     return found
+
+
+def _games_named(text: str, games: dict[str, tuple[str, ...]]) -> list[str]:
+    """The games of ``games`` that ``text`` names as a run of its whole words, in any case."""
+    import re
+
+    words = re.split(r"[^a-z0-9]+", text.lower())
+    return [game for game, parts in games.items()
+            if any(tuple(words[i:i + len(parts)]) == parts for i in range(len(words)))]
+
+
+#: the web app's own files (serve/static: its pages' scripts, markup and styles), read as plain text
+STATIC = PACKAGE / "serve" / "static"
+STATIC_SUFFIXES = (".js", ".html", ".css")
+
+
+def game_names_in_text(name: str, text: str, games: dict[str, tuple[str, ...]]) -> list[str]:
+    """Where a script, page or stylesheet names one of ``games``: 'file:line: game in line'. The whole text is
+    read, comments too (these files have no docstrings or help text to set apart), as whole words in any case
+    (``.kalah .pit``, ``name === "sevens"``, ``views/mnk.js``)."""
+    return [f"{name}:{number}: {game} in {line.strip()[:60]!r}"
+            for number, line in enumerate(text.splitlines(), 1) for game in _games_named(line, games)]
+
+
+def test_the_web_apps_own_files_name_no_game():
+    """serve/static's scripts, pages and stylesheets name no built-in game: a game's own drawing (its script and
+    stylesheet) lives in its package and the server hands it out by the game's ``Game.view``; what the pages ask
+    per game (the seats, a real-time game's tick, the default game) comes from the server."""
+    games = _game_words()
+    files = sorted(p for p in STATIC.rglob("*") if p.suffix in STATIC_SUFFIXES)
+    assert {p.suffix for p in files} == set(STATIC_SUFFIXES)
+    found = [hit for p in files
+             for hit in game_names_in_text(str(p.relative_to(STATIC)), p.read_text(encoding="utf-8"), games)]
+    assert found == []
+
+
+def test_the_text_scan_sees_whole_words_only():
+    games = {"kalah": ("kalah",), "connect_four": ("connect", "four"), "mnk": ("mnk",)}
+    text = ('import * as k from "/static/views/kalah.js";\n.Kalah .pit { }\n// four in a row, m,n,k\n'
+            'const n = name === "connect_four" ? 4 : 2;\nkalahs mnkgame\n')
+    assert game_names_in_text("f.js", text, games) == [
+        "f.js:1: kalah in 'import * as k from \"/static/views/kalah.js\";'", "f.js:2: kalah in '.Kalah .pit { }'",
+        "f.js:4: connect_four in 'const n = name === \"connect_four\" ? 4 : 2;'"]
 
 
 def test_no_game_is_named_above_games():

@@ -124,3 +124,58 @@ def make_sevens_run(root, name: str, players: int = 3):
     folder.write_json("levels.json", {k: v for k, v in load_levels().items() if k in ("easy", "medium")})
     folder.write_json("finished.json", {"generations": 2, "stopped": "2 generations run"})
     return folder
+
+
+#: a game file of two players taking 1 to 3 stones from 10 (who takes the last wins), its view named VIEW
+PILE_FILE = '''
+from evoplay.games import TERMINAL, Game, State
+
+
+class Pile(Game):
+    """Two players take 1 to 3 stones in turn from a pile of 10; who takes the last wins."""
+
+    name = "pile"
+    view = VIEW
+
+    def new_initial_state(self, seed=None):
+        return PileState(self, 10, 0)
+
+    def num_distinct_actions(self):
+        return 3
+
+
+class PileState(State):
+    def __init__(self, game, stones, player):
+        self.game, self.stones, self.player = game, stones, player
+
+    def current_player(self):
+        return TERMINAL if self.stones == 0 else self.player
+
+    def _legal_actions(self):
+        return [a for a in range(3) if a < self.stones]
+
+    def _apply_action(self, a):
+        self.stones, self.player = self.stones - a - 1, 1 - self.player
+
+    def returns(self):
+        return [0.0, 0.0] if self.stones else [-1.0 if p == self.player else 1.0 for p in range(2)]
+
+    def clone(self):
+        return PileState(self.game, self.stones, self.player)
+
+    def view_fields(self, player):
+        return {"stones": self.stones, "text": str(self.stones)}
+
+    def __str__(self):
+        return f"{self.stones} stones"
+'''
+
+
+def write_pile(folder, view: str, script: str | None = None, style: str | None = None):
+    """A game file ``folder``/pile.py (the class ``Pile``) whose ``view`` is ``view``, with the drawing of its own
+    ``script`` (view.js) and ``style`` (view.css) beside it where given."""
+    folder.mkdir(parents=True)
+    (folder / "pile.py").write_text(PILE_FILE.replace("VIEW", repr(view)), encoding="utf-8")
+    for name, text in (("view.js", script), ("view.css", style)):
+        if text is not None:
+            (folder / name).write_text(text, encoding="utf-8")

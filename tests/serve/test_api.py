@@ -38,7 +38,8 @@ def test_pages_are_served(client):
     for path in ("/", "/play", "/target", "/runs", "/run"):
         r = client.get(path)
         assert r.status_code == 200 and "<script type=\"module\"" in r.text
-    assert client.get("/static/views/kalah.js").status_code == 200
+    assert client.get("/static/views/board.js").status_code == 200
+    assert client.get("/views/kalah.js").status_code == 200  # a game's own drawing, from its package
 
 
 def test_whole_kalah_game_against_alphabeta_reports_each_reply_with_its_time(client):

@@ -1,4 +1,5 @@
-"""End-to-end: a headless Chromium plays Kalah, a target-number round and a Sevens hand, and watches a run live."""
+"""End-to-end: a headless Chromium plays Kalah, an m,n,k-game, a target-number round and a Sevens hand, and watches a
+run live."""
 from __future__ import annotations
 
 import shutil
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from browser import Server, missing, start_browser, stop_browser, wait_for
-from conftest import HEXAPAWN, evolve_run, make_mancala_run, record_line
+from conftest import HEXAPAWN, evolve_run, make_mancala_run, record_line, write_pile
 
 reason = missing()
 pytestmark = pytest.mark.skipif(reason is not None, reason=f"no browser for the end-to-end tests: {reason}")
@@ -87,6 +88,11 @@ def test_whole_kalah_game_clicked_against_alphabeta_depth_4(driver, server):
     mine = int(by_id(driver, "your-store").text.split()[0])
     theirs = int(by_id(driver, "their-store").text.split()[0])
     assert mine + theirs == 48
+    assert status.endswith(f" ({mine} - {theirs})")  # Kalah's own status line (its view.js) gives the stores
+    # Kalah's drawing and its stylesheet come from the game's package: the board is round and wooden
+    board = driver.execute_script("const s = getComputedStyle(document.querySelector('.kalah'));"
+                                  "return [s.borderTopLeftRadius, s.display];")
+    assert board == ["60px", "flex"]
     replies = [li.text for li in by_css(driver, "#moves li.theirs")]
     assert replies and all(r.startswith("alphabeta(depth=4) played") and r.endswith("ms)") for r in replies)
 
@@ -111,6 +117,45 @@ def test_a_users_game_is_a_board_of_cells_clicked_to_the_end(driver, server, run
         assert clicks < 60
     assert by_id(driver, "status").text.startswith("game over:")
     assert len(by_css(driver, ".board .cell.p0")) + len(by_css(driver, ".board .cell.p1")) > 4
+
+
+def test_whole_mnk_game_clicked_against_random(driver, server):
+    """The m,n,k-game's own drawing (its package's view.js and view.css): cells named as the game names its moves."""
+    start_game(driver, server, "mnk(m=3,n=3,k=3)", "random")
+    assert len(by_css(driver, ".mnk .cell")) == 9 and by_css(driver, "#cell-b2")
+    label = driver.execute_script("return getComputedStyle(document.querySelector('.mnk .label')).color")
+    assert label == "rgb(255, 255, 255)"  # the game's stylesheet is loaded
+    clicks = 0
+    while state(driver) != "over":
+        assert state(driver) == "yours" and by_id(driver, "status").text == "your move"
+        empty = [c for c in by_css(driver, ".mnk .cell") if c.text == ""]
+        before = version(driver)
+        empty[0].click()
+        clicks += 1
+        wait_for(lambda: version(driver) > before, what="the reply to a click")
+        assert by_id(driver, "message").text == ""
+        assert clicks < 6
+    assert by_id(driver, "status").text.startswith("game over:")
+    assert len(by_css(driver, ".mnk .cell.X")) == clicks
+
+
+def test_a_users_game_brings_its_own_drawing(driver, server, runs):
+    """docs/your-game.md's drawing (view.js beside the game's file, with a stylesheet) draws a user's game to the
+    end, with its own status line."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "your-game.md").read_text(encoding="utf-8")
+    script = re.search(r"\*\*A drawing of its own\.\*\*.*?```js\n(.*?)```", doc, re.S).group(1)
+    write_pile(runs / "pile", "pile", script, ".pile { color: rgb(0, 128, 128); }\n")
+    start_game(driver, server, "pile/pile.py:Pile", "random")
+    assert by_css(driver, "p.pile")[0].text == "10 stones"
+    assert driver.execute_script("return getComputedStyle(document.querySelector('.pile')).color") == "rgb(0, 128, 128)"
+    while state(driver) != "over":
+        before = version(driver)
+        by_css(driver, "#board button")[0].click()
+        wait_for(lambda: version(driver) > before, what="the reply to a click")
+        assert by_id(driver, "message").text == ""
+    assert re.fullmatch(r"game over: (you win|random wins) with 0 stones left", by_id(driver, "status").text)
 
 
 def test_illegal_kalah_click_shows_the_reason(driver, server):
@@ -162,9 +207,12 @@ def test_target_round_typed_in(driver, server):
 def test_sevens_hand_played(driver, server):
     start_game(driver, server, "sevens", "easy", seat="0", seed=7)
     tried_illegal = False
-    turns = 0
+    turns = sent = 0
     while state(driver) != "over":
         assert state(driver) == "yours"
+        status = by_id(driver, "status").text
+        assert status == "your move" or status.endswith(" cannot play: choose a card to send them")
+        sent += status != "your move"
         legal = by_css(driver, "#hand .playing-card.legal")
         cards = by_css(driver, "#hand .playing-card")
         before = version(driver)
@@ -182,6 +230,7 @@ def test_sevens_hand_played(driver, server):
         assert turns < 60
     assert "finishing order" in by_id(driver, "status").text
     assert tried_illegal
+    assert sent > 0  # Sevens' own status line (its view.js) in the send phase
 
 
 def test_live_run_page_shows_a_new_generation(driver, server, runs):

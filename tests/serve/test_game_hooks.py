@@ -9,6 +9,8 @@ from evoplay.agents import make_agent
 from evoplay.games import TERMINAL, Game, State, load_game
 from evoplay.serve.play import GameSession, default_opponent, opponent_spec
 
+from conftest import write_pile
+
 
 class Pile(Game):
     """Three players take 1 to 3 stones in turn from a pile of 10; who takes the last wins."""
@@ -148,3 +150,71 @@ def test_the_builtin_games_offer_what_the_page_offered_before_the_hooks(client):
     assert load_game("sevens").levels["hard"] == "specimen(level=hard)"
     assert load_game("kalah").tournament_agents == ("random", "alphabeta(depth=2)", "alphabeta(depth=4)",
                                                     "alphabeta(depth=8)")
+
+
+# --- a game's own drawing: its package's view.js and view.css, served by the game's view name --------------------
+
+def test_each_builtin_drawing_is_served_from_its_games_package(client):
+    """The page loads /views/<Game.view>.js and .css: a built-in game's own from its package, the app's own for any
+    game from serve/static/views (their styles are in style.css: an empty stylesheet), nothing for another name."""
+    from importlib.resources import files
+
+    from evoplay.games import CLASSES
+
+    own = {cls.view: cls for cls in CLASSES.values() if cls.view not in (None, "grid")}
+    assert sorted(own) == ["kalah", "mnk", "sevens"]
+    for name, cls in own.items():
+        package = files(cls.__module__.rpartition(".")[0])
+        for suffix, media in (("js", "text/javascript"), ("css", "text/css")):
+            r = client.get(f"/views/{name}.{suffix}")
+            assert r.status_code == 200 and r.headers["content-type"].startswith(media)
+            assert r.text == package.joinpath(f"view.{suffix}").read_text(encoding="utf-8")
+        assert "export function render(" in client.get(f"/views/{name}.js").text
+        assert client.get(f"/views/{name}.css").text.count("{") > 2  # rules of its own
+    for name in ("board", "grid", "generic"):
+        assert "export function render(" in client.get(f"/views/{name}.js").text
+        r = client.get(f"/views/{name}.css")
+        assert r.status_code == 200 and r.text == "" and r.headers["content-type"].startswith("text/css")
+    for missing in ("/views/tally.js", "/views/tally.css", "/views/kalah.py", "/views/kalah"):
+        r = client.get(missing)
+        assert r.status_code == 404 and r.json()["error"].startswith("no drawing")
+
+
+def test_the_catalog_gives_the_seats_the_real_time_games_and_the_default_game(client):
+    """What the play form once knew by game name comes from the server: each game's seats (its default game's
+    num_players), whether it runs in real time (the tick box) and the game the form starts with."""
+    from evoplay.games import DEFAULT_GAME
+
+    data = client.get("/api/catalog").json()
+    games = {g["name"]: g for g in data["games"]}
+    assert data["default_game"] == DEFAULT_GAME and DEFAULT_GAME in games
+    assert {n: g["players"] for n, g in games.items()} == {n: load_game(n).num_players for n in games}
+    assert games["sevens"]["players"] == 4 and games["kalah"]["players"] == 2
+    assert sorted(n for n, g in games.items() if g["realtime"]) == ["gems", "tron"]
+
+
+def test_a_game_file_brings_its_own_drawing_or_borrows_a_registered_one(client, runs_root):
+    write_pile(runs_root / "own", "pile", 'export function render(root, view) { root.textContent = view.text; }\n',
+               ".pile { color: teal; }\n")
+    assert client.get("/views/pile.js").status_code == 404  # unknown until a game that ships it is played
+    r = client.post("/api/games", json={"game": "own/pile.py:Pile", "opponent": "random"})
+    assert r.status_code == 200 and r.json()["kind"] == "pile" and r.json()["stones"] == 10
+    assert client.get("/views/pile.js").text == (runs_root / "own" / "view.js").read_text()
+    assert client.get("/views/pile.css").text == ".pile { color: teal; }\n"
+    write_pile(runs_root / "borrowed", "kalah")  # names the built-in drawing (and would give its fields)
+    kalah = client.get("/views/kalah.js").text
+    assert client.post("/api/games", json={"game": "borrowed/pile.py:Pile"}).status_code == 200
+    assert client.get("/views/kalah.js").text == kalah
+
+
+def test_a_drawing_nobody_ships_or_a_taken_name_is_refused_in_one_line(client, runs_root):
+    write_pile(runs_root / "none", "tally")
+    r = client.post("/api/games", json={"game": "none/pile.py:Pile"})
+    assert r.status_code == 422 and r.json()["error"].startswith(
+        "Pile.view is 'tally', but no game ships that drawing: put its script view.js (and view.css) beside")
+    write_pile(runs_root / "taken", "kalah", "export function render() {}\n")
+    r = client.post("/api/games", json={"game": "taken/pile.py:Pile"})
+    assert r.status_code == 400 and r.json()["error"] == (
+        "Pile.view 'kalah' is already the name of KalahGame's drawing; give the view.js beside Pile a name of its "
+        "own (view = \"...\")")
+    assert "export function status(" in client.get("/views/kalah.js").text  # still Kalah's, not the file's

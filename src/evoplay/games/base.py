@@ -45,9 +45,10 @@ class Game:
     #:   seat ``viewer`` its moves in the game's words (``narrator``);
     #: - any other name: an ``AgentEntry``, an agent only this game has, listed and built under that name.
     players: dict[str, str] = {}
-    #: the web app's drawing of the game where it has one of its own ("kalah", "mnk", "sevens", "grid": the page's
-    #: script of that name draws ``State.view_fields``); None: a board from ``State.grid()`` where the states give
-    #: one, else the state's text
+    #: the web app's drawing of the game, by name: one of the app's own for any game ("grid": a real-time game on a
+    #: canvas) or one of the game's own, whose script and stylesheet the game's package holds (``view_file``); the
+    #: page loads the script of that name, which draws ``State.view_fields``. None: a board from ``State.grid()``
+    #: where the states give one, else the state's text
     view: str | None = None
 
     # --- what the web app and the terminal offer a person (each with a default that suits any game) ----------
@@ -150,6 +151,21 @@ class Game:
         this game's runs write: (the agent spec, the game spec it plays). None (the default): the document is of
         a kind every game's runs write (a program, a genome), which evoplay plays without the game's help."""
         return None
+
+    @classmethod
+    def view_file(cls, suffix: str):
+        """The file of the game's own drawing (``view``) with ``suffix``: ".js" its script (an ES module whose
+        ``render(root, view, ctx)`` draws ``State.view_fields``), ".css" its stylesheet. The default: ``view.js``
+        and ``view.css`` in the folder of the module that defines the class (a built-in game's package, the folder
+        of a game file); None where there is no such file."""
+        import sys
+        from pathlib import Path
+
+        where = getattr(sys.modules.get(cls.__module__), "__file__", None)
+        if where is None:
+            return None
+        path = Path(where).with_name("view" + suffix)
+        return path if path.is_file() else None
 
     def openspiel_twin(self):
         """OpenSpiel's equivalent of this game, for OpenSpiel's bots: (the pyspiel game's spec, our action to

@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from evoplay.errors import CheckpointError, ConfigError, EvoplayError, GameError, IllegalActionError, SpecError
 from evoplay.serve import runs as run_pages
-from evoplay.serve.play import GameSession, StaleMove, default_opponent, opponent_spec
+from evoplay.serve.play import SHARED_VIEWS, Drawings, GameSession, StaleMove, default_opponent, opponent_spec
 from evoplay.spec import Param, parse_seat
 from evoplay.serve.safety import OutsideRunsError, confine_agent_spec, confined_to, shown_names
 from evoplay.serve.target import TargetSession, check_expression, level_list
@@ -177,18 +177,21 @@ async def page(request: Request):
 async def catalog(request: Request):
     """The games, the agents and the levels the play page offers."""
     from evoplay.agents import AGENTS
-    from evoplay.games import CLASSES, GAMES, Game
+    from evoplay.games import CLASSES, DEFAULT_GAME, GAMES, Game
 
     games, levels = [], {}
     for e in GAMES.entries():
         cls = CLASSES.get(e.name, Game)
+        players = cls().num_players if e.name in CLASSES else cls.num_players  # the seats of its default game
         games.append({"name": e.name, "help": e.help, "params": [p.describe() for p in e.params],
-                      "default_opponent": default_opponent(cls), "suggestions": list(cls.suggested_opponents)})
+                      "default_opponent": default_opponent(cls), "suggestions": list(cls.suggested_opponents),
+                      "players": players, "realtime": cls.view == "grid"})
         if cls.levels:  # a game's difficulty levels (Game.levels) as "<game>_levels"
             levels[f"{e.name}_levels"] = list(cls.levels)
     agents = [{"name": e.name, "help": e.help, "params": [p.describe() for p in e.params]}
               for e in AGENTS.entries() if e.name != "human"]
-    return JSONResponse({"games": games, "agents": agents, **levels, "target_levels": level_list(), "tick_ms": 150})
+    return JSONResponse({"games": games, "default_game": DEFAULT_GAME, "agents": agents, **levels,
+                         "target_levels": level_list(), "tick_ms": 150})
 
 
 def _new_game(root: Path, body: dict, move_seconds: float) -> GameSession:
@@ -219,6 +222,7 @@ async def new_game(request: Request):
     body = await read_json(request)
     app = request.app
     session = await app.state.agents.build(_new_game, app.state.runs, body, app.state.agents.move_seconds)
+    app.state.drawings.add(session.game)  # the page loads the game's drawing next: it must be there
     app.state.sessions.add(session)
     try:
         if session.agents_to_move():  # agents (or chance) move before the person: a thread of the agents'
@@ -228,6 +232,23 @@ async def new_game(request: Request):
         app.state.sessions.remove(session.id)  # a game whose first moves failed is not left open
         raise
     return JSONResponse(session.view())
+
+
+async def drawing(request: Request):
+    """A game's drawing by its view's name, ``/views/<name>.js`` (its script) or ``<name>.css`` (its stylesheet):
+    the app's own for any game or a game's own from its package; a drawing without a stylesheet gets an empty one."""
+    name, dot, suffix = request.path_params["file"].rpartition(".")
+    if not dot or suffix not in ("js", "css"):
+        return error(404, f"no drawing file {request.path_params['file']!r}: ask for /views/<view>.js or .css")
+    drawings = request.app.state.drawings
+    path = drawings.file(name, "." + suffix)
+    media = "text/javascript" if suffix == "js" else "text/css"
+    if path is not None:
+        return FileResponse(path, media_type=media)
+    if suffix == "css" and drawings.known(name):
+        return Response("", media_type=media)
+    return error(404, f"no drawing {name!r}: a game's view names one when the game ships its view.js, or one of "
+                      f"the app's own ({', '.join(SHARED_VIEWS)})")
 
 
 async def get_game(request: Request):
@@ -473,6 +494,7 @@ def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
         Route("/api/run/log", run_log),
         Route("/api/run/file", run_file),
         Route("/api/run/export", run_export),
+        Route("/views/{file}", drawing),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {BodyTooLarge: _body_too_large, SpecError: _spec_error, ConfigError: _spec_error,
@@ -487,6 +509,7 @@ def make_app(runs: str | Path = "runs", idle_seconds: float = IDLE_SECONDS,
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=middleware)
     app.state.runs = root.resolve()
     app.state.sessions = Sessions(idle_seconds, max_sessions)
+    app.state.drawings = Drawings()
     app.state.agents = AgentThreads(threads, max_sessions, float(move_seconds))
     return app
 

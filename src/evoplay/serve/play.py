@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import time
 import uuid
+from pathlib import Path
 
 import numpy as np
 
 from evoplay.arena import derive_seed
-from evoplay.errors import IllegalActionError, SpecError
+from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
 
 #: the agent a game is played against when the page names none and the game names none (Game.default_opponent)
@@ -32,6 +33,58 @@ def opponent_spec(game, text: str | None) -> str:
     return game.levels.get(spec, spec)
 
 
+#: the web app's own drawings, for any game (static/views/<name>.js; their styles are in static/style.css): a board
+#: of cells from ``State.grid()``, a real-time game on a canvas, the state's text and a button a move
+SHARED_VIEWS = ("board", "grid", "generic")
+SHARED_VIEWS_FOLDER = Path(__file__).with_name("static") / "views"
+
+
+class Drawings:
+    """The drawings the play page loads by the name of a game's view (``/views/<name>.js`` and ``<name>.css``): the
+    app's own for any game (SHARED_VIEWS), and the games' own, each from the package of a game that declares that
+    view and ships its files (``Game.view``, ``Game.view_file``): a registered game's, else one of a game played
+    here (a game from a file may bring its own drawing, or name a registered game's and give the same fields)."""
+
+    def __init__(self):
+        self.played: dict[str, type] = {}  # a view's name -> the game class played here that brought its files
+
+    def owner(self, name: str) -> type | None:
+        """The game class whose files draw the view ``name`` (a registered game's first), or None."""
+        from evoplay.games import CLASSES
+
+        for cls in (*CLASSES.values(), self.played.get(name)):
+            if cls is not None and cls.view == name and cls.view_file(".js") is not None:
+                return cls
+        return None
+
+    def add(self, game) -> None:
+        """Check that the page can draw ``game`` and remember where its own drawing comes from."""
+        name, cls = game.view, type(game)
+        if name is None or name in SHARED_VIEWS:
+            return
+        own, owner = cls.view_file(".js"), self.owner(name)
+        if owner is None and own is None:
+            raise GameError(f"{cls.__name__}.view is {name!r}, but no game ships that drawing: put its script "
+                            f"view.js (and view.css) beside the module of {cls.__name__}, name one of the app's "
+                            f"({', '.join(SHARED_VIEWS)}), or set view = None")
+        if owner is None:
+            self.played[name] = cls
+        elif own is not None and own != owner.view_file(".js"):
+            raise SpecError(f"{cls.__name__}.view {name!r} is already the name of {owner.__name__}'s drawing; give "
+                            f"the view.js beside {cls.__name__} a name of its own (view = \"...\")")
+
+    def file(self, name: str, suffix: str) -> Path | None:
+        """The script (".js") or stylesheet (".css") of the drawing ``name``, or None: no such drawing, or one
+        without a stylesheet (``known`` tells them apart)."""
+        if name in SHARED_VIEWS:
+            return SHARED_VIEWS_FOLDER / f"{name}.js" if suffix == ".js" else None
+        owner = self.owner(name)
+        return None if owner is None else owner.view_file(suffix)
+
+    def known(self, name: str) -> bool:
+        return name in SHARED_VIEWS or self.owner(name) is not None
+
+
 def realtime_games() -> list[str]:
     """The registered games played in real time (drawn on the grid, ``Game.view == "grid"``)."""
     from evoplay.games import CLASSES
@@ -40,10 +93,10 @@ def realtime_games() -> list[str]:
 
 
 def game_kind(game) -> str:
-    """Which renderer draws ``game``: kalah, mnk, sevens, grid (tron, gems in real time), board (a game of perfect
-    information whose states give ``State.grid()``: a clickable board) or generic (the state's text and a button
-    per move)."""
-    if game.view is not None:  # a drawing of the game's own (Game.view)
+    """Which drawing the page loads for ``game``: the game's ``view`` where it names one (one of its own, or grid:
+    a game in real time on a canvas), else board (a game of perfect information whose states give
+    ``State.grid()``: a clickable board) or generic (the state's text and a button per move)."""
+    if game.view is not None:  # a drawing the game names (Game.view)
         return game.view
     state = game.new_initial_state(0)
     # A grid shows the whole board: a game with hidden information keeps the text of what one seat observes.

@@ -5,10 +5,15 @@ header("/");
 const $ = (id) => document.getElementById(id);
 let catalog = null;
 
+function catalogGame(spec) {
+  const name = spec.split("(")[0].trim();
+  return catalog.games.find((g) => g.name === name);
+}
+
 function seatOptions(spec) {
   const m = /players=(\d+)/.exec(spec);
-  const name = spec.split("(")[0].trim();
-  const players = m ? Number(m[1]) : name === "sevens" ? 4 : 2;
+  const game = catalogGame(spec);
+  const players = m ? Number(m[1]) : game ? game.players : 2;  // a game from a file or OpenSpiel: two seats
   const seat = $("seat");
   const keep = seat.value;
   seat.replaceChildren();
@@ -20,8 +25,7 @@ function seatOptions(spec) {
 }
 
 async function fillOpponents(spec, preset) {
-  const name = spec.split("(")[0].trim();
-  const game = catalog.games.find((g) => g.name === name);
+  const game = catalogGame(spec);
   const pick = $("opponent-pick");
   pick.replaceChildren();
   const suggestions = game ? game.suggestions : ["random"];
@@ -42,7 +46,7 @@ async function fillOpponents(spec, preset) {
   const value = preset || (game ? game.default_opponent : "random");
   $("opponent").value = value;
   if ([...pick.options].some((o) => o.value === value)) pick.value = value;
-  $("tick-box").hidden = !(name === "tron" || name === "gems");
+  $("tick-box").hidden = !(game && game.realtime);
   $("game-help").textContent = game ? `${game.help}. Parameters: ${game.params.join("; ") || "none"}` :
     "a game from a file or OpenSpiel: you get the generic view";
 }
@@ -58,7 +62,7 @@ async function init() {
     body.append(el("tr", {}, el("td", {}, el("code", {}, a.name)), el("td", {}, a.help),
       el("td", { class: "muted" }, a.params.join("; ") || "-")));
   }
-  const presetGame = query("game") || "kalah";
+  const presetGame = query("game") || catalog.default_game;
   $("game-spec").value = presetGame;
   const base = presetGame.split("(")[0];
   names.value = catalog.games.some((g) => g.name === base) ? base : "";

@@ -1,19 +1,24 @@
-// A game page: fetches the session, hands it to the game's renderer, sends moves and shows the replies.
+// A game page: fetches the session, hands it to the game's drawing, sends moves and shows the replies.
 import { api, el, header, ms, query } from "/static/common.js";
-import * as kalah from "/static/views/kalah.js";
-import * as mnk from "/static/views/mnk.js";
-import * as sevens from "/static/views/sevens.js";
-import * as grid from "/static/views/grid.js";
-import * as generic from "/static/views/generic.js";
-import * as board from "/static/views/board.js";
 
 header("/");
-const renderers = { kalah, mnk, sevens, grid, generic, board };
 const $ = (id) => document.getElementById(id);
 const id = query("id");
 let busy = false;
 let current = null;
 let version = 0;
+// The game's drawing (its view's kind): the app's own for any game or the game's own, whose module and stylesheet
+// the server hands out from the game's package. The module's render(root, view, ctx) draws the board; it may give
+// status(view), a status line of its own (null: the page's), and run(id, view, show, message) for real time.
+let drawing = null;
+
+async function loadDrawing(kind) {
+  const name = encodeURIComponent(kind);
+  const sheet = new Promise((done) => document.head.append(
+    el("link", { rel: "stylesheet", href: `/views/${name}.css`, onload: done, onerror: done })));
+  const [module] = await Promise.all([import(`/views/${name}.js`), sheet]);  // drawn once styled
+  return module;
+}
 
 function who(view, player) {
   if (player === -1) return "chance";
@@ -36,25 +41,24 @@ function status(view) {
   box.className = "status";
   if (view.terminal) {
     box.classList.add("over");
-    box.textContent = `game over: ${view.result.verdict}` +
-      (view.kind === "kalah" ? ` (${view.your_store} - ${view.their_store})` : "");
-    return;
-  }
-  if (view.realtime) { box.textContent = view.text; return; }
-  if (view.your_turn) {
+    box.textContent = `game over: ${view.result.verdict}`;
+  } else if (view.realtime) {
+    box.textContent = view.text;
+  } else if (view.your_turn) {
     box.classList.add("you");
-    box.textContent = view.kind === "sevens" && view.phase === "send"
-      ? `P${view.receiver} cannot play: choose a card to send them` : "your move";
+    box.textContent = "your move";
   } else {
     box.textContent = `${who(view, view.to_move)} to move`;
   }
+  const own = drawing.status ? drawing.status(view) : null;
+  if (own) box.textContent = own;
 }
 
 export function show(view) {
   current = view;
   $("title").textContent = `${view.game}: you (seat ${view.you}) against ${view.opponent}`;
   status(view);
-  renderers[view.kind].render($("board"), view, { move, press });
+  drawing.render($("board"), view, { move, press });
   const list = $("moves");
   for (const m of view.realtime ? [] : view.moves) {
     const item = el("li", { class: m.player === view.you ? "mine" : "theirs" }, describe(view, m));
@@ -93,7 +97,8 @@ $("again").addEventListener("click", async () => {
   window.location.href = `/play?id=${game.id}`;
 });
 
-api(`/api/games/${id}`).then((view) => {
+api(`/api/games/${id}`).then(async (view) => {
+  drawing = await loadDrawing(view.kind);
   show(view);
-  if (view.realtime) grid.run(id, view, show, $("message"));
+  if (view.realtime) drawing.run(id, view, show, $("message"));
 }).catch((e) => { $("message").textContent = e.message; });

@@ -1,5 +1,5 @@
-// Any game whose states give State.grid(): its rows of symbols drawn as a board of cells you click, like the
-// m,n,k view; each kind of piece in its own colour. A move without a cell (a pass) stays a button, and a cell
+// Any game whose states give State.grid(): its rows of symbols drawn as a board of cells you click, each kind of
+// piece in its own colour. A move without a cell (a pass) stays a button, and a cell
 // where two or more legal moves land (a1xb2 and c1xb2) asks which of them you mean.
 import { el } from "/static/common.js";
 
@@ -41,7 +41,7 @@ export function render(root, view, { move }) {
   const movesAt = placeMoves(view.cells);
   const texts = Object.fromEntries(view.legal.map((m) => [m.action, m.text]));
   const choices = el("div", { class: "row", id: "chooser" });
-  const grid = el("div", { class: "mnk board", style: `grid-template-columns: repeat(${width}, auto)` });
+  const grid = el("div", { class: "cells board", style: `grid-template-columns: repeat(${width}, auto)` });
   rows.forEach((line, r) => {
     [...line].forEach((symbol, c) => {
       const actions = view.your_turn ? movesAt(r, c) : [];

@@ -1,4 +1,4 @@
-// Tron and gems on a canvas in real time: the server steps the game each tick with your last arrow key.
+// A game in real time (Game.view "grid") on a canvas: the server steps the game each tick with your last arrow key.
 import { el } from "/static/common.js";
 
 const COLOURS = { "#": "#3a3a3a", ".": "#161616", a: "#1d5f8a", A: "#5ec8ff", b: "#8a2d52", B: "#ff6fae", "*": "#ffd34d" };

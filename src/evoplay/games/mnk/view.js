@@ -1,8 +1,9 @@
-// The m,n,k-game as a grid of cells you click; row 1 at the bottom, columns a, b, c... as the game names its moves.
+// The m,n,k-game in the web app (Game.view "mnk", served from this package with view.css): a grid of cells you
+// click; row 1 at the bottom, columns a, b, c... as the game names its moves.
 import { el } from "/static/common.js";
 
 export function render(root, view, { move }) {
-  const grid = el("div", { class: "mnk", style: `grid-template-columns: 1.4em repeat(${view.m}, auto)` });
+  const grid = el("div", { class: "cells mnk", style: `grid-template-columns: 1.4em repeat(${view.m}, auto)` });
   for (let r = view.n - 1; r >= 0; r--) {
     grid.append(el("span", { class: "label" }, String(r + 1)));
     for (let c = 0; c < view.m; c++) {

@@ -1,5 +1,12 @@
-// Sevens as a card table: the rows built out from the sevens, every seat's hand size, and your own hand to play or send from.
+// Sevens as a card table in the web app (Game.view "sevens", served from this package with view.css): the rows built
+// out from the sevens, every seat's hand size, and your own hand to play or send from.
 import { el } from "/static/common.js";
+
+// The play page's status line where Sevens says more than the page would: whom your card goes to when you send.
+export function status(view) {
+  return !view.terminal && view.your_turn && view.phase === "send"
+    ? `P${view.receiver} cannot play: choose a card to send them` : null;
+}
 
 const RED = new Set([1, 2]); // diamonds, hearts
 

@@ -1,5 +1,11 @@
-// Kalah as a board: the opponent's pits along the top (sown right to left), yours along the bottom, the stores at the ends.
+// Kalah as a board in the web app (Game.view "kalah", served from this package with view.css): the opponent's pits
+// along the top (sown right to left), yours along the bottom, the stores at the ends.
 import { el } from "/static/common.js";
+
+// The play page's status line where Kalah says more than the page would: a finished game's stores.
+export function status(view) {
+  return view.terminal ? `game over: ${view.result.verdict} (${view.your_store} - ${view.their_store})` : null;
+}
 
 export function render(root, view, { move }) {
   const legal = new Set(view.legal.map((a) => a.text));
