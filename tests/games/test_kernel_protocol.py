@@ -92,10 +92,10 @@ def test_each_game_gets_its_own_compiled_copy_of_a_search():
     assert a.game_apply is fast.apply and b.game_apply is broken.apply
 
 
-def test_a_search_that_borrows_another_leaves_its_recursive_kernels_uncompiled(monkeypatch):
-    """uct borrows the feature players' leaf from alpha-beta (kernel_uct's USES): its copy of alpha-beta for the game
-    leaves the recursive search uncompiled (a quarter of uct's first compile for a game), and alpha-beta, asked for
-    itself, compiles it in that same copy."""
+def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_kernels_once(monkeypatch):
+    """uct and alpha-beta both borrow the feature players' leaf (their USES name kernel_leaf): each calls the one copy
+    of it for the game, and uct loads no alpha-beta. Alpha-beta's recursive search stays uncompiled when it is asked
+    for without (``recursive=False``) and compiles once, in that same copy, when it is asked for itself."""
     import sys
 
     from numba.core.registry import CPUDispatcher
@@ -103,7 +103,8 @@ def test_a_search_that_borrows_another_leaves_its_recursive_kernels_uncompiled(m
     from evoplay.games import kernels as protocol
 
     kernels = kernels_of(load_game(FAST))
-    names = [f"evoplay.agents.{module}__game_{kernels.key}" for module in ("kernel_uct", "kernel_search")]
+    modules = ("kernel_uct", "kernel_search", "kernel_leaf")
+    names = [f"evoplay.agents.{module}__game_{kernels.key}" for module in modules]
     for name in names:  # fresh copies, whatever this process loaded before
         monkeypatch.delitem(sys.modules, name, raising=False)
     compiled = []
@@ -121,8 +122,12 @@ def test_a_search_that_borrows_another_leaves_its_recursive_kernels_uncompiled(m
     monkeypatch.setattr(protocol, "njit", lambda **options: Compiled)
     try:
         uct = specialise("evoplay.agents.kernel_uct", kernels)
-        search = sys.modules[names[1]]
-        assert uct.evaluate is search.evaluate and isinstance(search.evaluate, CPUDispatcher)  # the borrowed leaf
+        leaf = sys.modules[names[2]]
+        assert uct.evaluate is leaf.evaluate and isinstance(leaf.evaluate, CPUDispatcher)  # the borrowed leaf
+        assert leaf.evaluate.py_func.__module__ == names[2]  # bound to this game's kernels, not the unbound module
+        assert names[1] not in sys.modules and compiled == []
+        search = specialise("evoplay.agents.kernel_search", kernels, recursive=False)
+        assert search.evaluate is leaf.evaluate
         assert compiled == [] and not isinstance(search.value, (CPUDispatcher, Compiled))
         assert specialise("evoplay.agents.kernel_search", kernels) is search and compiled == ["value"]
         assert isinstance(search.value, Compiled)

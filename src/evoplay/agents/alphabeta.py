@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.agents import generic_search, kernel_search
+from evoplay.agents import generic_search, kernel_leaf, kernel_search
 from evoplay.agents.base import Agent
 from evoplay.agents.kernel_search import KernelSearch
 from evoplay.errors import IllegalActionError, SpecError
@@ -75,8 +75,8 @@ class AlphaBetaAgent(SearchPlayer):
         # A game that hands over kernels is searched inside Numba (agents/kernel_search.py, the same values).
         self._kernel = KernelSearch(game) if kernel_search.supports(game) else None
         if self._kernel is not None:
-            self._leaf = (kernel_search.make_leaf(kernel_search.FEATURE, index=self._evaluate.index)
-                          if isinstance(self._evaluate, FeatureValue) else kernel_search.make_leaf(kernel_search.SCORE))
+            self._leaf = (kernel_leaf.make_leaf(kernel_leaf.FEATURE, index=self._evaluate.index)
+                          if isinstance(self._evaluate, FeatureValue) else kernel_leaf.make_leaf(kernel_leaf.SCORE))
         self.eval = eval
         if depth < 0 or depth > 40:
             raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.agents.generic_search import Budget
-from evoplay.agents.kernel_search import LINEAR, PROGRAM, KernelSearch, make_leaf, new_table, supports
+from evoplay.agents.kernel_leaf import LINEAR, PROGRAM, make_leaf
+from evoplay.agents.kernel_search import KernelSearch, new_table, supports
 
 
 def kernel_path(agent) -> "KernelPath | None":

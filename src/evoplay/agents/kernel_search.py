@@ -8,38 +8,36 @@ with the same arithmetic, so it returns what the search through the State return
 node's position is a row of a stack of arrays instead of a cloned State, and the transposition table is keyed by
 the game's ``state_hash`` instead of ``transposition_key()``.
 
-The leaf (``Leaf``) is one of: the score difference (alpha-beta's default), one named feature, or a feature
-player's evaluation (a weight vector's dot product or a GP program) over the row ``FeatureView.row`` gives
-(the game's features, the free features, the per-run scales), scored one leaf at a time or, ``batched``, for all
-the children of a depth-1 node together (no pruning at the last ply, as the feature players search). ``after``
-scores each legal move's after-state (the feature players' policy ``move``).
+The leaf (a ``Leaf`` of evoplay.agents.kernel_leaf: the score difference, one named feature, or a feature player's
+evaluation) is scored one leaf at a time or, ``batched``, for all the children of a depth-1 node together (no
+pruning at the last ply, as the feature players search). ``after_values`` scores each legal move's after-state
+(the feature players' policy ``move``).
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
-kernels.
+kernels, and the leaf it calls is kernel_leaf's copy for the same game (``USES``).
 """
 from __future__ import annotations
 
 import math
 import time
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit, objmode, types
 from numba.np import numpy_support
 from numba.typed import Dict
 
-from evoplay.agents.feature_view import line_patterns
-from evoplay.agents.generic_search import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget, clip_value
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL
+# FEATURE, SCORE and make_leaf are the leaf's names, not used here: a caller may take them beside the search's.
+from evoplay.agents.kernel_leaf import FEATURE, LINEAR, PROGRAM, SCORE, Leaf, evaluate, make_leaf  # noqa: F401
+from evoplay.agents.generic_search import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
+from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise
-from evoplay.gp.interpreter import evaluate_with_stack
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
 game_chance = game_initial = game_hide = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
+USES = ("evoplay.agents.kernel_leaf",)  # the leaf, compiled for the same game
 
-SCORE, FEATURE, LINEAR, PROGRAM = 0, 1, 2, 3  # the leaf kinds
 # counters[...]: nodes visited, the node limit, the deepest iteration finished, aborted (1), the next clock read
 NODES, LIMIT, COMPLETED, ABORTED, CLOCK = 0, 1, 2, 3, 4
 CLOCK_EVERY = 256  # nodes between two reads of the clock under a time budget
@@ -48,58 +46,6 @@ NO_END = (math.inf, math.inf)  # no end on either clock
 #: rows of the position stack beyond the depth: chance nodes take a row but no ply of the depth
 CHANCE_ROWS = 24
 ENTRY = types.Tuple((types.int64, types.float64, types.int64, types.int64))  # depth, value, flag, best action
-
-
-class Leaf(NamedTuple):
-    """How a leaf is valued: ``kind`` (SCORE, FEATURE, LINEAR, PROGRAM), ``batched`` (a depth-1 node's children
-    together), ``index`` (FEATURE's feature), ``free``, ``scales``, ``board`` and ``slots`` (the feature view: the
-    free features, the per-run scales, empty for none, and the board counts after them: ``board_spec``),
-    ``weights`` (LINEAR) and the program's arrays (PROGRAM)."""
-
-    kind: int
-    batched: bool
-    index: int
-    free: bool
-    scales: np.ndarray
-    weights: np.ndarray
-    opcodes: np.ndarray
-    args: np.ndarray
-    consts: np.ndarray
-    size: int
-    board: np.ndarray
-    slots: np.ndarray
-
-
-NO_BOARD, PAIRS, LINES = 0, 1, 2  # board[0]: the view's counts over the board (evoplay.agents.feature_view)
-
-
-def board_spec(view) -> tuple[np.ndarray, np.ndarray]:
-    """A view's board counts for the kernels: ``board`` = [kind, planes, rows, columns, codes, length, slots a
-    direction, counts in all] and the line patterns' ``slots`` (``feature_view.line_patterns``)."""
-    board = np.zeros(8, np.int64)
-    if view is None or view.board is None:
-        return board, np.zeros(0, np.int64)
-    planes, rows, columns = view.board
-    if view.lines:
-        slots, count = line_patterns(view.codes, view.lines)
-        board[:] = (LINES, planes, rows, columns, view.codes, view.lines, count, view.pair_count)
-        return board, slots
-    board[:] = (PAIRS, planes, rows, columns, 0, 2, 0, view.pair_count)
-    return board, np.zeros(0, np.int64)
-
-
-def make_leaf(kind: int, batched: bool = False, index: int = 0, view=None, weights=None, program=None) -> Leaf:
-    """A ``Leaf`` from Python objects: ``view`` a FeatureView, ``weights`` a vector, ``program`` a gp Program."""
-    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
-    scales = empty_f if view is None or view.scales is None else np.ascontiguousarray(view.scales, np.float64)
-    free = bool(view is not None and view.free)
-    w = empty_f if weights is None else np.ascontiguousarray(weights, np.float64)
-    board, slots = board_spec(view)
-    if program is None:
-        return Leaf(kind, batched, index, free, scales, w, empty_i, empty_i, empty_f, 0, board, slots)
-    return Leaf(kind, batched, index, free, scales, w, np.ascontiguousarray(program.opcodes, np.int64),
-                np.ascontiguousarray(program.args, np.int64), np.ascontiguousarray(program.consts, np.float64),
-                int(program.size), board, slots)
 
 
 # --- small kernels ----------------------------------------------------------------------------------------------
@@ -135,128 +81,6 @@ def list_actions(mask, out):
             out[n] = a
             n += 1
     return n
-
-
-@njit(cache=True)
-def score_difference(params, pos, player, scores):
-    """alphabeta's default leaf: ``player``'s score minus the best other score (0 in a one-player game)."""
-    game_scores(params, pos, scores)
-    best = -math.inf
-    for q in range(scores.shape[0]):
-        if q != player and scores[q] > best:
-            best = scores[q]
-    return scores[player] - (best if scores.shape[0] > 1 else 0.0)
-
-
-@njit(cache=True)
-def board_counts(row, start, board, slots):
-    """The view's counts over the board (``row[:planes * rows * columns]``, plane by plane) into ``row[start:]``:
-    ``feature_view.pair_counts`` or ``feature_view.line_counts`` (the same sums in the same order)."""
-    planes, rows, columns = board[1], board[2], board[3]
-    k = start
-    for d in range(4):  # E, S, SE, SW
-        dr = 0 if d == 0 else 1
-        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        if board[0] == PAIRS:
-            for a in range(planes):
-                for b in range(a, planes):
-                    total = 0.0
-                    for r in range(rows):
-                        for c in range(columns):
-                            r2, c2 = r + dr, c + dc
-                            if 0 <= r2 < rows and 0 <= c2 < columns:
-                                total += row[(a * rows + r) * columns + c] * row[(b * rows + r2) * columns + c2]
-                                if a != b:
-                                    total += row[(b * rows + r) * columns + c] * row[(a * rows + r2) * columns + c2]
-                    row[k] = total
-                    k += 1
-            continue
-        codes, length, count = board[4], board[5], board[6]
-        for j in range(count):
-            row[k + j] = 0.0
-        for r in range(rows):
-            for c in range(columns):
-                r2, c2 = r + dr * (length - 1), c + dc * (length - 1)
-                if 0 <= r2 < rows and 0 <= c2 < columns:
-                    index, power = 0, 1
-                    for i in range(length):
-                        cell = (r + dr * i) * columns + c + dc * i
-                        reading = codes - 1
-                        for p in range(planes):
-                            if row[p * rows * columns + cell] > 0.5:
-                                reading = p
-                                break
-                        index += reading * power
-                        power *= codes
-                    row[k + slots[index]] += 1.0
-        k += count
-
-
-@njit(cache=True)
-def view_row(params, pos, player, free, scales, board, slots, mask, scores, row):
-    """``FeatureView.row``: the game's features, the free features with ``free``, the board counts (``board``),
-    times ``scales`` (if any)."""
-    counted = board[7]
-    own = row.shape[0] - (6 if free else 0) - counted
-    game_features(params, pos, player, row[:own])
-    if counted:
-        board_counts(row, row.shape[0] - counted, board, slots)
-    if free:
-        mover = game_mover(params, pos)
-        mine = mover == player or mover == SIMULTANEOUS
-        count = 0
-        if mover == SIMULTANEOUS:
-            count = game_legal(params, pos, player, mask)
-        elif mover >= 0:
-            count = game_legal(params, pos, mover, mask)
-        game_scores(params, pos, scores)
-        others = -math.inf
-        for q in range(scores.shape[0]):
-            if q != player and scores[q] > others:
-                others = scores[q]
-        row[own] = float(player)
-        row[own + 1] = 1.0 if mine else 0.0
-        row[own + 2] = float(count) if mine else 0.0
-        row[own + 3] = 0.0 if (mine or mover < 0) else float(count)
-        row[own + 4] = scores[player]
-        row[own + 5] = others if scores.shape[0] > 1 else 0.0
-    if scales.shape[0] > 0:
-        for j in range(row.shape[0]):
-            row[j] *= scales[j]
-
-
-@njit(cache=True)
-def program_value(opcodes, args, consts, size, row, stack, base):
-    """A program's value of one feature row, clipped as ``clip_values``; with ``base`` weights (non-empty) the
-    program adds its value to theirs, ``dot(base, row)``, and a program value that is NaN adds nothing."""
-    p = evaluate_with_stack(opcodes, args, consts, 0, size, row, stack)
-    if base.shape[0] == 0:
-        return clip_value(p)
-    if p != p:
-        p = 0.0
-    v = 0.0
-    for j in range(base.shape[0]):
-        v += base[j] * row[j]
-    return clip_value(v + p)
-
-
-@njit(cache=True)
-def evaluate(params, pos, player, leaf, mask, scores, row, stack):
-    """The leaf's value of ``pos`` from ``player``'s side, clipped."""
-    kind = leaf.kind
-    if kind == SCORE:
-        return clip_value(score_difference(params, pos, player, scores))
-    if kind == FEATURE:
-        game_features(params, pos, player, row)
-        return clip_value(row[leaf.index])
-    view_row(params, pos, player, leaf.free, leaf.scales, leaf.board, leaf.slots, mask, scores, row)
-    if kind == LINEAR:
-        weights = leaf.weights
-        v = 0.0
-        for j in range(weights.shape[0]):
-            v += weights[j] * row[j]
-        return clip_value(v)
-    return program_value(leaf.opcodes, leaf.args, leaf.consts, leaf.size, row, stack, leaf.weights)
 
 
 @njit(cache=True)
@@ -425,14 +249,12 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
 
 def value_signature(kernels: Kernels):
     """``value``'s explicit signature for a game: a recursive kernel loads from Numba's cache only with one."""
-    from evoplay.agents import kernel_search  # the Leaf the callers make (a game's copy has a Leaf class of its own)
-
     positions = types.Array(numpy_support.from_dtype(np.dtype(kernels.dtype)), 2, "C")
     f2, i2, i1 = types.Array(types.float64, 2, "C"), types.Array(types.int64, 2, "C"), types.Array(types.int8, 2, "C")
     f1, n1 = types.Array(types.float64, 1, "C"), types.Array(types.int64, 1, "C")
     work = types.Tuple((positions, i1, i2, f2, f1, f1, f1))
     leaf = types.NamedTuple((types.int64, types.boolean, types.int64, types.boolean, f1, f1, n1, n1, f1, types.int64,
-                             n1, n1), kernel_search.Leaf)
+                             n1, n1), Leaf)
     return types.float64(n1, types.int64, types.int64, types.int64, types.float64, types.float64, work, leaf, n1,
                          f1, types.DictType(types.int64, ENTRY), types.boolean, n1)
 

@@ -14,7 +14,7 @@ turn-based game of perfect information that hands over kernels (evoplay.games.ke
   game scoring its return x ``WIN_SCORE`` (``PriorEvaluator``), computed when a position is expanded or, with
   ``prior_visits`` > 1, uniform until the position's ``prior_visits``-th visit.
 
-The evaluation is the feature players' leaf (evoplay.agents.kernel_search's ``Leaf``, ``evaluate`` and
+The evaluation is the feature players' leaf (evoplay.agents.kernel_leaf's ``Leaf``, ``evaluate`` and
 ``view_row``): exactly the numbers alpha-beta reads. The tree is a set of arrays instead of ``SearchNode``
 objects, and the random numbers come from the agent's own ``random.Random`` generators, advanced inside the kernel
 by evoplay.agents.mt19937 (Python's Mersenne Twister, to the bit); ``tanh`` and ``exp`` are the C library's on both
@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.agents import mt19937 as mt
-from evoplay.agents.kernel_search import LINEAR, PROGRAM, SCORE, Leaf, evaluate, make_leaf
+from evoplay.agents.kernel_leaf import LINEAR, PROGRAM, SCORE, Leaf, evaluate, make_leaf
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import kernels_of, specialise
@@ -44,7 +44,7 @@ from evoplay.games.kernels import kernels_of, specialise
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
 game_chance = game_initial = game_hide = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
-USES = ("evoplay.agents.kernel_search",)  # the feature players' leaf, compiled for the same game
+USES = ("evoplay.agents.kernel_leaf",)  # the feature players' leaf, compiled for the same game
 
 # Columns of the tree's integer array and the first columns of its float array.
 ACTION, PLAYER, VISITS, FIRST, COUNT, PROVEN = 0, 1, 2, 3, 4, 5
@@ -58,7 +58,7 @@ WIN_SCORE = 10.0
 
 class Guide(NamedTuple):
     """How the kernels value a leaf and a move (see the module docstring): ``leaf`` the evolved evaluation
-    (kernel_search's ``Leaf``; ``SCORE`` where none is read), ``spread`` its scores' scale, ``value`` (leaves scored
+    (kernel_leaf's ``Leaf``; ``SCORE`` where none is read), ``spread`` its scores' scale, ``value`` (leaves scored
     by it after ``cut`` random plies; else random rollouts to the end), ``rollouts`` a leaf, ``prior`` (PUCT's prior
     from its move scores; else uniform), the prior's ``temperature`` and ``prior_visits``, the visit of a position
     its prior is computed at (1: its expansion)."""

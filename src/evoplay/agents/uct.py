@@ -322,7 +322,7 @@ class EvolvedEvaluation:
     positions (an evolved score has no scale of its own: search only ranks it); and the mover's scores of its
     moves' after-states, on the same scale, for a prior. ``agent`` is the FeatureAgent of the document (its view:
     the game's features, the free features, the board counts, the scales); ``leaf`` its evaluation as the
-    kernels read it (kernel_search's ``Leaf``), None where the agent has no kernel path. ``spread``: the scale
+    kernels read it (kernel_leaf's ``Leaf``), None where the agent has no kernel path. ``spread``: the scale
     already measured (a shipped player records it), else it is measured here."""
 
     def __init__(self, game: Game, agent, spread: float | None = None):

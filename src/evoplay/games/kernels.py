@@ -338,7 +338,7 @@ def specialise(module: str, kernels: Kernels, recursive: bool = True):
     """The search module ``module`` (a dotted name) compiled for the game of ``kernels``: a copy of the module,
     loaded once per game and process, with the names ``game_*`` and the flags bound to that game's kernels.
     ``recursive`` False leaves its recursive kernels (``RECURSIVE``) uncompiled, for a module that borrows only its
-    other kernels (``USES``): uct reads alpha-beta's leaf, not its search; a later call compiles them."""
+    other kernels (``USES``); a later call compiles them."""
     name = f"{module}__game_{kernels.key}"
     copy = sys.modules.get(name)
     if copy is None:
