@@ -136,7 +136,7 @@ class GenericEvolution:
         state = {"population": self.new_population(rng), "rng": rng, "hall": [], "best": None}
         if scales is not None:
             state["feature_scales"] = scales
-        self.compile_closing()
+        self.compile_closing(state["population"][0])
         if self.fitness_spec.ladder:
             state["ladder"] = 0
         if self.config["report"].get("playoff", 0):
@@ -282,20 +282,28 @@ class GenericEvolution:
         mcts = self.check_mcts(ms)
         return spec if mcts is None else replace(spec, opponents=(mcts,))
 
-    def compile_closing(self) -> None:
-        """Compile now the tree search the play check plays on the game's kernels (its yardstick and its uct
-        candidate), where the start's time counts against the budget: a first compile on a fresh install takes a
-        minute and more on a loaded machine, which the closing, planned from the generations' games, has no room
-        for. Nothing to do once Numba's cache holds it, or where the check plays no uct."""
+    def compile_closing(self, individual) -> None:
+        """Compile now what the play check plays and no generation does (the deepening search within ``play``'s
+        budget, the uct candidate guided by an evaluation of the run's kind, their MCTS yardstick), each by a move
+        of ``individual`` (any of the first population: a kernel's types are the kind's, not the values), where
+        the start's time counts against the budget. A first compile on a fresh install takes a minute and more on
+        a loaded machine, and a game of the closing cannot stop inside one: the closing, planned from the
+        generations' games, would overrun by it. Cheap once Numba's cache holds them; nothing to do without a play
+        check."""
         from evoplay.agents import make_agent
-        from evoplay.agents.uct import supports
+        from evoplay.agents.program import document_agent
 
-        if (self.play_uct == "never" or not self.play.get("ms") or not self.config["report"].get("play_games", 0)
-                or supports(self.game) is not None):
+        if not self.play.get("ms") or not self.config["report"].get("play_games", 0):
             return
-        agent = make_agent("uct(simulations=2)", self.game)
-        if agent.on_kernels:
-            agent.step(self.game.new_initial_state())
+        doc = {**self.document(individual), **self.view.document(), "play": dict(self.play, ms=1.0)}
+        players = [document_agent(self.game, doc, "within the play budget")]
+        uct = self.uct_candidate(doc, 1.0)
+        if uct is not None:
+            players.append(document_agent(self.game, uct, "uct within the play budget"))
+        if self.check_mcts() is not None:
+            players.append(make_agent("uct(simulations=2)", self.game))
+        for player in players:
+            player.step(self.game.new_initial_state())
 
     def uct_candidate(self, doc: dict, ms: float | None = None) -> dict | None:
         """The document of the champion played as ``uct`` guided by its evaluation within ``play``'s time budget
