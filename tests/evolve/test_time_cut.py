@@ -234,3 +234,36 @@ def test_a_check_the_time_left_cannot_afford_plays_every_player_at_a_smaller_tim
     state["plies"] = 4.0  # short games: a round fits, the check plays at play.ms
     check = evo.play_check(individual, doc, state, None, seconds=60.0)
     assert "ms" not in check and check["against"] == ["uct(ms=40,clock=wall)"]
+
+
+def test_a_new_runs_start_counts_from_when_the_command_began(tmp_path):
+    """Making the evolution before the loop (it compiles the ladder opponents' searches: a minute on a fresh
+    install) is spent budget: the start counts from ``began``; a resume counts from its own start."""
+    evo = SlowStart()
+    evo.generations = 1
+    folder = RunFolder.create(tmp_path / "run", "slow", {"seed": 1, "minutes": 1.0, "closing": 0.0})
+    run_evolution(evo, folder, began=time.time() - 5.0)
+    assert 6.0 <= folder.read_json(START)["seconds"] < 60.0  # the 5 s before the loop and the start's 1 s
+
+
+def test_evolve_counts_making_its_evolution_in_the_start(tmp_path, monkeypatch):
+    """``evoplay evolve`` begins the run's clock when the command begins, before it makes (and compiles) the
+    evolution it validates the config with."""
+    from click.testing import CliRunner
+
+    from evoplay.cli import main
+    from evoplay.recipes import ga
+
+    real = ga.make
+
+    def slow_make(config, **options):
+        time.sleep(0.5)
+        return real(config, **options)
+    monkeypatch.setattr(ga, "make", slow_make)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["evolve", "ga", "--game", TAKE_AWAY, "--minutes", "0.2", "--population", "4",
+                                       "--set", "report.games=0", "--set", "report.play_games=0", "--backend",
+                                       "serial", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    # two makes (the config's check, then the run's) before the start
+    assert RunFolder.open(out).read_json(START)["seconds"] >= 1.0

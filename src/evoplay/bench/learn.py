@@ -113,6 +113,7 @@ def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0,
     from evoplay.evolve import RunFolder, load_config, run_evolution
     from evoplay.recipes import load_recipe
 
+    began = time.time()  # the run's start counts from here: making the evolution compiles its opponents' searches
     module = load_recipe(recipe)
     settings = dict(settings or {})
     if (folder / "run.json").exists():
@@ -130,7 +131,7 @@ def evolve(spec: str, minutes: float, folder: Path, workers: int, seed: int = 0,
         run = RunFolder.create(folder, recipe, config)
     if not run.finished:
         with make_executor("process" if workers > 1 else "serial", workers) as ex:
-            run_evolution(module.make(run.config), run, ex)
+            run_evolution(module.make(run.config), run, ex, began=began)
     return run.file("best.json")
 
 

@@ -30,9 +30,10 @@ class _Finishing:
         self._evo.finish(state, folder)
 
 
-def _run_with_progress(module, folder, backend, workers, address, executor=None):
+def _run_with_progress(module, folder, backend, workers, address, executor=None, began=None):
     """Run (or continue) the evolution in ``folder`` under a progress bar; ``executor``: one already open (evolve
-    opens it before making the run folder, so a backend that cannot start leaves no folder behind)."""
+    opens it before making the run folder, so a backend that cannot start leaves no folder behind); ``began``:
+    when the command began, where a new run's start counts from (evoplay.evolve.run_evolution)."""
     from contextlib import nullcontext
 
     from evoplay.arena import make_executor
@@ -45,7 +46,7 @@ def _run_with_progress(module, folder, backend, workers, address, executor=None)
         # The final tables (the best against held-out opponents) can take longer than the generations did: the
         # bar says so while its clock keeps running.
         finishing = _Finishing(evo, lambda: prog.update(bar.task, description=f"{folder.recipe}: final tables"))
-        run_evolution(finishing, folder, ex, bar.update)
+        run_evolution(finishing, folder, ex, bar.update, began=began)
     if folder.repaired:
         console.print(f"repaired line(s) {', '.join(map(str, folder.repaired))} of {folder.file('log.jsonl')} from the "
                       f"checkpoint's copy (they were damaged or edited)", markup=False, soft_wrap=True)
@@ -233,6 +234,7 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
     from evoplay.evolve.config import parse_assignment
     from evoplay.recipes import find_key, load_recipe
 
+    began = time.time()  # --minutes is the whole command: making the evolution (its compiles) counts in its start
     session = _Session("evolve")
     module = load_recipe(recipe)
     base = load_config(recipe, config_path)
@@ -268,7 +270,7 @@ def evolve(recipe, config_path, generations, population, seed, assignments, leve
         path = escape(str(folder.path))
         console.print(f"run folder: [bold]{path}[/] (resume with: evoplay resume {path})", highlight=False,
                       soft_wrap=True)
-        _run_with_progress(module, folder, backend, workers, address, executor=ex)
+        _run_with_progress(module, folder, backend, workers, address, executor=ex, began=began)
     _print_report(module, folder)
 
 

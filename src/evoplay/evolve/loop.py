@@ -50,7 +50,8 @@ def run_seed(config: dict) -> int:
 
 
 def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None = None,
-                  progress: Progress | None = None, stop_after: int | None = None) -> Any:
+                  progress: Progress | None = None, stop_after: int | None = None, began: float | None = None
+                  ) -> Any:
     """Run (or resume) ``evo`` in ``folder``. Returns the final state.
 
     The folder is locked for the whole call (a second process resuming it is refused). After each generation the
@@ -58,6 +59,10 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     generation's line on resume. On resume the checkpoint and the log must agree: a checkpoint at generation g
     needs log records 0..g-1. ``stop_after`` ends the call after that many generations without finishing the
     run (to test resuming).
+
+    The start of a new run (``evo.start``, written to the folder as its seconds) counts from ``began`` (a
+    ``time.time()``: when the command began, so that making ``evo`` counts too -- it compiles the game's searches
+    for the ladder's opponents, a minute on a fresh install), or from now.
 
     A config with ``minutes`` > 0 also stops once the start and the generations logged have taken that much time
     (their ``seconds``, summed over every resume), less the share ``closing`` (0..0.5, default 0) it keeps for the
@@ -83,10 +88,10 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
                     "the run cannot continue without its checkpoint (start a new run)"
                 )
             generation = 0
-            began = time.perf_counter()
+            began = time.time() if began is None else began
             state = evo.start(np.random.default_rng(run_seed(folder.config)))
             folder.truncate_log(-1)
-            folder.write_json(START, {"seconds": round(time.perf_counter() - began, 4)})
+            folder.write_json(START, {"seconds": round(max(0.0, time.time() - began), 4)})
             folder.save_checkpoint(0, state)
         else:
             generation, state = loaded
