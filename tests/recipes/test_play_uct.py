@@ -41,6 +41,10 @@ def test_the_play_check_races_uct_on_a_game_whose_kernels_run_it(tmp_path):
     scores = best["play_check"]["scores"]
     assert set(scores) == {"as trained", "within the play budget", UCT}
     assert best["play_check"]["shipped"] == max(scores, key=lambda k: (scores[k], k == "within the play budget"))
+    check = best["play_check"]
+    (mcts,) = check["against"]  # each candidate's games against MCTS, a game a seat a round
+    assert {label: sum(check["wdl"][label][mcts]) for label in scores} == {label: 2 * check["rounds"]
+                                                                           for label in scores}
 
 
 def test_play_uct_never_keeps_the_check_to_alpha_beta(tmp_path):

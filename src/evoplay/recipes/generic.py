@@ -364,11 +364,16 @@ class GenericEvolution:
         # a game a seat a round, every candidate in the same games (common random numbers), so that a time budget
         # that runs out decides by the rounds played rather than not at all
         total, rounds = np.zeros(len(agents)), 0
+        against = list(self.check_spec(state, 1, check_ms).opponents)
+        wdl = np.zeros((len(agents), len(against), 3), dtype=np.int64)  # each candidate's games against them
         try:
             for r in range(games):
                 res = evaluate_population(self.game, agents, self.check_spec(state, 1, check_ms),
                                           self.seed + 15485863 + 7919 * r, 0, executor)
                 total += res.fitness
+                for k, opponent in enumerate(against):
+                    if opponent in res.by_opponent:
+                        wdl[:, k] += np.asarray(res.by_opponent[opponent], dtype=np.int64)
                 rounds += 1
         except TimeBudgetSpent:  # the run's time budget ran out first
             if not rounds:  # not one round: the play budget ships, unchecked
@@ -379,7 +384,11 @@ class GenericEvolution:
         shipped = labels[order[0]]
         return {"scores": {label: round(float(f), 4) for label, f in zip(labels, fitness)},
                 "shipped": shipped, "uct": uct["play"] if uct is not None else None, "rounds": rounds,
-                "against": list(self.check_spec(state, 1, check_ms).opponents),
+                "against": against,
+                # wins/draws/losses against each of them, beside the scores that also count the candidates' games
+                # against each other
+                "wdl": {label: {o: [int(x) for x in wdl[i, k]] for k, o in enumerate(against)}
+                        for i, label in enumerate(labels)},
                 **({"ms": check_ms} if check_ms is not None else {}),
                 **({"stopped": f"after {rounds} of {games} rounds by the time budget"} if rounds < games else {})}
 
@@ -487,6 +496,10 @@ def report(folder, recipe: str) -> str:
             lines.append(f"it plays {check['shipped']}" + (f" ({budget} a move)" if "budget" in check["shipped"]
                                                            else "") + f"; the play check scored {scores}"
                          + (f" against {' and '.join(check['against'])} and each other" if check.get("against")
+                            else "")
+                         + ("; won/drawn/lost against " + " and ".join(check["against"]) + ": " + ", ".join(
+                             f"{label} " + " ".join("/".join(map(str, wdl)) for wdl in by.values())
+                             for label, by in check["wdl"].items()) if check.get("wdl") and check.get("against")
                             else "")
                          + (f" (stopped {check['stopped']})" if check.get("stopped") else "")
                          + (f", every player of the check thinking {check['ms']:g} ms a move (what the time left "
