@@ -90,15 +90,26 @@ def layer(module: str) -> str:
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and (PACKAGE / parts[1]).is_dir()) else ""
 
 
+def in_game_package(module: str) -> bool:
+    """Is ``module`` in a built-in game's package (``evoplay.games.kalah.search``), not the game API?"""
+    parts = module.split(".")
+    return len(parts) > 3 and parts[1] == "games" and parts[2] in GAME_PACKAGES
+
+
 def _edges(source_layer: str, target_layers: tuple[str, ...]) -> list[str]:
+    """The imports from ``source_layer`` into ``target_layers``, but a game's own searches and players handing the
+    search layer their hooks: a game's package (games/<name>/) may import search/, the game API may not."""
     return sorted(f"{m} imports {t}" for m, targets in REACHES.items() if layer(m) == source_layer
-                  for t in targets if layer(t) in target_layers)
+                  for t in targets if layer(t) in target_layers and not (layer(t) == "search" and in_game_package(m)))
 
 
+#: the layers from the bottom: the game API (games/), the searches written once for any game (search/), the players
+#: (agents/), games between them (arena/), evolution and its recipes, and on top the benchmarks, web app and command
 @pytest.mark.parametrize("source,forbidden", [
-    ("games", ("agents", "arena", "evolve", "recipes", "bench", "serve", "cli")),
-    ("ga", ("evolve", "agents", "arena", "recipes", "games")),
-    ("gp", ("evolve", "agents", "arena", "recipes", "games")),
+    ("games", ("search", "agents", "arena", "evolve", "recipes", "bench", "serve", "cli")),
+    ("search", ("agents", "arena", "evolve", "recipes", "bench", "serve", "cli")),
+    ("ga", ("evolve", "agents", "arena", "recipes", "games", "search")),
+    ("gp", ("evolve", "agents", "arena", "recipes", "games", "search")),
     ("agents", ("arena", "evolve", "recipes", "bench", "serve", "cli")),
     ("arena", ("evolve", "recipes", "bench", "serve", "cli")),
 ])
@@ -106,10 +117,28 @@ def test_a_layer_imports_nothing_above_it(source, forbidden):
     assert _edges(source, forbidden) == []
 
 
+def test_search_sits_between_the_game_api_and_the_players():
+    """The one alpha-beta lives in search/: the players import it, a game's package hands it hooks, and the game API
+    (games/*.py, its kernels included) never imports it; a game's package that did import it from the API's side
+    would be an arrow back up."""
+    assert "evoplay.search.alphabeta" in REACHES["evoplay.agents.alphabeta"]
+    assert "evoplay.search.alphabeta" in REACHES["evoplay.games.kalah.search"]
+    assert "evoplay.games.kernels" in REACHES["evoplay.search.alphabeta"]
+    assert in_game_package("evoplay.games.kalah.search") and not in_game_package("evoplay.games.kernels")
+    saved = dict(REACHES)
+    try:  # the game API reaching up into search/ is caught
+        REACHES["evoplay.games.kernels"] = REACHES["evoplay.games.kernels"] | {"evoplay.search.alphabeta"}
+        assert _edges("games", ("search",)) == ["evoplay.games.kernels imports evoplay.search.alphabeta"]
+    finally:
+        REACHES.clear()
+        REACHES.update(saved)
+
+
 def test_the_players_and_searches_for_any_game_name_no_game():
-    """agents/, arena/ and evolve/ import no built-in game's package: a game's own players come from its package
-    through ``Game.players``."""
-    named = sorted(f"{m} imports {t}" for m, targets in REACHES.items() if layer(m) in ("agents", "arena", "evolve")
+    """search/, agents/, arena/ and evolve/ import no built-in game's package: a game's own players come from its
+    package through ``Game.players``, and its own searches hand search/ their hooks from there."""
+    named = sorted(f"{m} imports {t}" for m, targets in REACHES.items()
+                   if layer(m) in ("search", "agents", "arena", "evolve")
                    for t in targets if t.split(".")[2:3] and t.split(".")[2] in GAME_PACKAGES and layer(t) == "games")
     assert named == []
 
@@ -202,7 +231,7 @@ def test_the_checker_reads_the_modules_strings_name():
 # --------------------------------------------------------------------------------------------------------------
 
 #: the layers that must name no game
-GAMELESS = ("serve", "cli", "agents", "arena", "evolve")
+GAMELESS = ("serve", "cli", "agents", "arena", "evolve", "search")
 #: the word lists the scan also looks for, beside the registered built-in games (evoplay.games.BUILTINS): the
 #: family Kalah belongs to and the OpenSpiel games evoplay ports (evoplay.games.ports.PORTS), except the ports' names
 #: that are also ordinary words in code (``hex``: ``uuid4().hex``). ``target`` (the target-number puzzle) is not
@@ -327,8 +356,8 @@ def test_the_text_scan_sees_whole_words_only():
 
 
 def test_no_game_is_named_above_games():
-    """serve/, cli/, agents/, arena/ and evolve/ name no built-in game (outside docstrings and help text): what
-    they ask per game are hooks of Game and State that each game's package fills."""
+    """serve/, cli/, agents/, arena/, evolve/ and search/ name no built-in game (outside docstrings and help text):
+    what they ask per game are hooks of Game and State that each game's package fills."""
     games = _game_words()
     found = [hit for m, path in sorted(MODULES.items()) if layer(m) in GAMELESS
              for hit in game_names_in(m, path.read_text(encoding="utf-8"), games)]

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
-from evoplay.games import alphabeta
+from evoplay.search import alphabeta
 from evoplay.games.kalah import search as search_kalah
 from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.human import HumanAgent, HumanQuit
@@ -177,7 +177,7 @@ _STEP_VALUES = st.one_of(st.integers(-50, 50), st.sampled_from([float("inf"), fl
 def test_alphabeta_step_kernel_matches_reference(maximizing, value, best, alpha, beta):
     import math
 
-    from evoplay.games.alphabeta import backup, better, reference_backup, reference_better
+    from evoplay.search.alphabeta import backup, better, reference_backup, reference_better
 
     args = [float(x) for x in (value, best, alpha, beta)]
     got = backup(maximizing, *args)

@@ -10,7 +10,7 @@ from evoplay.agents import generic_search, kernel_leaf, kernel_search
 from evoplay.agents.base import Agent
 from evoplay.agents.kernel_search import KernelSearch
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.alphabeta import DEFAULT_DEPTH, SearchPlayer
+from evoplay.search.alphabeta import DEFAULT_DEPTH, SearchPlayer
 from evoplay.games.base import SIMULTANEOUS
 from evoplay.spec import suggest
 

@@ -15,6 +15,11 @@ pruning at the last ply, as the feature players search). ``after_values`` scores
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels, and the leaf it calls is kernel_leaf's copy for the same game (``USES``).
+
+Its recursive kernel is its own, not ``evoplay.search.alphabeta`` given hooks over the kernels: written that way
+(the same nodes, values and counts) it searched at half the speed, Kalah at depth 8 2.1 against 4.3 M nodes a CPU
+second, because Numba counts the references to every array of a tuple (the game's parameters, the scratch rows, the
+``Leaf``) that an inlined hook hands on to a kernel, at every leaf, where this kernel unpacks them once a node.
 """
 from __future__ import annotations
 

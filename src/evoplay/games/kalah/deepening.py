@@ -1,6 +1,6 @@
 """Iterative-deepening alpha-beta for Kalah under a node budget: as deep as a fixed number of nodes allows.
 
-The search is ``search``'s: the one alpha-beta of ``evoplay.games.alphabeta`` over Kalah's pits and sowing (every
+The search is ``search``'s: the one alpha-beta of ``evoplay.search.alphabeta`` over Kalah's pits and sowing (every
 sowing a ply, an extra move keeps the mover) with the weights leaf of ``search_weights`` (a finished game is worth
 ``WIN`` plus the margin), given what lets it go deeper for the same nodes:
 
@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import boolean, int8, int64, njit, types
 
-from evoplay.games import alphabeta
 from evoplay.games.kalah.search import INF, WEIGHTS, has_seeds, pit_count, play, reference_play, weights_leaf
 from evoplay.games.kalah.search_weights import WIN
 from evoplay.interrupt import NO_BUDGET
+from evoplay.search import alphabeta
 
 MAX_DEPTH = 64
 PROVEN = WIN // 2  # a value beyond this is a finished game's

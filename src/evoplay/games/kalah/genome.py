@@ -11,7 +11,7 @@ import numpy as np
 
 from evoplay.errors import SpecError
 from evoplay.ga import DEPTH_FIELD
-from evoplay.games.alphabeta import SearchPlayer
+from evoplay.search.alphabeta import SearchPlayer
 from evoplay.games.kalah import deepening, search_weights
 from evoplay.games.kalah import search as search_kalah
 

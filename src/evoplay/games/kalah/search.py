@@ -1,4 +1,4 @@
-"""Kalah's alpha-beta: the one alpha-beta of the games' own searches (``evoplay.games.alphabeta``, a Numba kernel
+"""Kalah's alpha-beta: the one alpha-beta of the games' own searches (``evoplay.search.alphabeta``, a Numba kernel
 and the plain-Python reference it must match node for node) given Kalah's pits, sowing and leaves.
 
 Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. A leaf (a
@@ -34,13 +34,13 @@ import math
 import numpy as np
 from numba import boolean, float64, int32, int64, njit, types
 
-from evoplay.games import alphabeta
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
 from evoplay.games.kalah.game import reference_sow, sow
 from evoplay.games.kalah.search_weights import margin, reference_margin
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 from evoplay.interrupt import NO_BUDGET
+from evoplay.search import alphabeta
 
 INF = 1 << 40
 WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any program's leaf value

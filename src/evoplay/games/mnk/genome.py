@@ -14,7 +14,7 @@ import numpy as np
 
 from evoplay.errors import ConfigError, SpecError
 from evoplay.ga import DEPTH_FIELD
-from evoplay.games.alphabeta import SearchPlayer
+from evoplay.search.alphabeta import SearchPlayer
 from evoplay.games.mnk import search as search_mnk
 from evoplay.games.mnk import threat_player, threats
 

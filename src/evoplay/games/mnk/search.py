@@ -1,4 +1,4 @@
-"""Alpha-beta search for the m,n,k-game: the one alpha-beta of the games' own searches (``evoplay.games.alphabeta``,
+"""Alpha-beta search for the m,n,k-game: the one alpha-beta of the games' own searches (``evoplay.search.alphabeta``,
 a Numba kernel and its plain-Python reference) given the m,n,k cells, moves and evaluations.
 
 Values are seen from the root player. A won position is worth ``WIN`` plus the number of empty cells left (a
@@ -31,9 +31,9 @@ from numba import int64, njit, types
 
 from evoplay.errors import SpecError
 from evoplay.interrupt import NO_BUDGET
-from evoplay.games import alphabeta
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
+from evoplay.search import alphabeta
 
 INF = 1 << 40
 WIN = 1 << 30

@@ -43,7 +43,7 @@ from numba import int8, int64, njit, types
 
 from evoplay.games.mnk import search as search_mnk
 from evoplay.games.mnk.search import INF, WIN, evaluate_seed001, line_windows
-from evoplay.games.alphabeta import probe, reference_probe, reference_store, store
+from evoplay.search.alphabeta import probe, reference_probe, reference_store, store
 
 PROVEN = WIN // 2  # a value beyond this is a finished game's
 MAX_DEPTH = 64
