@@ -30,18 +30,40 @@ def test_evoplay_points_numba_at_its_source_versions_folder(tmp_path, monkeypatc
     assert folder.is_dir() and config.CACHE_DIR == str(folder)
 
 
-def test_the_users_numba_cache_dir_wins(tmp_path, monkeypatch):
+def test_the_users_numba_cache_dir_holds_a_folder_per_source_version(tmp_path, monkeypatch):
+    """A folder the user chose keeps its place, with a folder per source version inside: an upgrade never loads
+    kernels compiled against another version (a cached search naming a per-game module that is gone)."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(config, "CACHE_DIR", "unchanged")
-    assert numba_cache.configure() is None and config.CACHE_DIR == "unchanged"
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "mine"))  # numba reads the variable when imported
+    folder = numba_cache.configure()
+    assert folder == tmp_path / "mine" / f"evoplay-{numba_cache.source_hash()}"
+    assert folder.is_dir() and config.CACHE_DIR == str(folder)
+    assert not (tmp_path / "evoplay").exists()  # not the default place
 
 
-def test_a_folder_set_in_numbas_config_before_evoplay_wins(tmp_path, monkeypatch):
+def test_a_folder_set_in_numbas_config_before_evoplay_is_used_likewise(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "chosen"))
-    assert numba_cache.configure() is None and config.CACHE_DIR == str(tmp_path / "chosen")
+    folder = numba_cache.configure()
+    assert folder == tmp_path / "chosen" / f"evoplay-{numba_cache.source_hash()}" and config.CACHE_DIR == str(folder)
+
+
+def test_only_evoplays_old_folders_are_pruned_in_a_chosen_folder(tmp_path, monkeypatch):
+    import os
+    import time
+
+    mine = tmp_path / "mine"
+    theirs, stale = mine / "other-project", mine / "evoplay-0123456789abcdef"
+    for folder in (theirs, stale):
+        folder.mkdir(parents=True)
+        old = time.time() - 30 * 86400
+        os.utime(folder, (old, old))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(mine))
+    monkeypatch.setattr(config, "CACHE_DIR", str(mine))
+    numba_cache.configure()
+    assert theirs.is_dir() and not stale.exists()
 
 
 def test_an_unwritable_cache_leaves_numbas_default(tmp_path, monkeypatch):

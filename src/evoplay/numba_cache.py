@@ -2,10 +2,11 @@
 
 Numba's own cache (``cache=True``) checks only the file a kernel is written in. A kernel that calls a kernel of
 another file (a recipe's game loop calling a game's search) keeps running the old compiled callee after that
-file changes, silently. So, unless the user chose a folder with ``NUMBA_CACHE_DIR``, evoplay points Numba at
-``<user cache>/evoplay/numba/<hash of every evoplay source file>``: any change to the source starts a fresh
-cache, and an unchanged source (every worker process, every later run) finds its kernels compiled. Folders
-unused for ``KEEP_DAYS`` are removed. This runs when ``evoplay`` is imported, before any kernel is defined.
+file changes, silently (or fails to load it, naming a per-game module that is gone). So evoplay points Numba at
+``<user cache>/evoplay/numba/<hash of every evoplay source file>``, or where the user chose a folder
+(``NUMBA_CACHE_DIR``) at ``<that folder>/evoplay-<hash>``: any change to the source starts a fresh cache, and an
+unchanged source (every worker process, every later run) finds its kernels compiled. evoplay's folders unused for
+``KEEP_DAYS`` are removed. This runs when ``evoplay`` is imported, before any kernel is defined.
 """
 from __future__ import annotations
 
@@ -43,28 +44,29 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def _prune(root: Path, keep: Path, now: float) -> None:
-    """Remove cache folders of other source versions that nothing has used for ``KEEP_DAYS``."""
+def _prune(root: Path, keep: Path, now: float, prefix: str = "") -> None:
+    """Remove cache folders of other source versions (named ``prefix`` + a hash) that nothing has used for
+    ``KEEP_DAYS``."""
     for folder in root.iterdir():
-        if folder != keep and folder.is_dir() and now - folder.stat().st_mtime > KEEP_DAYS * 86400:
+        if (folder != keep and folder.is_dir() and folder.name.startswith(prefix)
+                and now - folder.stat().st_mtime > KEEP_DAYS * 86400):
             shutil.rmtree(folder, ignore_errors=True)
 
 
 def configure() -> Path | None:
-    """Point Numba's cache at this source version's folder; None (the folder stays as it is) when the user chose
-    one (``NUMBA_CACHE_DIR``, or ``numba.config.CACHE_DIR`` set before importing evoplay) or the user cache folder
-    cannot be written."""
+    """Point Numba's cache at this source version's folder: under the user cache folder, or under the folder the
+    user chose (``NUMBA_CACHE_DIR``, or ``numba.config.CACHE_DIR`` set before importing evoplay) as
+    ``evoplay-<hash>``; None (Numba's folder stays as it is) when that folder cannot be written."""
     from numba import config
 
-    if os.environ.get("NUMBA_CACHE_DIR") or config.CACHE_DIR:
-        return None
-    root = cache_root()
-    folder = root / source_hash()
+    chosen = os.environ.get("NUMBA_CACHE_DIR") or config.CACHE_DIR
+    root, prefix = (Path(chosen), "evoplay-") if chosen else (cache_root(), "")
+    folder = root / f"{prefix}{source_hash()}"
     if not _writable(folder):
         return None
     os.utime(folder)  # in use: keeps it from being pruned
     try:
-        _prune(root, folder, time.time())
+        _prune(root, folder, time.time(), prefix)
     except OSError:
         pass
     config.CACHE_DIR = str(folder)
