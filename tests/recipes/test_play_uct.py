@@ -2,6 +2,8 @@
 "a player that is a search of the kind the game wants"), shipped in best.json and played as it by every path."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -131,3 +133,6 @@ def test_the_start_plays_a_move_of_every_player_the_check_plays(monkeypatch, uct
     load_recipe("ga").make({**config, "report": {**config["report"], "play_games": 0}}).start(
         np.random.default_rng(0))
     assert stepped == []  # no play check: nothing to compile for it
+    plain = str(Path(__file__).parents[1] / "agents" / "take_away.py") + ":TakeAway"
+    load_recipe("ga").make({**config, "game": plain}).start(np.random.default_rng(0))
+    assert stepped == []  # a game without kernels: nothing to compile (its errors belong to a game of the run)

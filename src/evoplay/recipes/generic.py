@@ -289,11 +289,13 @@ class GenericEvolution:
         the start's time counts against the budget. A first compile on a fresh install takes a minute and more on
         a loaded machine, and a game of the closing cannot stop inside one: the closing, planned from the
         generations' games, would overrun by it. Cheap once Numba's cache holds them; nothing to do without a play
-        check."""
+        check, or on a game without kernels (nothing to compile: a broken game of a user's breaks in a game of the
+        run, where the error names the move and the seed)."""
         from evoplay.agents import make_agent
         from evoplay.agents.program import document_agent
 
-        if not self.play.get("ms") or not self.config["report"].get("play_games", 0):
+        if (not self.play.get("ms") or not self.config["report"].get("play_games", 0)
+                or self.game.kernels() is None):
             return
         doc = {**self.document(individual), **self.view.document(), "play": dict(self.play, ms=1.0)}
         players = [document_agent(self.game, doc, "within the play budget")]
