@@ -60,7 +60,7 @@ def imports_of(module: str) -> set[str]:
 
 def string_import(text: str) -> str | None:
     """The module a string names the way a registry or a kernel binding imports it later
-    (``'evoplay.games.ports.hex:Hex'``, ``'evoplay.agents.kernel_rollout'``: a whole module of src/evoplay), else
+    (``'evoplay.games.ports.hex:Hex'``, ``'evoplay.search.rollout'``: a whole module of src/evoplay), else
     None (a prefix such as ``'evoplay.games.file_'``, a module that does not exist)."""
     import re
 
@@ -132,6 +132,31 @@ def test_search_sits_between_the_game_api_and_the_players():
     finally:
         REACHES.clear()
         REACHES.update(saved)
+
+
+def compiled_per_game(source: str) -> bool:
+    """Is a module (its ``source``) a search text compiled per game (evoplay.games.kernels.specialise): does it bind
+    the kernel protocol's names (``game_legal = ... = None``) or borrow another such module's kernels (``USES``)?"""
+    names = {target.id for node in ast.parse(source).body if isinstance(node, ast.Assign)
+             for target in node.targets if isinstance(target, ast.Name)}
+    return "USES" in names or any(name.startswith("game_") for name in names)
+
+
+#: the modules of agents/ still compiled per game: the evolved players' leaf (the hook they hand uct and alpha-beta)
+#: and the alpha-beta for any game that has yet to join search/alphabeta.py
+COMPILED_IN_AGENTS = ("evoplay.agents.kernel_leaf", "evoplay.agents.kernel_search", "evoplay.agents.kernel_uct")
+
+
+def test_the_searches_are_written_once_in_search_and_the_players_hand_them_over():
+    """The rollout controllers' searches, their rollouts and uct live in search/, each a reference beside its Numba
+    kernels; agents/ holds the players (their parameters and budgets) and compiles no search of its own but those
+    still listed (COMPILED_IN_AGENTS): a kernel of rollouts or of uct written again in agents/ fails here."""
+    compiled = {m for m, path in MODULES.items() if compiled_per_game(path.read_text(encoding="utf-8"))}
+    assert sorted(m for m in compiled if layer(m) == "agents") == sorted(COMPILED_IN_AGENTS)
+    searches = {f"evoplay.search.{name}" for name in ("rollout", "rs", "rhea", "mcts", "lookahead")}
+    assert searches <= compiled and searches <= REACHES["evoplay.agents.controller"]
+    assert compiled_per_game("game_legal = game_apply = None\n") and compiled_per_game("USES = ('evoplay.x',)\n")
+    assert not compiled_per_game("def f(game_legal):\n    game_state = 1\n")
 
 
 def test_the_players_and_searches_for_any_game_name_no_game():
@@ -211,14 +236,14 @@ def test_the_checker_reads_the_modules_strings_name():
     data and a string that names no module are not."""
     assert "evoplay.games.ports.hex" in REACHES["evoplay.games.ports"]  # PORTS: 'evoplay.games.ports.hex:Hex'
     assert "evoplay.recipes.gp" in REACHES["evoplay.recipes"]  # RECIPES["gp"] = "evoplay.recipes.gp"
-    assert "evoplay.agents.kernel_rollout" in REACHES["evoplay.agents.rhea"]  # USES
+    assert "evoplay.search.rollout" in REACHES["evoplay.search.rhea"]  # USES
     assert "evoplay.recipes" not in REACHES["evoplay.evolve.config"]  # resources.files("evoplay.recipes"): data
     assert string_import("evoplay.games.file_") is None and string_import("evoplay.nowhere:X") is None
     assert string_import("evoplay.games.kalah.game:KalahGame.players") == "evoplay.games.kalah.game"
     saved = dict(REACHES)
     try:  # an upward reach by name fails the layer rule as an import would
-        REACHES["evoplay.agents.rhea"] = REACHES["evoplay.agents.rhea"] | {"evoplay.evolve.loop"}
-        assert _edges("agents", ("evolve",)) == ["evoplay.agents.rhea imports evoplay.evolve.loop"]
+        REACHES["evoplay.agents.controller"] = REACHES["evoplay.agents.controller"] | {"evoplay.evolve.loop"}
+        assert _edges("agents", ("evolve",)) == ["evoplay.agents.controller imports evoplay.evolve.loop"]
     finally:
         REACHES.clear()
         REACHES.update(saved)

@@ -7,7 +7,7 @@ from evoplay import load_game
 from evoplay.agents import make_agent
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
-from evoplay.agents.generic_rollout import HUGE_POSITIVE
+from evoplay.search.rollout import HUGE_POSITIVE
 from evoplay.games.forward import BODY
 from evoplay.games.tron.game import DOWN, WALL
 

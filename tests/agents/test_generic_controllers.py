@@ -1,4 +1,4 @@
-"""rs, rhea, mcts, lookahead and alphabeta on any game through the game API (evoplay.agents.generic_rollout)."""
+"""rs, rhea, mcts, lookahead and alphabeta on any game through the game API (evoplay.search.rollout's references)."""
 import inspect
 
 import numpy as np
@@ -8,12 +8,12 @@ from click.testing import CliRunner
 
 from evoplay import load_game
 from evoplay.agents import make_agent
-from evoplay.agents import generic_rollout, kernel_rollout
 from evoplay.agents.alphabeta import AlphaBetaAgent
 from evoplay.arena import match, play_game
 from evoplay.cli import main
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
+from evoplay.search import rollout
 
 CONTROLLERS = ("rs", "rhea", "mcts", "lookahead")
 #: OpenSpiel's own connect four, searched through the game API as this file means (on evoplay's port every search
@@ -40,7 +40,7 @@ def test_the_game_api_path_plays_the_same_games_as_the_numba_kernels(name, spec,
     assert histories[0] == histories[1]
 
 
-_pick = kernel_rollout.pick
+_pick = rollout.pick
 
 
 @njit
@@ -49,18 +49,18 @@ def _reads_a_position_unbound(params, position, mask):
 
 
 def test_each_kernel_of_the_binding_is_defined_over_states_with_its_arguments():
-    for name in kernel_rollout.BINDING:
-        kernel, over_states = getattr(kernel_rollout, name).py_func, getattr(generic_rollout, name)
+    for name in rollout.BINDING:
+        kernel, over_states = getattr(rollout, name).py_func, getattr(rollout, f"reference_{name}")
         assert len(inspect.signature(kernel).parameters) == len(inspect.signature(over_states).parameters), name
-    with pytest.raises(TypeError, match="calls evoplay.agents.kernel_rollout.pick, which is neither in its BINDING"):
-        generic_rollout.on_states(_reads_a_position_unbound)
+    with pytest.raises(TypeError, match="calls evoplay.search.rollout.pick, which is neither in its BINDING"):
+        rollout.on_states(_reads_a_position_unbound)
     # a text over States calls the State functions, the generator's kernels as they are
-    text = generic_rollout.on_states(kernel_rollout.evaluate_sequence)
-    assert text.__globals__["play_step"] is generic_rollout.play_step
-    assert text.__globals__["discounted"] is generic_rollout.discounted
+    text = rollout.on_states(rollout.evaluate_sequence)
+    assert text.__globals__["play_step"] is rollout.reference_play_step
+    assert text.__globals__["discounted"] is rollout.discounted
     state = load_game("kalah(pits=4,seeds=3)").new_initial_state()
-    generic_rollout.reseed(1)
-    assert text(None, state, None, 0, np.array([3] * 6), 6, 1.0, generic_rollout.NO_SCRATCH) != 0
+    rollout.reseed(1)
+    assert text(None, state, None, 0, np.array([3] * 6), 6, 1.0, rollout.NO_SCRATCH) != 0
 
 
 def test_the_api_path_counts_its_rollouts_like_the_kernels():

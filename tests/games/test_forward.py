@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 from evoplay import load_game
-from evoplay.agents.generic_rollout import HUGE_NEGATIVE, HUGE_POSITIVE
+from evoplay.search.rollout import HUGE_NEGATIVE, HUGE_POSITIVE
 from evoplay.games.forward import xorshift32
 from evoplay.games.kernels import kernels_of, specialise
 
 
 def _rollout(game):
     k = kernels_of(game)
-    return k, specialise("evoplay.agents.kernel_rollout", k), (np.zeros(k.actions, np.int8), np.zeros(k.actions),
+    return k, specialise("evoplay.search.rollout", k), (np.zeros(k.actions, np.int8), np.zeros(k.actions),
                                                         np.zeros(k.players))
 
 

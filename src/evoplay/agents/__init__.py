@@ -198,16 +198,16 @@ def _budget_params(depth: bool = True):
     return params
 
 
-def _controller(module: str, cls: str):
+def _controller(cls: str):
     def factory(game, spec, **values):
-        import importlib
+        from evoplay.agents import controller
 
-        return getattr(importlib.import_module(f"evoplay.agents.{module}"), cls)(game, spec=spec, **values)
+        return getattr(controller, cls)(game, spec=spec, **values)
 
     return factory
 
 
-register_agent("rs", _controller("rs", "RandomSearchAgent"), _budget_params(),
+register_agent("rs", _controller("RandomSearchAgent"), _budget_params(),
                "random search (the GVGAI sample controller): fresh random action sequences vs a random opponent, "
                "best first action",
                supports=searchable)
@@ -218,7 +218,7 @@ _rhea_params[2:2] = [
     Param("tournament", int, 2, "tournament size for parent selection"),
     Param("mutation", int, 1, "genes redrawn per child"),
 ]
-register_agent("rhea", _controller("rhea", "RheaAgent"), _rhea_params,
+register_agent("rhea", _controller("RheaAgent"), _rhea_params,
                "rolling horizon evolution (GVGAI sample): uniform crossover, mutation, tournament 2, elitism 1",
                supports=searchable)
 _mcts_params = _budget_params()
@@ -228,10 +228,10 @@ _mcts_params.insert(2, Param("k", float, 1.4142135623730951, "UCB1 exploration c
 _mcts_params = [Param(p.name, p.type, p.default, p.help, p.choices, max=5_000_000,
                       why="mcts keeps a tree node per iteration in memory") if p.name == "iterations" else p
                 for p in _mcts_params]
-register_agent("mcts", _controller("mcts", "MctsAgent"), _mcts_params,
+register_agent("mcts", _controller("MctsAgent"), _mcts_params,
                "open-loop UCT over own actions, random opponent, rollouts to depth 10 (GVGAI sample MCTS)",
                supports=searchable)
-register_agent("lookahead", _controller("lookahead", "LookaheadAgent"), _budget_params(depth=False),
+register_agent("lookahead", _controller("LookaheadAgent"), _budget_params(depth=False),
                "one-step lookahead: each action against random opponent replies, the budget spent on more replies",
                supports=searchable)
 

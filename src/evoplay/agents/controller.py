@@ -1,22 +1,22 @@
-"""The rollout controllers' shared driver: the budget (time or iterations), the seat, and which binding searches.
+"""The rollout controllers as players: ``rs``, ``rhea``, ``mcts`` and ``lookahead``, their parameters and budget
+(time or iterations), the seat, and which binding searches.
 
-A controller (rs, rhea, mcts, lookahead) is a ``ForwardModelAgent`` whose ``_search`` calls its one search text:
-its Numba kernel compiled for the game's kernels (evoplay.agents.kernel_rollout), or the same text run as plain
-Python over States (evoplay.agents.generic_rollout) for a game without kernels; ``search_of`` hands it either.
+A controller is a ``ForwardModelAgent`` whose ``_search`` calls its one search text (evoplay.search.rs, rhea, mcts,
+lookahead): its Numba kernel compiled for the game's kernels over evoplay.search.rollout, or the same text run as
+plain Python over States (``rollout.on_states``) for a game without kernels; ``search_of`` hands it either.
 """
 from __future__ import annotations
 
-import sys
+import math
 import time
 
 import numpy as np
 
-from evoplay.agents import generic_rollout
-from evoplay.agents.generic_rollout import on_states
 from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL
 from evoplay.games.kernels import kernels_of, specialise
+from evoplay.search import lookahead, mcts, rhea, rollout, rs
 
 BATCH_SECONDS = 0.0005  # a kernel call lasts about this long, so the clock is read every half millisecond
 ITERATION_SLICE = 1 << 20  # rollout steps (iterations x depth) of one kernel call with a fixed iteration count
@@ -51,7 +51,7 @@ class ForwardModelAgent(Agent):
 
     A game that hands over kernels (``Game.kernels()``: the built-ins tron, gems, kalah and m,n,k, a user's game
     made fast) is searched inside Numba, each controller's kernel compiled for it; any other game (an OpenSpiel
-    game, Sevens, a plain Python file) is searched through the game API alone (evoplay.agents.generic_rollout),
+    game, Sevens, a plain Python file) is searched through the game API alone (evoplay.search.rollout's references),
     as is any game with ``model="api"``. Each controller's search is one text: its kernel, run over States
     (``search_of``) on the game API path, where it draws the same random numbers in the same order.
 
@@ -66,6 +66,7 @@ class ForwardModelAgent(Agent):
 
     state_api_only = True
     kind = "controller"
+    search = None  # the module of its search text (evoplay.search.rs, ...)
 
     def __init__(self, game, budget_ms: float = 40.0, iterations: int = 0, break_ms: float = 0.0,
                  discount: float = 1.0, seed: int = 0, spec: str | None = None, clock: str = "wall",
@@ -94,7 +95,7 @@ class ForwardModelAgent(Agent):
         self.discount = float(discount)
         self.spec = spec or self.kind
         self._rng = np.random.default_rng(seed)
-        self.fast = model == "auto" and fast_kernels(game) is not None  # False: the game API alone (generic_rollout)
+        self.fast = model == "auto" and fast_kernels(game) is not None  # False: the game API alone (over States)
         self.model = "numba" if self.fast else "api"
         self.decisions = 0
         self.evaluations = 0  # rollouts in all decisions since construction
@@ -103,14 +104,14 @@ class ForwardModelAgent(Agent):
         if self.fast:
             self._warm()
         else:
-            generic_rollout.warm()
+            rollout.warm()
 
     @property
     def compiled(self):
-        """This controller's module compiled for the game's kernels (evoplay.games.kernels.specialise)."""
+        """This controller's search module compiled for the game's kernels (evoplay.games.kernels.specialise)."""
         made = self.__dict__.get("_compiled")
         if made is None:
-            made = self.__dict__["_compiled"] = specialise(type(self).__module__, self.kernels)
+            made = self.__dict__["_compiled"] = specialise(self.search.__name__, self.kernels)
         return made
 
     @property
@@ -133,7 +134,7 @@ class ForwardModelAgent(Agent):
         which is given none."""
         if self.fast:
             return getattr(self.compiled, name), self.params, np.empty_like(root), self.scratch()
-        return on_states(getattr(sys.modules[type(self).__module__], name)), None, None, generic_rollout.NO_SCRATCH
+        return rollout.on_states(getattr(self.search, name)), None, None, rollout.NO_SCRATCH
 
     def __getstate__(self):
         d = dict(self.__dict__)
@@ -185,7 +186,7 @@ class ForwardModelAgent(Agent):
             root = self.kernels.position(state)
             actions = self.kernels.legal_actions(root, player)
         else:
-            root, actions = state, generic_rollout.legal_moves(None, state, player, None, None)
+            root, actions = state, rollout.reference_legal_moves(None, state, player, None, None)
         if not actions:
             raise IllegalActionError(f"{self.spec}: player {player} has no action here")
         if len(actions) == 1:
@@ -254,3 +255,185 @@ class ForwardModelAgent(Agent):
             t = self._now()
             done += run(batch)
             spent += self._now() - t
+
+
+class RandomSearchAgent(ForwardModelAgent):
+    """``rs(budget_ms=40,depth=10)``: seed 002's random search (evoplay.search.rs) within the budget."""
+
+    kind = "rs"
+    search = rs
+
+    def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, discount: float = 1.0,
+                 iterations: int = 0, break_ms: float = 0.0, seed: int = 0, spec: str | None = None,
+                 clock: str = "wall", model: str = "auto"):
+        if not 1 <= depth <= 1000:
+            raise SpecError(f"rs: depth={depth} is out of range; use 1..1000 (the seed's SIMULATION_DEPTH is 10)")
+        self.depth = int(depth)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
+
+    def _search(self, root, actions, seat, remaining, iterations):
+        best_seq = np.empty(self.depth, np.int64)
+        best_value = np.array([-np.inf])
+        search, params, work, scratch = self.search_of("random_search", root)
+
+        def run(count: int) -> int:
+            return search(params, root, seat, actions, self.depth, self.discount, count, self._seed(), best_seq,
+                          best_value, work, scratch)
+
+        n = self.timed_batches(run, remaining, iterations)
+        self.last_value = float(best_value[0])
+        return int(best_seq[0]), n
+
+
+class RheaAgent(ForwardModelAgent):
+    """``rhea(budget_ms=40,...)``: the rolling horizon evolutionary algorithm (evoplay.search.rhea) within the budget:
+    an iteration budget counts rollouts, the first population, then whole generations while they fit."""
+
+    kind = "rhea"
+    search = rhea
+
+    def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, population: int = 10, elitism: int = 1,
+                 tournament: int = 2, mutation: int = 1, discount: float = 1.0, iterations: int = 0,
+                 break_ms: float = 0.0, seed: int = 0, spec: str | None = None, clock: str = "wall",
+                 model: str = "auto"):
+        if not 1 <= depth <= 1000:
+            raise SpecError(f"rhea: depth={depth} is out of range; use 1..1000")
+        if not 2 <= population <= 10_000:
+            raise SpecError(f"rhea: population={population} is out of range; use 2..10000")
+        if not 0 <= elitism < population:
+            raise SpecError(f"rhea: elitism={elitism} must be in 0..population-1 ({population - 1})")
+        if not 1 <= tournament <= population:
+            raise SpecError(f"rhea: tournament={tournament} must be in 1..population ({population})")
+        if not 0 <= mutation <= depth:
+            raise SpecError(f"rhea: mutation={mutation} (genes mutated per child) must be in 0..depth ({depth})")
+        self.depth, self.population, self.elitism = int(depth), int(population), int(elitism)
+        self.tournament, self.mutation = int(tournament), int(mutation)
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
+
+    def _search(self, root, actions, seat, remaining, iterations):
+        pop = np.empty((self.population, self.depth), np.int64)
+        values = np.empty(self.population)
+        search, params, work, scratch = self.search_of("evolve", root)
+        per_gen = self.population - self.elitism
+        state = {"init": True}
+
+        def run(count: int) -> int:
+            init = state["init"]
+            budget = count - (self.population if init else 0)
+            gens = max(0, budget // per_gen) if per_gen else 0
+            state["init"] = False
+            return search(params, root, seat, actions, self.depth, self.discount, pop, values, init, gens,
+                          self.elitism, self.tournament, self.mutation, self._seed(), work, scratch)
+
+        if iterations > 0:
+            total = max(iterations, self.population)
+            per_call = max(self.population + per_gen, self.slice_iterations(self.depth))
+            n = run(min(total, per_call))
+            while n < total and per_gen and not self.out_of_time():  # in slices: Ctrl-C is seen between them
+                more = run(min(total - n, per_call - per_call % per_gen))
+                if more <= 0:
+                    break
+                n += more
+        else:
+            # The first call creates the population; later calls breed whole generations.
+            t = self._now()
+            n = run(self.population)
+            n += self.timed_batches(run, remaining, 0, per_gen, done=n, spent=self._now() - t)
+        self.last_value = float(values[0])
+        return int(actions[pop[0, 0]]), n
+
+
+class MctsAgent(ForwardModelAgent):
+    """``mcts(budget_ms=40,...)``: open-loop UCT (evoplay.search.mcts) within the budget; an iteration budget counts
+    iterations (one rollout each)."""
+
+    kind = "mcts"
+    search = mcts
+
+    def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, k: float = math.sqrt(2),
+                 discount: float = 1.0, iterations: int = 0, break_ms: float = 0.0, seed: int = 0,
+                 spec: str | None = None, clock: str = "wall", model: str = "auto"):
+        if not 1 <= depth <= 1000:
+            raise SpecError(f"mcts: depth={depth} (rollout depth from the root) is out of range; use 1..1000")
+        if not 0 <= k <= 100:
+            raise SpecError(f"mcts: k={k} (UCB exploration) is out of range; use 0..100 (sqrt 2 = 1.414...)")
+        self.depth, self.k = int(depth), float(k)
+        self._capacity = 4096
+        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
+
+    def _search(self, root, actions, seat, remaining, iterations):
+        search, params, work, scratch = self.search_of("search", root)
+        # The tree: arrays on the kernel path; over States a sparse child table and lists (Python's own numbers,
+        # not NumPy's, for the search's arithmetic in Python), each with room for ``size`` nodes.
+        n_actions = self.kernels.actions if self.fast else 0
+        moves = np.empty(n_actions, np.int64) if self.fast else None
+        tree = {"child": mcts.Children(), "nodes": 1, **({"visits": np.zeros(0, np.int64), "totals": np.zeros(0)}
+                                                    if self.fast else {"visits": [], "totals": []})}
+
+        def grow(size: int) -> None:
+            nodes, have = tree["nodes"], len(tree["visits"])
+            if self.fast:
+                grown = np.full((size, n_actions), -1, np.int32)
+                if have:
+                    grown[:nodes] = tree["child"][:nodes]
+                tree["child"] = grown
+                tree["visits"] = np.concatenate([tree["visits"], np.zeros(size - have, np.int64)])
+                tree["totals"] = np.concatenate([tree["totals"], np.zeros(size - have)])
+            else:
+                tree["visits"] += [0] * (size - have)
+                tree["totals"] += [0.0] * (size - have)
+            self._capacity = size
+
+        grow(self._capacity)
+        bounds = np.array([np.inf, -np.inf])
+
+        def run(count: int) -> int:
+            need = tree["nodes"] + count + 1
+            if need > len(tree["visits"]):
+                grow(max(need, 2 * len(tree["visits"])))
+            tree["nodes"] = search(params, root, seat, count, self.depth, self.k, self.discount, tree["child"],
+                                   tree["visits"], tree["totals"], tree["nodes"], bounds, work, scratch, moves,
+                                   self._seed())
+            return count
+
+        n = self.timed_batches(run, remaining, iterations)
+        child, visits, totals = tree["child"], tree["visits"], tree["totals"]
+        best, best_key = int(actions[0]), (-1, -np.inf)
+        for a in actions:
+            c = child[0, a]
+            if c >= 0:
+                key = (int(visits[c]), float(totals[c] / visits[c]))
+                if key > best_key:
+                    best, best_key = int(a), key
+        self.last_nodes = int(tree["nodes"])
+        return best, n
+
+
+class LookaheadAgent(ForwardModelAgent):
+    """``lookahead(budget_ms=40)``: one-step lookahead (evoplay.search.lookahead) within the budget; an iteration
+    budget counts evaluations (whole rounds)."""
+
+    kind = "lookahead"
+    search = lookahead
+
+    def _search(self, root, actions, seat, remaining, iterations):
+        sums = np.zeros(len(actions))
+        search, params, work, scratch = self.search_of("lookahead", root)
+        n_act = len(actions)
+        rounds = {"n": 0}
+
+        def run(count: int) -> int:
+            r = max(1, count // n_act)
+            rounds["n"] += r
+            return search(params, root, seat, actions, r, self.discount, sums, work, scratch, self._seed())
+
+        # A turn-based step of perfect information has no random part (chance is sampled only before it).
+        exact = not self.simultaneous(root) and self.game.perfect_information
+        if exact:
+            n = run(n_act)
+        else:
+            n = self.timed_batches(run, remaining, iterations, granule=n_act)
+        means = sums / rounds["n"]
+        best = np.flatnonzero(means == means.max())
+        choice = int(best[int(self._rng.integers(len(best)))]) if len(best) > 1 else int(best[0])
+        return int(actions[choice]), n

@@ -1,7 +1,7 @@
 """The controllers on any game: rollouts per second of the generic ``rs`` against the game's own random playouts.
 
 ``evoplay bench generic`` measures, on positions reached by random play, the depth-10 rollouts per second of
-``rs(model=api)`` (the game API path of evoplay.agents.generic_rollout) on
+``rs(model=api)`` (the game API path of evoplay.search.rollout) on
 
 - the plain-Python example game ``examples/othello6.py:Othello``, against that game's own random playouts (clone,
   then up to 10 uniformly random legal moves through its State API, nothing else);

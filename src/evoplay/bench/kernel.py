@@ -4,7 +4,7 @@ examples/othello6_kernel.py is examples/othello6.py (the same Python State) plus
 (Game.kernels()); every search then runs inside Numba. Timed in alternation, on the same seeds:
 
 - **random playouts**: whole games from the start, every move uniformly random: the kernels in one Numba loop
-  (evoplay.agents.kernel_rollout.random_playouts) against the plain game's State (clone, legal_actions, apply_action);
+  (evoplay.search.rollout.random_playouts) against the plain game's State (clone, legal_actions, apply_action);
 - **one move of a 2-ply evolved evaluation**: a weight vector over the 42 features and the free features, scaled
   as a GA run scales them, searched 2 plies deep (a ``weights`` player) at positions of random games; the moves
   chosen are the same on both;
@@ -31,7 +31,7 @@ def kernel_playout_rate(game, count: int, seed: int = 0) -> float:
     from evoplay.games.kernels import kernels_of, specialise
 
     k = kernels_of(game)
-    rollout = specialise("evoplay.agents.kernel_rollout", k)
+    rollout = specialise("evoplay.search.rollout", k)
     root = k.position(game.new_initial_state(seed))
     scratch = (np.zeros(k.actions, np.int8), np.zeros(k.actions), np.zeros(k.players))
     rollout.random_playouts(k.params, root, 2, seed, np.empty_like(root), scratch)  # compiled before timing

@@ -1,4 +1,4 @@
-"""``mcts(budget_ms=40,...)``: open-loop UCT, the tree-search peer of seed 002's controller (GVGAI's sample MCTS).
+"""Open-loop UCT, the tree-search peer of seed 002's controller (GVGAI's sample MCTS): the search of ``mcts(...)``.
 
 The tree holds the controller's own actions; the opponent is the same uniformly random model as in the random
 search, drawn afresh in every iteration (open loop: a node is a sequence of own actions, not a position, so the
@@ -18,14 +18,11 @@ import math
 import numpy as np
 from numba import njit
 
-from evoplay.agents.generic_rollout import discounted, randint, reseed, uniform
-from evoplay.agents.controller import ForwardModelAgent
-from evoplay.agents.kernel_rollout import (heuristic, legal_moves, mover, play_step, random_action, rollout_copy,
-                                           settle)
-from evoplay.errors import SpecError
 from evoplay.games.base import SIMULTANEOUS, TERMINAL
+from evoplay.search.rollout import (discounted, heuristic, legal_moves, mover, play_step, random_action, randint,
+                                    reseed, rollout_copy, settle, uniform)
 
-USES = ("evoplay.agents.kernel_rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
+USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
 _EPSILON = 1e-6
 
@@ -125,65 +122,3 @@ class Children(dict):
 
     def __missing__(self, key):
         return -1
-
-
-class MctsAgent(ForwardModelAgent):
-    kind = "mcts"
-
-    def __init__(self, game, budget_ms: float = 40.0, depth: int = 10, k: float = math.sqrt(2),
-                 discount: float = 1.0, iterations: int = 0, break_ms: float = 0.0, seed: int = 0,
-                 spec: str | None = None, clock: str = "wall", model: str = "auto"):
-        if not 1 <= depth <= 1000:
-            raise SpecError(f"mcts: depth={depth} (rollout depth from the root) is out of range; use 1..1000")
-        if not 0 <= k <= 100:
-            raise SpecError(f"mcts: k={k} (UCB exploration) is out of range; use 0..100 (sqrt 2 = 1.414...)")
-        self.depth, self.k = int(depth), float(k)
-        self._capacity = 4096
-        super().__init__(game, budget_ms, iterations, break_ms, discount, seed, spec, clock=clock, model=model)
-
-    def _search(self, root, actions, seat, remaining, iterations):
-        search, params, work, scratch = self.search_of("search", root)
-        # The tree: arrays on the kernel path; over States a sparse child table and lists (Python's own numbers,
-        # not NumPy's, for the search's arithmetic in Python), each with room for ``size`` nodes.
-        n_actions = self.kernels.actions if self.fast else 0
-        moves = np.empty(n_actions, np.int64) if self.fast else None
-        tree = {"child": Children(), "nodes": 1, **({"visits": np.zeros(0, np.int64), "totals": np.zeros(0)}
-                                                    if self.fast else {"visits": [], "totals": []})}
-
-        def grow(size: int) -> None:
-            nodes, have = tree["nodes"], len(tree["visits"])
-            if self.fast:
-                grown = np.full((size, n_actions), -1, np.int32)
-                if have:
-                    grown[:nodes] = tree["child"][:nodes]
-                tree["child"] = grown
-                tree["visits"] = np.concatenate([tree["visits"], np.zeros(size - have, np.int64)])
-                tree["totals"] = np.concatenate([tree["totals"], np.zeros(size - have)])
-            else:
-                tree["visits"] += [0] * (size - have)
-                tree["totals"] += [0.0] * (size - have)
-            self._capacity = size
-
-        grow(self._capacity)
-        bounds = np.array([np.inf, -np.inf])
-
-        def run(count: int) -> int:
-            need = tree["nodes"] + count + 1
-            if need > len(tree["visits"]):
-                grow(max(need, 2 * len(tree["visits"])))
-            tree["nodes"] = search(params, root, seat, count, self.depth, self.k, self.discount, tree["child"],
-                                   tree["visits"], tree["totals"], tree["nodes"], bounds, work, scratch, moves,
-                                   self._seed())
-            return count
-
-        n = self.timed_batches(run, remaining, iterations)
-        child, visits, totals = tree["child"], tree["visits"], tree["totals"]
-        best, best_key = int(actions[0]), (-1, -np.inf)
-        for a in actions:
-            c = child[0, a]
-            if c >= 0:
-                key = (int(visits[c]), float(totals[c] / visits[c]))
-                if key > best_key:
-                    best, best_key = int(a), key
-        self.last_nodes = int(tree["nodes"])
-        return best, n
