@@ -163,6 +163,8 @@ def test_a_play_check_stopped_after_a_round_decides_by_the_rounds_played(tmp_pat
         rounds.append(1)
         res = real(game, agents, spec, *args, **kwargs)
         res.fitness = np.array([0.75, 0.25])
+        for name in res.by_opponent:
+            res.by_opponent[name] = np.array([[2, 0, 0], [1, 0, 1]], dtype=np.int64)
         return res
 
     monkeypatch.setattr(generic, "evaluate_population", one_round_then_out_of_time)

@@ -34,6 +34,8 @@ def _uct_wins(monkeypatch):
         res = real(game_, agents, spec, *args, **kwargs)
         if [a.spec for a in agents][-1:] == [UCT]:
             res.fitness = np.array([0.0, 0.5, 1.0])
+            for name in res.by_opponent:  # and it does best against MCTS, what the check ranks by first
+                res.by_opponent[name] = np.array([[0, 0, 2], [1, 0, 1], [2, 0, 0]], dtype=np.int64)
         return res
     monkeypatch.setattr(generic, "evaluate_population", rigged)
 
@@ -42,11 +44,39 @@ def test_the_play_check_races_uct_on_a_game_whose_kernels_run_it(tmp_path):
     best = _run(tmp_path, "raced").read_json("best.json")
     scores = best["play_check"]["scores"]
     assert set(scores) == {"as trained", "within the play budget", UCT}
-    assert best["play_check"]["shipped"] == max(scores, key=lambda k: (scores[k], k == "within the play budget"))
     check = best["play_check"]
     (mcts,) = check["against"]  # each candidate's games against MCTS, a game a seat a round
     assert {label: sum(check["wdl"][label][mcts]) for label in scores} == {label: 2 * check["rounds"]
                                                                            for label in scores}
+    assert check["shipped"] == shipped_by(check)
+
+
+def shipped_by(check: dict) -> str:
+    """What the play check ships: the best win rate against its yardstick, then the best score (which also counts
+    the candidates' games against each other), then alpha-beta before uct, the trained search last."""
+    def rate(label):
+        w, d, l_ = (sum(x) for x in zip(*check["wdl"][label].values()))
+        return (w + 0.5 * d) / max(w + d + l_, 1)
+    labels = list(check["scores"])
+    return min(labels, key=lambda k: (-rate(k), -check["scores"][k], k == "as trained", labels.index(k)))
+
+
+def test_the_play_check_ranks_by_its_games_against_mcts_before_the_scores(tmp_path, monkeypatch):
+    """A candidate that scores best by beating the weaker candidates, but wins fewer games against MCTS, does not
+    ship: the scores count the candidates' games against each other, and MCTS is what the player must beat."""
+    real = generic.evaluate_population
+
+    def rigged(game_, agents, spec, *args, **kwargs):
+        res = real(game_, agents, spec, *args, **kwargs)
+        if [a.spec for a in agents][-1:] == [UCT]:
+            res.fitness = np.array([0.0, 1.0, 0.5])  # alpha-beta the best score...
+            for name in res.by_opponent:  # ...uct the better against MCTS
+                res.by_opponent[name] = np.array([[0, 0, 2], [0, 0, 2], [1, 0, 1]], dtype=np.int64)
+        return res
+    monkeypatch.setattr(generic, "evaluate_population", rigged)
+    check = _run(tmp_path, "ranked").read_json("best.json")["play_check"]
+    assert check["scores"]["within the play budget"] > check["scores"][UCT]
+    assert check["shipped"] == UCT == shipped_by(check)
 
 
 def test_play_uct_never_keeps_the_check_to_alpha_beta(tmp_path):

@@ -333,7 +333,8 @@ class GenericEvolution:
         (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
         plays ``report.play_games`` rounds of a game a seat against MCTS within the same time (:meth:`check_spec`)
         and the others (a time budget that runs out after a round decides by the rounds played, and the result says
-        so). Evolution weighs an
+        so); the one that does best against MCTS ships (its games against the other candidates break a tie: a
+        candidate that beats a weak one is not thereby stronger against MCTS). Evolution weighs an
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
         the leaves of a deeper one badly (positions where different players move, after different dice); where
         the value of a position is a connection, random rollouts read it better than any sum of features. None
@@ -381,8 +382,13 @@ class GenericEvolution:
             if not rounds:  # not one round: the play budget ships, unchecked
                 return {"scores": STOPPED, "shipped": labels[1], "uct": None}
         fitness = total / rounds
-        # the best score ships; a tie goes to the search that uses the budget (alpha-beta before uct)
-        order = sorted(range(len(labels)), key=lambda i: (-float(fitness[i]), i == 0, i))
+        # what ships is the best against the yardstick (MCTS within the same time: what the player must beat to be
+        # worth its time); the scores, which also count the candidates' games against each other, break a tie, and
+        # then the search that uses the budget (alpha-beta before uct)
+        played = wdl.sum(axis=(1, 2))
+        rate = np.where(played > 0, (wdl[:, :, 0].sum(axis=1) + 0.5 * wdl[:, :, 1].sum(axis=1))
+                        / np.maximum(played, 1), 0.0)
+        order = sorted(range(len(labels)), key=lambda i: (-float(rate[i]), -float(fitness[i]), i == 0, i))
         shipped = labels[order[0]]
         return {"scores": {label: round(float(f), 4) for label, f in zip(labels, fitness)},
                 "shipped": shipped, "uct": uct["play"] if uct is not None else None, "rounds": rounds,
