@@ -111,3 +111,29 @@ def test_nothing_is_raced_without_a_board_or_with_pair_features_on():
 def test_a_share_out_of_range_is_refused_with_the_range(share):
     with pytest.raises(ConfigError, match=r"player.pair_race = .*0\.\.0\.5"):
         load_recipe("ga").make(config(**{"player.pair_race": share}))
+
+
+def test_a_gp_race_gives_the_paired_setting_pair_terminals_and_a_base_fitted_over_them(tmp_path):
+    cfg = load_config("gp", None, {"game": "openspiel:tic_tac_toe", "generations": 4, "minutes": 0.0,
+                                   "population": 4, "report.games": 1, "fitness.games": 1,
+                                   "report.playoff_games": 1, "report.play_games": 0, "program.base_games": 40,
+                                   "player.pair_race": 0.25})
+    evo = load_recipe("gp").make(cfg)
+    assert isinstance(evo, Race)
+    def reads(arm):  # the names of the features the programs' terminals read
+        return {arm.view.names()[t.index] for t in arm.pset.terminals if t.kind == "feature"}
+
+    # the programs of the second setting read the pair counts, the first's only the game's features
+    assert [any(name.startswith("pair[") for name in reads(arm)) for arm in evo.arms] == [False, True]
+    assert reads(evo.arms[1]) == set(evo.arms[1].view.names())
+    folder = RunFolder.create(tmp_path / "run", "gp", cfg)
+    state = run_evolution(evo, folder)
+    # each setting fits its own base, over its own features: the second one's weighs the pair counts too
+    assert [len(arm["base"]) for arm in state["arms"]] == [len(arm.view) for arm in evo.arms]
+    assert len(evo.arms[1].view) > len(evo.arms[0].view)
+    doc = folder.read_json("best.json")
+    winner = ARMS.index(doc["race"]["winner"])
+    assert doc["features"] == evo.arms[winner].view.names() and len(doc["base_weights"]) == len(doc["features"])
+    from evoplay.agents import make_agent
+
+    make_agent(f"gp({folder.file('best.json')})", "openspiel:tic_tac_toe")  # the winner's setting plays
