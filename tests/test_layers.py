@@ -144,7 +144,7 @@ def compiled_per_game(source: str) -> bool:
 
 #: the modules of agents/ still compiled per game: the evolved players' leaf (the hook they hand uct and alpha-beta)
 #: and the alpha-beta for any game that has yet to join search/alphabeta.py
-COMPILED_IN_AGENTS = ("evoplay.agents.kernel_leaf", "evoplay.agents.kernel_search", "evoplay.agents.kernel_uct")
+COMPILED_IN_AGENTS = ("evoplay.agents.kernel_leaf", "evoplay.agents.kernel_search")
 
 
 def test_the_searches_are_written_once_in_search_and_the_players_hand_them_over():
@@ -155,6 +155,7 @@ def test_the_searches_are_written_once_in_search_and_the_players_hand_them_over(
     assert sorted(m for m in compiled if layer(m) == "agents") == sorted(COMPILED_IN_AGENTS)
     searches = {f"evoplay.search.{name}" for name in ("rollout", "rs", "rhea", "mcts", "lookahead")}
     assert searches <= compiled and searches <= REACHES["evoplay.agents.controller"]
+    assert "evoplay.search.uct" in compiled and "evoplay.search.uct" in REACHES["evoplay.agents.uct"]
     assert compiled_per_game("game_legal = game_apply = None\n") and compiled_per_game("USES = ('evoplay.x',)\n")
     assert not compiled_per_game("def f(game_legal):\n    game_state = 1\n")
 

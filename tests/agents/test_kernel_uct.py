@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evoplay import load_game
-from evoplay.agents import make_agent, mt19937
+from evoplay.agents import make_agent
 from evoplay.arena import play_game
+from evoplay.search import mt19937
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = f"{ROOT / 'examples' / 'othello6_kernel.py'}:Othello"
@@ -222,7 +223,8 @@ def test_a_value_file_and_its_document_give_the_same_search(tmp_path):
 
 
 def test_an_evaluator_the_kernels_cannot_compute_runs_through_the_state():
-    from evoplay.agents.uct import CutRolloutEvaluator, UctAgent, kernel_guide
+    from evoplay.agents.uct import UctAgent, kernel_guide
+    from evoplay.search.uct import CutRolloutEvaluator
 
     game = load_game("openspiel:connect_four")
     custom = UctAgent(game, simulations=50, evaluator=CutRolloutEvaluator(lambda s: [0.0, 0.0], 2))

@@ -10,9 +10,10 @@ import pytest
 
 from evoplay import load_game
 from evoplay.agents import make_agent
-from evoplay.agents.uct import (CutRolloutEvaluator, Evaluator, PriorEvaluator, RandomRolloutEvaluator, UctAgent,
-                                tree_search)
-from evoplay.agents.uct_tree import SearchNode, backup, select_puct, select_uct
+from evoplay.agents.uct import UctAgent
+from evoplay.search.uct import (CutRolloutEvaluator, Evaluator, PriorEvaluator, RandomRolloutEvaluator, SearchNode,
+                                select_puct, select_uct, tree_search)
+from evoplay.search.uct import reference_backup as backup
 from evoplay.arena import match, play_game
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State

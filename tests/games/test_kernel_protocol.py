@@ -93,18 +93,21 @@ def test_each_game_gets_its_own_compiled_copy_of_a_search():
 
 
 def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_kernels_once(monkeypatch):
-    """uct and alpha-beta both borrow the feature players' leaf (their USES name kernel_leaf): each calls the one copy
-    of it for the game, and uct loads no alpha-beta. Alpha-beta's recursive search stays uncompiled when it is asked
-    for without (``recursive=False``) and compiles once, in that same copy, when it is asked for itself."""
+    """uct and alpha-beta both call the feature players' leaf (alpha-beta's USES name kernel_leaf, uct is handed it as
+    its hook): each calls the one copy of it for the game, and uct loads no alpha-beta. Alpha-beta's recursive search
+    stays uncompiled when it is asked for without (``recursive=False``) and compiles once, in that same copy, when it
+    is asked for itself."""
     import sys
 
     from numba.core.registry import CPUDispatcher
 
     from evoplay.games import kernels as protocol
+    from evoplay.search.uct import Hooks
 
     kernels = kernels_of(load_game(FAST))
-    modules = ("kernel_uct", "kernel_search", "kernel_leaf")
-    names = [f"evoplay.agents.{module}__game_{kernels.key}" for module in modules]
+    hooks = Hooks(kernels, "evoplay.agents.kernel_leaf")
+    names = [f"evoplay.search.uct__game_{hooks.key}"] + [f"evoplay.agents.{module}__game_{kernels.key}"
+                                                        for module in ("kernel_search", "kernel_leaf")]
     for name in names:  # fresh copies, whatever this process loaded before
         monkeypatch.delitem(sys.modules, name, raising=False)
     compiled = []
@@ -121,9 +124,9 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
 
     monkeypatch.setattr(protocol, "njit", lambda **options: Compiled)
     try:
-        uct = specialise("evoplay.agents.kernel_uct", kernels)
+        uct = specialise("evoplay.search.uct", hooks)
         leaf = sys.modules[names[2]]
-        assert uct.evaluate is leaf.evaluate and isinstance(leaf.evaluate, CPUDispatcher)  # the borrowed leaf
+        assert uct.hook_leaf is leaf.evaluate and isinstance(leaf.evaluate, CPUDispatcher)  # the leaf handed over
         assert leaf.evaluate.py_func.__module__ == names[2]  # bound to this game's kernels, not the unbound module
         assert names[1] not in sys.modules and compiled == []
         search = specialise("evoplay.agents.kernel_search", kernels, recursive=False)

@@ -1,11 +1,12 @@
 """``uct(value=FILE)``: Monte Carlo tree search guided by a gp or ga run's evolved evaluation (its best.json): the
-evaluators evoplay.agents.uct's search reads, built from the document -- rollouts cut and scored by the evaluation,
+evaluators evoplay.search.uct's search reads, built from the document -- rollouts cut and scored by the evaluation,
 and its scores of the moves as a prior."""
 from __future__ import annotations
 
-from evoplay.agents.uct import CutRolloutEvaluator, Evaluator, EvolvedEvaluation, PriorEvaluator
+from evoplay.agents.uct import EvolvedEvaluation
 from evoplay.errors import SpecError
 from evoplay.games.base import Game
+from evoplay.search.uct import CutRolloutEvaluator, Evaluator, PriorEvaluator
 
 
 def evaluation_agent(game: Game, doc: dict, where: str):

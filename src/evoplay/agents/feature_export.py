@@ -29,6 +29,7 @@ from evoplay.games import sources, standalone
 from evoplay.gp.export import to_python
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
+from evoplay.search import uct as search_uct
 
 # --------------------------------------------------------------------------------------------------------------
 # The parts of the Python file.
@@ -346,7 +347,7 @@ def _carried_player(view_head: str = _VIEW, player_head: str = _PLAYER) -> str:
 
 #: where the names the carried code uses come from, the first that has a name giving it (the search's MAX_DEPTH,
 #: not the program module's)
-_SOURCES = (generic_search, feature_view, program_module, uct_module)
+_SOURCES = (generic_search, feature_view, program_module, uct_module, search_uct)
 
 
 def _view_state(view) -> dict:

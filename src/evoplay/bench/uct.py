@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from evoplay.agents.uct import UCT_C  # noqa: F401 - bench.ports reads it here too
+from evoplay.search.uct import UCT_C  # noqa: F401 - bench.ports reads it here too
 from evoplay.bench import BenchResult, Figure, load_note, random_positions, register_benchmark
 
 GAMES = (  # (spec, title, simulations per search, random plies at most to reach the positions)
