@@ -1,7 +1,9 @@
 """The search layer: searches written once for any game, below agents/ and above the game API (games/).
 
-``alphabeta.py`` is the one alpha-beta of the games' own searches (a readable reference and its Numba kernel,
-compiled per game and leaf over the hooks a game hands over) and the move choice every search player shares. A
-game's package gives it its moves, rules and leaves (``games/kalah/search.py``, ``games/mnk/search.py``); the
-players for any game in agents/ use it. Nothing here imports agents/ or names a game.
+Each search is one module, a readable reference beside its Numba kernels (where both would share a name the Python
+one is ``reference_NAME``): ``alphabeta.py``, the one alpha-beta of the games' own searches and the move choice
+every search player shares (a game's package gives it its moves, rules and leaves: ``games/kalah/search.py``,
+``games/mnk/search.py``); ``uct.py``, closed-loop MCTS (the leaf a player's hook, ``mt19937.py`` its random numbers
+inside Numba); the rollout controllers' ``rs.py``, ``rhea.py``, ``mcts.py`` and ``lookahead.py`` over ``rollout.py``.
+The players in agents/ run them. Nothing here imports agents/ or names a game.
 """
