@@ -23,7 +23,7 @@ from evoplay.games.base import Game, State
 from evoplay.games.kernels import kernels_of
 from evoplay.search.uct import (MAX_NODES, SELECTIONS, UCT_C, WIN_SCORE, CutRolloutEvaluator, Evaluator, Guide,
                                 KernelUct, PriorEvaluator, RandomRolloutEvaluator, SearchNode, sample_outcome,
-                                tree_root, tree_search)
+                                tree_search)
 
 #: random positions whose scores set the scale an evolved evaluation is read on (tanh(score / their spread))
 SCALE_POSITIONS = 64
@@ -287,9 +287,8 @@ def uct_move(player, state: State, kernel=None, guide=None) -> tuple[int, Search
         stop_at = own if stop_at is None else min(stop_at, own)
     budget = math.inf if player.ms > 0 else player.simulations
     if kernel is not None:
-        root = tree_root(*kernel.search(state, guide, player._rng, player.evaluator.rollout_rng(), budget,
-                                        player.uct_c, player.solve, stop_at, player.selection, player.max_utility,
-                                        MAX_NODES, cpu_stop_at))
+        root = kernel.search(state, guide, player._rng, player.evaluator.rollout_rng(), budget, player.uct_c,
+                             player.solve, stop_at, player.selection, player.max_utility, MAX_NODES, cpu_stop_at)
     else:
         root = tree_search(state, player.evaluator, player._rng, budget, player.uct_c, player.solve, stop_at,
                       player.selection, player.max_utility, cpu_stop_at=cpu_stop_at)

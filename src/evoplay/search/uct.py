@@ -52,8 +52,8 @@ player's own ``random.Random`` generators, advanced inside the kernel by evoplay
 Twister, to the bit); ``tanh`` and ``exp`` are the C library's on both paths and sums run in the same order, so with
 a simulation budget the kernels return exactly the tree the reference grows (tests/agents/test_kernel_uct.py).
 A search runs in calls of a batch of simulations each (the clock is read between them under a time budget); the
-tree grows between calls when it could fill up. ``KernelUct.search`` returns the root and its children as ``Visit``
-records (the levels below stay in the arrays), from which ``tree_root`` makes ``SearchNode``s.
+tree grows between calls when it could fill up. ``KernelUct.search`` returns the root and its children as
+``SearchNode``s (the levels below stay in the arrays).
 """
 from __future__ import annotations
 
@@ -228,18 +228,6 @@ def reference_backup(path: list[SearchNode], values: list[float], solved: bool, 
                     node.outcome = best
                 else:
                     solved = False
-
-
-def tree_root(root, children) -> SearchNode:
-    """A SearchNode and its children from records of their fields (the kernel search's ``Visit``s)."""
-    def node(v):
-        made = SearchNode(v.action, v.player, v.prior)
-        made.explore_count, made.total_reward, made.outcome = v.explore_count, v.total_reward, v.outcome
-        return made
-
-    out = node(root)
-    out.children = [node(c) for c in children]
-    return out
 
 
 # --- the reference: the search through the game API ---------------------------------------------------------
@@ -883,7 +871,7 @@ class KernelUct:
 
     def search(self, state, guide: Guide, rng, evaluator_rng, simulations: float, uct_c: float, solve: bool,
                stop_at: float | None, selection: str, max_utility: float | None, max_nodes: int,
-               cpu_stop_at: float | None = None) -> tuple["Visit", list["Visit"]]:
+               cpu_stop_at: float | None = None) -> SearchNode:
         """``tree_search(state, evaluator, rng, ...)`` through the kernels, the evaluator described by ``guide`` and
         drawing its rollouts from ``evaluator_rng``: the root and its children; ``rng`` and ``evaluator_rng``
         advance as they would."""
@@ -939,25 +927,15 @@ def _grown(ints, floats, used: int):
     return more_ints, more_floats, capacity
 
 
-class Visit(NamedTuple):
-    """What the tree knows of one node: ``SearchNode``'s fields (``outcome`` None while unproven)."""
+def _root_node(ints, floats, players: int) -> SearchNode:
+    """The root and its children as ``SearchNode``s (the levels below stay in the arrays)."""
+    def node(i: int) -> SearchNode:
+        made = SearchNode(int(ints[i, ACTION]) if i else None, int(ints[i, PLAYER]), float(floats[i, PRIOR]))
+        made.explore_count, made.total_reward = int(ints[i, VISITS]), float(floats[i, TOTAL])
+        made.outcome = [float(v) for v in floats[i, OUTCOME:OUTCOME + players]] if ints[i, PROVEN] else None
+        return made
 
-    action: int | None
-    player: int
-    prior: float
-    explore_count: int
-    total_reward: float
-    outcome: list[float] | None
-
-
-def _visit(ints, floats, i: int, players: int) -> Visit:
-    outcome = [float(v) for v in floats[i, OUTCOME:OUTCOME + players]] if ints[i, PROVEN] else None
-    return Visit(int(ints[i, ACTION]) if i else None, int(ints[i, PLAYER]), float(floats[i, PRIOR]),
-                 int(ints[i, VISITS]), float(floats[i, TOTAL]), outcome)
-
-
-def _root_node(ints, floats, players: int) -> tuple[Visit, list[Visit]]:
-    """The root and its children."""
+    root = node(0)
     first = int(ints[0, FIRST])
-    return (_visit(ints, floats, 0, players),
-            [_visit(ints, floats, c, players) for c in range(first, first + int(ints[0, COUNT]))])
+    root.children = [node(c) for c in range(first, first + int(ints[0, COUNT]))]
+    return root
