@@ -31,7 +31,6 @@ from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_
 from evoplay.agents.generic_search import clip_value
 from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
 from evoplay.games.base import search_moves
-from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
 
