@@ -76,15 +76,15 @@ def minimax(state, player, depth, evaluate):
     """Plain minimax with the generic search's conventions, no pruning."""
     if state.is_terminal():
         return state.returns()[player] * (TERMINAL_SCALE + depth)
-    if depth == 0:
-        return evaluate(state, player)
-    if state.is_chance_node():
+    if state.is_chance_node():  # never a leaf: its outcomes are
         total = 0.0
         for a, p in state.chance_outcomes():
             c = state.clone()
             c.apply_action(a)
             total += p * minimax(c, player, depth, evaluate)
         return total
+    if depth == 0:
+        return evaluate(state, player)
     values = []
     for a in state.legal_actions():
         c = state.clone()
@@ -181,9 +181,12 @@ def test_chance_expectation_by_hand():
     actions, values = search(s, 0, 2, lambda st, p: 0.0)
     assert values[0] == TERMINAL_SCALE + 1
     assert values[1] == pytest.approx(0.5 * (TERMINAL_SCALE + 1))
-    # at depth 1 the roll is a leaf: the after-state before the die falls is evaluated as it stands
-    _, values = search(s, 0, 1, lambda st, p: 7.0)
-    assert values[1] == 7.0
+    # at depth 1 the roll is not a leaf: its outcomes are (a 0 is a position player 1 is to move in, scored 7;
+    # a 2 or a 3 wins), and the evaluation is never asked about the position with the die in the air
+    asked = []
+    _, values = search(s, 0, 1, lambda st, p: asked.append(st.rolling) or 7.0)
+    assert values[1] == pytest.approx(0.5 * 7.0 + 0.5 * TERMINAL_SCALE)
+    assert asked and all(rolling is None for rolling in asked)
 
 
 def test_batched_evaluation_gives_the_same_values_in_fewer_calls():

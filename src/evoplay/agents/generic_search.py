@@ -5,9 +5,9 @@ of each from ``player``'s side. How it treats each kind of node:
 
 - **terminal**: the true result, ``returns()[player] * (TERMINAL_SCALE + plies left)``: it outweighs any leaf
   evaluation (those are clipped to +-``EVAL_LIMIT``), and a win sooner (a loss later) is worth more.
-- **depth 0, not terminal**: ``evaluate``, from ``player``'s side; a chance node there is evaluated as it stands
-  (an after-state, before the dice fall).
-- **chance**: the expectation over ``chance_outcomes()``; chance nodes take no ply of the depth.
+- **depth 0, not terminal**: ``evaluate``, from ``player``'s side.
+- **chance**: the expectation over ``chance_outcomes()``; chance nodes take no ply of the depth, and one on the
+  horizon is not a leaf: its outcomes are (the evaluation is read where a player is to move, as it was learned).
 - **turn-based**: ``player`` maximises, every other player minimises ``player``'s value (paranoid search, which is
   plain minimax for two players).
 - **simultaneous**: ``player`` maximises over its own actions against one joint action of the others per node,
@@ -214,9 +214,10 @@ class _Search:
         self.spend()
         if state.is_terminal():
             return self.terminal(state, depth)
-        if depth <= 0:
+        chance = state.is_chance_node()
+        if depth <= 0 and not chance:
             return self.leaf(state)
-        if state.is_chance_node():
+        if chance:
             total = 0.0
             outcomes = state.chance_outcomes()
             mass = sum(p for _, p in outcomes)
@@ -283,6 +284,8 @@ class _Search:
         for i, c in enumerate(children):
             if c.is_terminal():
                 values[i] = self.terminal(c, 0)
+            elif c.is_chance_node():
+                values[i] = self.chance_leaf(c)
             else:
                 pending.append(i)
         if len(pending) == len(children):
@@ -290,6 +293,24 @@ class _Search:
         elif pending:
             values[pending] = self.clipped(self.evaluate([children[i] for i in pending], self.player))
         return values
+
+    def chance_leaf(self, state: State) -> float:
+        """A chance node on the horizon (its visit already counted): the expectation over its outcomes, each a leaf."""
+        outcomes = state.chance_outcomes()
+        mass = sum(p for _, p in outcomes)
+        total = 0.0
+        for action, p in outcomes:
+            self.spend()
+            child = state.clone()
+            _apply(child, action)
+            if child.is_terminal():
+                v = self.terminal(child, 0)
+            elif child.is_chance_node():
+                v = self.chance_leaf(child)
+            else:
+                v = self.leaf(child)
+            total += p * v
+        return total / mass
 
     def clipped(self, scored) -> np.ndarray:
         """Leaf values held within +-EVAL_LIMIT, NaN as 0 (an evaluation marked ``clipped`` does it itself)."""

@@ -130,23 +130,72 @@ def order_actions(actions, n, history, first):
 def frontier(params, ply, player, maximise, n, work, leaf, counters, deadline):
     """All the children of a depth-1 node valued as leaves (terminal ones exactly); their best for the mover."""
     positions, masks, actions, probs, scores, row, stack = work
-    spend(counters, deadline, n)
+    if spend(counters, deadline, n):
+        return 0.0
     node = positions[ply]
     child = positions[ply + 1]
     best = -math.inf if maximise else math.inf
     for i in range(n):
         child[:] = node
         game_apply(params, child, actions[ply, i])
-        if game_mover(params, child) == TERMINAL:
-            v = terminal_value(params, child, player, 0, scores)
-        else:
-            v = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
+        v = leaf_value(params, ply + 1, player, work, leaf, counters, deadline)
+        if counters[ABORTED]:
+            return 0.0
         if maximise:
             if v > best:
                 best = v
         elif v < best:
             best = v
     return best
+
+
+def chance_value(params, ply, player, work, leaf, counters, deadline):
+    """The value of the chance node at row ``ply`` on the search's horizon (its visit already counted): the
+    expectation over its outcomes, each valued as a leaf (``generic_search``'s ``_Search.chance_leaf``); 0 once the
+    budget aborted the search."""
+    positions, masks, actions, probs, scores, row, stack = work
+    if ply + 1 >= positions.shape[0]:
+        raise RuntimeError("kernel alpha-beta: more chance nodes in a row than its position stack holds")
+    node = positions[ply]
+    child = positions[ply + 1]
+    p = probs[ply]
+    game_chance(params, node, p)
+    mass = 0.0
+    for a in range(p.shape[0]):
+        if p[a] > 0:
+            mass += p[a]
+    total = 0.0
+    for a in range(p.shape[0]):
+        if p[a] > 0:
+            if spend(counters, deadline, 1):
+                return 0.0
+            child[:] = node
+            game_apply(params, child, a)
+            mover = game_mover(params, child)
+            if mover == TERMINAL:
+                v = terminal_value(params, child, player, 0, scores)
+            elif mover == CHANCE:
+                v = chance_value(params, ply + 1, player, work, leaf, counters, deadline)
+                if counters[ABORTED]:
+                    return 0.0
+            else:
+                v = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
+            total += p[a] * v
+    return total / mass
+
+
+@njit(cache=True)
+def leaf_value(params, ply, player, work, leaf, counters, deadline):
+    """The value of the position at row ``ply`` on the search's horizon, its visit already counted: a finished
+    game's true result, a chance node's expectation (dice pending are not a leaf), else the leaf evaluation."""
+    positions, masks, actions, probs, scores, row, stack = work
+    pos = positions[ply]
+    mover = game_mover(params, pos)
+    if mover == TERMINAL:
+        return terminal_value(params, pos, player, 0, scores)
+    if HAS_CHANCE and mover == CHANCE:
+        return chance_value(params, ply, player, work, leaf, counters, deadline)
+    return evaluate(params, pos, player, leaf, masks[ply], scores, row, stack)
 
 
 def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadline, table, use_table, history):
@@ -159,7 +208,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     mover = game_mover(params, node)
     if mover == TERMINAL:
         return terminal_value(params, node, player, depth, scores)
-    if depth <= 0:
+    if depth <= 0 and mover != CHANCE:
         return evaluate(params, node, player, leaf, masks[ply], scores, row, stack)
     if ply + 1 >= positions.shape[0]:
         raise RuntimeError("kernel alpha-beta: more chance nodes in a row than its position stack holds")
@@ -215,10 +264,9 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
             # A leaf child is valued here, as ``value`` would at depth 0, without a call: most nodes are leaves.
             if spend(counters, deadline, 1):
                 return 0.0
-            if game_mover(params, child) == TERMINAL:
-                v = terminal_value(params, child, player, 0, scores)
-            else:
-                v = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
+            v = leaf_value(params, ply + 1, player, work, leaf, counters, deadline)
+            if counters[ABORTED]:
+                return 0.0
         else:
             v = value(params, ply + 1, player, depth - 1, alpha, beta, work, leaf, counters, deadline, table,
                       use_table, history)
@@ -264,8 +312,16 @@ def value_signature(kernels: Kernels):
                          f1, types.DictType(types.int64, ENTRY), types.boolean, n1)
 
 
-#: the recursive kernels, compiled per game with these signatures (evoplay.games.kernels.specialise)
-RECURSIVE = {"value": value_signature}
+def chance_value_signature(kernels: Kernels):
+    """``chance_value``'s explicit signature (``value``'s arguments without the depth, window and table)."""
+    full = value_signature(kernels)
+    a = full.args
+    return types.float64(a[0], a[1], a[2], a[6], a[7], a[8], a[9])
+
+
+#: the recursive kernels, compiled per game with these signatures (evoplay.games.kernels.specialise); chance_value
+#: first, as value's leaves call it
+RECURSIVE = {"chance_value": chance_value_signature, "value": value_signature}
 
 
 @njit(cache=True)
@@ -279,11 +335,10 @@ def iteration(params, player, children, order, n, depth, out, work, leaf, counte
         if counters[ABORTED]:
             return False
         for i in range(n):
-            c = children[order[i]]
-            if game_mover(params, c) == TERMINAL:
-                out[i] = terminal_value(params, c, player, 0, scores)
-            else:
-                out[i] = evaluate(params, c, player, leaf, masks[1], scores, row, stack)
+            positions[1, :] = children[order[i]]
+            out[i] = leaf_value(params, 1, player, work, leaf, counters, deadline)
+            if counters[ABORTED]:
+                return False
         return True
     best = -math.inf
     for i in range(n):
@@ -347,13 +402,13 @@ def after_values(params, root, player, leaf, root_actions, values, work):
     n = game_legal(params, root, player, masks[0])
     list_actions(masks[0], root_actions)
     child = positions[1]
+    counters = np.zeros(5, np.int64)
+    counters[LIMIT] = NO_LIMIT
+    deadline = np.array(NO_END)
     for i in range(n):
         child[:] = root
         game_apply(params, child, root_actions[i])
-        values[i] = evaluate(params, child, player, leaf, masks[1], scores, row, stack)
-        if game_mover(params, child) == TERMINAL:
-            game_returns(params, child, scores)
-            values[i] = scores[player] * TERMINAL_SCALE
+        values[i] = leaf_value(params, 1, player, work, leaf, counters, deadline)
     return n
 
 

@@ -330,12 +330,36 @@ class FeatureAgent(Agent):
         return children
 
     def move_values(self, state, player: int, actions) -> np.ndarray:
-        children = self.after_states(state, player, actions)
-        values = self.score_rows(self.rows(children, player))
-        for i, c in enumerate(children):
+        """Each action's after-state scored in one call; an after-state with dice pending is the expectation over
+        its outcomes (as the search values a chance node on its horizon), a finished game its true result."""
+        leaves: list = []
+
+        def gather(s):  # a leaf's index, or [(subtree, probability)] under a chance node
+            if not s.is_chance_node():
+                leaves.append(s)
+                return len(leaves) - 1
+            out = []
+            for a, p in s.chance_outcomes():
+                c = s.clone()
+                c.apply_action(int(a))
+                out.append((gather(c), p))
+            return out
+
+        trees = [gather(c) for c in self.after_states(state, player, actions)]
+        scored = self.score_rows(self.rows(leaves, player))
+        for i, c in enumerate(leaves):
             if c.is_terminal():
-                values[i] = float(c.returns()[player]) * TERMINAL_SCALE
-        return values
+                scored[i] = float(c.returns()[player]) * TERMINAL_SCALE
+
+        def value(t):
+            if not isinstance(t, list):
+                return scored[t]
+            total = 0.0
+            for sub, p in t:
+                total += p * value(sub)
+            return total / sum(p for _, p in t)
+
+        return np.array([value(t) for t in trees], dtype=np.float64)
 
     def _joint(self, state, player: int) -> list[int]:
         joint = []
