@@ -115,3 +115,37 @@ def test_whole_games_replay_move_for_move_on_either_path():
             a = play_game(fast, [kernel_players[i], kernel_players[j]], seed)
             b = play_game(plain, [state_players[i], state_players[j]], seed)
             assert a.history == b.history, (i, j, seed)
+
+
+def test_the_move_policy_takes_the_expectation_over_dice_on_either_path():
+    """A move whose after-state waits for dice is valued as the mean over the dice (each outcome a position a player is
+    to move in), the same on the kernels as through the State."""
+    from evoplay.agents.program import linear_agent
+
+    game = load_game(DICE)
+    view = FeatureView(game, True, np.ones(game.num_features() + 6))
+    agent = linear_agent(game, np.random.default_rng(2).normal(size=len(view)), "move", 1, view=view)
+    assert agent.kernel is not None
+    rng = np.random.default_rng(4)
+    state, compared = game.new_initial_state(0), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(3)))
+            continue
+        player = state.current_player()
+        actions, kernel_values = agent.kernel.move_values(state, player)
+        np.testing.assert_allclose(kernel_values, agent.move_values(state, player, actions), rtol=1e-12, atol=1e-12)
+        for a, v in zip(actions, kernel_values):  # a move that does not win hands the next player a die to roll
+            child = state.clone()
+            child.apply_action(a)
+            if child.is_chance_node():
+                mean = 0.0
+                for roll, p in child.chance_outcomes():
+                    after = child.clone()
+                    after.apply_action(roll)
+                    mean += p * float(agent.score_rows(agent.rows([after], player))[0])
+                assert v == pytest.approx(mean, rel=1e-12, abs=1e-12)
+                compared += 1
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert compared > 5
