@@ -164,7 +164,7 @@ def test_a_play_check_stopped_after_a_round_decides_by_the_rounds_played(tmp_pat
         res = real(game, agents, spec, *args, **kwargs)
         res.fitness = np.array([0.75, 0.25])
         for name in res.by_opponent:
-            res.by_opponent[name] = np.array([[2, 0, 0], [1, 0, 1]], dtype=np.int64)
+            res.by_opponent[name] = np.array([[2, 0, 0], [0, 0, 2]], dtype=np.int64)  # a lead beyond chance
         return res
 
     monkeypatch.setattr(generic, "evaluate_population", one_round_then_out_of_time)

@@ -110,10 +110,13 @@ def test_the_play_check_ships_deepening_or_the_trained_search_by_what_scored_bet
     best = folder.read_json("best.json")
     check = best["play_check"]
     assert set(check["scores"]) == {"as trained", "within the play budget"}
-    # the better against the yardstick (the top rungs: a plain-Python game has no MCTS here), then the better score
-    rate = {label: [(w + 0.5 * d) / max(w + d + l_, 1) for w, d, l_ in [map(sum, zip(*by.values()))]][0]
-            for label, by in check["wdl"].items()}
-    better = min(check["scores"], key=lambda k: (-rate[k], -check["scores"][k], k == "as trained"))
+    # the search unless the trained player won clearly more against the yardstick (the top rungs: a plain-Python game
+    # has no MCTS here)
+    labels = list(check["scores"])
+    games = np.array([[sum(x) for x in zip(*check["wdl"][label].values())] for label in labels], dtype=float)
+    played = games.sum(axis=1)
+    better = generic.ship_label(labels, (games[:, 0] + 0.5 * games[:, 1]) / np.maximum(played, 1), played,
+                                np.array([check["scores"][label] for label in labels]))
     assert check["shipped"] == better
     agent = make_agent(f"weights({folder.file('best.json')})", game)
     assert (agent.budget is not None) == (better == "within the play budget") == ("play" in best)

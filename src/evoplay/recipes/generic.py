@@ -29,6 +29,28 @@ UCT_CANDIDATES = ("kernels", "always", "never")
 #: uniform before: the prior is paid where the search comes back, and the simulations it costs stay few
 #: (hex 6x6 against MCTS at equal CPU, 40 games: 47.5 % computed at every expansion, 57.5-67.5 % at visit 4-64)
 PRIOR_VISITS = 16
+#: the play check ships the player as trained (a fixed shallow search that leaves its thinking time unused) only when
+#: it won more of its games against the yardstick than the best searching candidate beyond chance: its lead over
+#: this many standard errors (a one-sided two-proportion test at 5 %); a lead within the noise of a few games ships
+#: the search, which gets stronger with its time
+SAFETY_Z = 1.645
+
+
+def ship_label(labels: list[str], rate: np.ndarray, played: np.ndarray, score: np.ndarray) -> str:
+    """The play check's choice among ``labels`` (the first the player as trained, the others searches that use the
+    play budget) from each one's win rate against the yardstick (draws half) over ``played`` games and its score
+    (which also counts the candidates' games against each other): the best search by its rate, then its score, then
+    alpha-beta before uct; the player as trained instead only where it won clearly more (``SAFETY_Z``)."""
+    search = min(range(1, len(labels)), key=lambda i: (-float(rate[i]), -float(score[i]), i))
+    n0, n1 = float(played[0]), float(played[search])
+    if n0 and n1:
+        pooled = (rate[0] * n0 + rate[search] * n1) / (n0 + n1)
+        error = float(np.sqrt(pooled * (1.0 - pooled) * (1.0 / n0 + 1.0 / n1)))
+        if rate[0] - rate[search] > SAFETY_Z * error and rate[0] > rate[search]:
+            return labels[0]
+    elif not (n0 or n1) and score[0] > score[search]:  # no games against a yardstick: the scores decide
+        return labels[0]
+    return labels[search]
 
 
 def load_game_of(config: dict):
@@ -333,8 +355,9 @@ class GenericEvolution:
         (see :meth:`uct_candidate`) as Monte Carlo tree search guided by its evaluation within the same time: each
         plays ``report.play_games`` rounds of a game a seat against MCTS within the same time (:meth:`check_spec`)
         and the others (a time budget that runs out after a round decides by the rounds played, and the result says
-        so); the one that does best against MCTS ships (its games against the other candidates break a tie: a
-        candidate that beats a weak one is not thereby stronger against MCTS). Evolution weighs an
+        so); the search that does best against MCTS ships (its games against the other candidates break a tie: a
+        candidate that beats a weak one is not thereby stronger against MCTS), the player as trained only where it
+        won clearly more against MCTS (``ship_label``): a few games' lead is noise, and the search uses its time. Evolution weighs an
         evaluation at the training depth only, and one that ranks the moves of a shallow search well can rank
         the leaves of a deeper one badly (positions where different players move, after different dice); where
         the value of a position is a connection, random rollouts read it better than any sum of features. None
@@ -382,14 +405,12 @@ class GenericEvolution:
             if not rounds:  # not one round: the play budget ships, unchecked
                 return {"scores": STOPPED, "shipped": labels[1], "uct": None}
         fitness = total / rounds
-        # what ships is the best against the yardstick (MCTS within the same time: what the player must beat to be
-        # worth its time); the scores, which also count the candidates' games against each other, break a tie, and
-        # then the search that uses the budget (alpha-beta before uct)
+        # what ships is the search that does best against the yardstick (MCTS within the same time: what the player
+        # must beat to be worth its time), unless the player as trained clearly does better (ship_label)
         played = wdl.sum(axis=(1, 2))
         rate = np.where(played > 0, (wdl[:, :, 0].sum(axis=1) + 0.5 * wdl[:, :, 1].sum(axis=1))
                         / np.maximum(played, 1), 0.0)
-        order = sorted(range(len(labels)), key=lambda i: (-float(rate[i]), -float(fitness[i]), i == 0, i))
-        shipped = labels[order[0]]
+        shipped = ship_label(labels, rate, played, fitness)
         return {"scores": {label: round(float(f), 4) for label, f in zip(labels, fitness)},
                 "shipped": shipped, "uct": uct["play"] if uct is not None else None, "rounds": rounds,
                 "against": against,
