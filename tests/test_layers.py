@@ -155,7 +155,8 @@ def test_the_searches_are_written_once_in_search_and_the_players_hand_them_over(
     assert sorted(m for m in compiled if layer(m) == "agents") == sorted(COMPILED_IN_AGENTS)
     searches = {f"evoplay.search.{name}" for name in ("rollout", "rs", "rhea", "mcts", "lookahead")}
     assert searches <= compiled and searches <= REACHES["evoplay.agents.controller"]
-    assert "evoplay.search.uct" in compiled and "evoplay.search.uct" in REACHES["evoplay.agents.uct"]
+    assert "evoplay.search.uct_kernel" in compiled and "evoplay.search.uct_kernel" in REACHES["evoplay.agents.uct"]
+    assert "evoplay.search.uct" not in compiled  # the reference compiles nothing: its kernels are uct_kernel's
     assert compiled_per_game("game_legal = game_apply = None\n") and compiled_per_game("USES = ('evoplay.x',)\n")
     assert not compiled_per_game("def f(game_legal):\n    game_state = 1\n")
 

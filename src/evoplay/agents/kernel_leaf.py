@@ -5,7 +5,7 @@ feature player's evaluation (a weight vector's dot product or a GP program) over
 (the game's features, the free features, the board counts -- pairs or line patterns -- and the per-run scales),
 computed here with the same sums in the same order, so a value is the State path's to the last bit. ``evaluate``
 is that value; the searches over a game's kernels read it: alpha-beta (evoplay.agents.kernel_search) at its leaves
-and for the policy ``move``, uct (evoplay.search.uct, handed this module as its leaf hook) for its evolved leaf
+and for the policy ``move``, uct (evoplay.search.uct_kernel, handed this module as its leaf hook) for its evolved leaf
 values and priors.
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
@@ -87,7 +87,7 @@ def make_leaf(kind: int, batched: bool = False, index: int = 0, view=None, weigh
 
 def room(kernels, leaf: Leaf) -> tuple[int, int]:
     """The sizes of the feature row and the program's stack ``evaluate`` works in for ``leaf`` on a game of
-    ``kernels`` (the searches' scratch: uct reads them through its hooks, evoplay.search.uct)."""
+    ``kernels`` (the searches' scratch: uct reads them through its hooks, evoplay.search.uct_kernel)."""
     row = kernels.n_features + (6 if leaf.free else 0) + int(leaf.board[7]) if leaf.kind in (LINEAR, PROGRAM) else 1
     return row, max(leaf.size, 1)
 

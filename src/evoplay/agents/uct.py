@@ -1,5 +1,6 @@
-"""``uct(...)``: the player of closed-loop Monte Carlo tree search (evoplay.search.uct, OpenSpiel's MCTSBot): its
-parameters and budget, the games it plays, and the evaluations an evolved player lends it.
+"""``uct(...)``: the player of closed-loop Monte Carlo tree search (evoplay.search.uct, OpenSpiel's MCTSBot, with its
+kernels evoplay.search.uct_kernel): its parameters and budget, the games it plays, and the evaluations an evolved
+player lends it.
 
 :class:`UctAgent` searches ``simulations`` a move or within ``ms`` of its clock and its ``deadline``, through the
 State (``tree_search``) or, where the game hands over kernels and the kernels can compute its evaluator
@@ -21,9 +22,9 @@ from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import Game, State
 from evoplay.games.kernels import kernels_of
-from evoplay.search.uct import (MAX_NODES, SELECTIONS, UCT_C, WIN_SCORE, CutRolloutEvaluator, Evaluator, Guide,
-                                KernelUct, PriorEvaluator, RandomRolloutEvaluator, SearchNode, sample_outcome,
-                                tree_search)
+from evoplay.search.uct import (MAX_NODES, SELECTIONS, UCT_C, WIN_SCORE, CutRolloutEvaluator, Evaluator,
+                                PriorEvaluator, RandomRolloutEvaluator, SearchNode, sample_outcome, tree_search)
+from evoplay.search.uct_kernel import Guide, KernelUct
 
 #: random positions whose scores set the scale an evolved evaluation is read on (tanh(score / their spread))
 SCALE_POSITIONS = 64
@@ -143,10 +144,10 @@ def _evaluation_of(method) -> EvolvedEvaluation | None:
 
 
 def kernel_guide(evaluator: Evaluator) -> Guide | None:
-    """What the kernel search must compute for ``evaluator`` (evoplay.search.uct's ``Guide``), or None when the kernels
-    cannot compute it: random rollouts, an EvolvedEvaluation's cut rollouts and its prior, where its player has a
-    kernel path (kernel_players: a gp program or weights whose view the kernels read). Any other evaluator runs
-    through the State."""
+    """What the kernel search must compute for ``evaluator`` (evoplay.search.uct_kernel's ``Guide``), or None when
+    the kernels cannot compute it: random rollouts, an EvolvedEvaluation's cut rollouts and its prior, where its
+    player has a kernel path (kernel_players: a gp program or weights whose view the kernels read). Any other
+    evaluator runs through the State."""
     kind = type(evaluator)
     if kind is RandomRolloutEvaluator:
         return Guide(kernel_leaf.make_leaf(kernel_leaf.SCORE), rollouts=int(evaluator.rollouts))
@@ -214,8 +215,8 @@ class UctAgent(Agent):
         self.spec = spec or "uct"
         self.deadline: float | None = None
         self.last_root: SearchNode | None = None
-        # A game that hands over kernels is searched inside Numba (search/uct.py's KernelUct: the same tree and moves)
-        # when the kernels can compute the evaluator (kernel_guide), else through the State.
+        # A game that hands over kernels is searched inside Numba (search/uct_kernel.py's KernelUct: the same tree and
+        # moves) when the kernels can compute the evaluator (kernel_guide), else through the State.
         self._guide = kernel_guide(self.evaluator)
         guide = self._guide
         kernel = guide is not None and KernelUct.supports(game) and (

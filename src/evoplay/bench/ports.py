@@ -8,7 +8,7 @@ shared machine wall time would count the other sessions' work too):
   the port's kernels (``PortGame.random_playouts``: its ``moves`` and ``apply``) against pyspiel driven from Python
   (clone, legal_actions, apply_action on OpenSpiel's C++ state; the way a Python search uses OpenSpiel). Target:
   20x.
-- **uct simulations a second**: evoplay's ``uct`` (on the port's kernels: evoplay.search.uct) against
+- **uct simulations a second**: evoplay's ``uct`` (on the port's kernels: evoplay.search.uct_kernel) against
   OpenSpiel's C++ ``MCTSBot`` in the same process, the same search (UCT constant 2, one random rollout a leaf, the
   solver on) on the same positions (the opening and positions of random games). Target: 0.8 of MCTSBot's.
 - **a 2-ply evolved move**: a ``weights`` player (one weight per feature and free feature, scaled as a GA run
