@@ -102,12 +102,12 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
     from numba.core.registry import CPUDispatcher
 
     from evoplay.games import kernels as protocol
-    from evoplay.search.uct import Hooks
+    from evoplay.search.uct_kernel import Hooks
 
     kernels = kernels_of(load_game(FAST))
     hooks = Hooks(kernels, "evoplay.agents.kernel_leaf")
-    names = [f"evoplay.search.uct__game_{hooks.key}"] + [f"evoplay.agents.{module}__game_{kernels.key}"
-                                                        for module in ("kernel_search", "kernel_leaf")]
+    names = [f"evoplay.search.uct_kernel__game_{hooks.key}"] + [f"evoplay.agents.{module}__game_{kernels.key}"
+                                                               for module in ("kernel_search", "kernel_leaf")]
     for name in names:  # fresh copies, whatever this process loaded before
         monkeypatch.delitem(sys.modules, name, raising=False)
     compiled = []
@@ -124,7 +124,7 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
 
     monkeypatch.setattr(protocol, "njit", lambda **options: Compiled)
     try:
-        uct = specialise("evoplay.search.uct", hooks)
+        uct = specialise("evoplay.search.uct_kernel", hooks)
         leaf = sys.modules[names[2]]
         assert uct.hook_leaf is leaf.evaluate and isinstance(leaf.evaluate, CPUDispatcher)  # the leaf handed over
         assert leaf.evaluate.py_func.__module__ == names[2]  # bound to this game's kernels, not the unbound module
