@@ -132,10 +132,11 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
         search = specialise("evoplay.agents.kernel_search", kernels, recursive=False)
         assert search.evaluate is leaf.evaluate
         assert compiled == [] and not isinstance(search.value, (CPUDispatcher, Compiled))
-        assert specialise("evoplay.agents.kernel_search", kernels) is search and compiled == ["value"]
-        assert isinstance(search.value, Compiled)
+        recursive = ["chance_value", "value"]
+        assert specialise("evoplay.agents.kernel_search", kernels) is search and compiled == recursive
+        assert isinstance(search.value, Compiled) and isinstance(search.chance_value, Compiled)
         specialise("evoplay.agents.kernel_search", kernels)
-        assert compiled == ["value"]  # once
+        assert compiled == recursive  # once
     finally:
         for name in names:  # the copies made here hold the stand-in: no later test may find them
             sys.modules.pop(name, None)
