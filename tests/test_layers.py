@@ -142,21 +142,21 @@ def compiled_per_game(source: str) -> bool:
     return "USES" in names or any(name.startswith("game_") for name in names)
 
 
-#: the modules of agents/ still compiled per game: the evolved players' leaf (the hook they hand uct and alpha-beta)
-#: and the alpha-beta for any game that has yet to join search/alphabeta.py
-COMPILED_IN_AGENTS = ("evoplay.agents.kernel_leaf", "evoplay.agents.kernel_search")
-
-
 def test_the_searches_are_written_once_in_search_and_the_players_hand_them_over():
-    """The rollout controllers' searches, their rollouts and uct live in search/, each a reference beside its Numba
-    kernels; agents/ holds the players (their parameters and budgets) and compiles no search of its own but those
-    still listed (COMPILED_IN_AGENTS): a kernel of rollouts or of uct written again in agents/ fails here."""
+    """The rollout controllers' searches, their rollouts, uct, the alpha-beta for any game and the evolved players'
+    leaf it and uct call live in search/, each a reference beside its Numba kernels; agents/ holds the players (their
+    parameters and budgets) and compiles no search of its own: a kernel of rollouts, of uct or of alpha-beta written
+    again in agents/ fails here."""
     compiled = {m for m, path in MODULES.items() if compiled_per_game(path.read_text(encoding="utf-8"))}
-    assert sorted(m for m in compiled if layer(m) == "agents") == sorted(COMPILED_IN_AGENTS)
+    assert sorted(m for m in compiled if layer(m) == "agents") == []
     searches = {f"evoplay.search.{name}" for name in ("rollout", "rs", "rhea", "mcts", "lookahead")}
     assert searches <= compiled and searches <= REACHES["evoplay.agents.controller"]
     assert "evoplay.search.uct_kernel" in compiled and "evoplay.search.uct_kernel" in REACHES["evoplay.agents.uct"]
     assert "evoplay.search.uct" not in compiled  # the reference compiles nothing: its kernels are uct_kernel's
+    for kernels, player in (("minimax_kernel", "alphabeta"), ("leaf_kernel", "uct")):
+        name = f"evoplay.search.{kernels}"
+        assert name in compiled and name in REACHES[f"evoplay.agents.{player}"]
+    assert "evoplay.search.minimax" not in compiled
     assert compiled_per_game("game_legal = game_apply = None\n") and compiled_per_game("USES = ('evoplay.x',)\n")
     assert not compiled_per_game("def f(game_legal):\n    game_state = 1\n")
 

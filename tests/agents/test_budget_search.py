@@ -1,5 +1,5 @@
 """Iterative deepening within a budget, the transposition table, and the free features and scales a feature
-player reads (evoplay.agents.generic_search, evoplay.agents.feature_view)."""
+player reads (evoplay.search.minimax, evoplay.agents.feature_view)."""
 from __future__ import annotations
 
 import time
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from evoplay.agents.feature_view import FREE_FEATURES, FeatureView, free_features, measure_scales
-from evoplay.agents.generic_search import Budget, search
+from evoplay.search.minimax import Budget, search
 from evoplay.agents.program import linear_agent
 from evoplay.errors import SpecError
 from evoplay.games import load_game

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from evoplay.agents.generic_search import TERMINAL_SCALE, batched, search
+from evoplay.search.minimax import TERMINAL_SCALE, batched, search
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 from evoplay.games.base import CHANCE, TERMINAL, Game, State

@@ -1,6 +1,7 @@
-"""The kernel alpha-beta against generic_search through the State: the same actions, values and node counts at
-every position of seeded games (every leaf kind, with and without a node budget and a transposition table, chance
-nodes and three players), and whole games of the agents that take it replay move for move on either path."""
+"""The kernel alpha-beta (evoplay.search.minimax_kernel) against evoplay.search.minimax through the State: the same
+actions, values and node counts at every position of seeded games (every leaf kind, with and without a node budget
+and a transposition table, chance nodes and three players), and whole games of the agents that take it replay move
+for move on either path."""
 from __future__ import annotations
 
 import time
@@ -10,11 +11,11 @@ import numpy as np
 import pytest
 
 from evoplay import gp
-from evoplay.agents import generic_search as gs
+from evoplay.search import minimax as gs
 from evoplay.agents import make_agent
 from evoplay.agents.alphabeta import FeatureValue, score_difference
 from evoplay.agents.feature_view import FeatureView
-from evoplay.agents.kernel_search import FEATURE, LINEAR, PROGRAM, SCORE, KernelSearch, make_leaf, new_table, supports
+from evoplay.search.minimax_kernel import FEATURE, LINEAR, PROGRAM, SCORE, KernelSearch, make_leaf, new_table, supports
 from evoplay.agents.program import FeatureAgent, LinearScorer, ProgramScorer, _Leaves, game_primitive_set
 from evoplay.arena.match import play_game
 from evoplay.games import load_game

@@ -1,6 +1,6 @@
 """Pinned results of the five alpha-beta searches: chosen moves, values and node counts on seeded positions.
 
-The searches are generic_search (the State path), kernel_search (the same inside Numba over a game's kernels),
+The searches are evoplay.search.minimax (the State path), minimax_kernel (the same inside Numba over a game's kernels),
 Kalah's own search (material, weights and program leaves), Kalah's iterative deepening under a node budget, and the
 m,n,k search (line counts and seed 001's evaluation). They were recorded before the five became one alpha-beta with
 the leaf and the move ordering as hooks; a change that alters a move, a value or a node count fails here.
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from evoplay import load_game
-from evoplay.agents import generic_search
+from evoplay.search import minimax
 from evoplay.agents.alphabeta import score_difference
-from evoplay.agents.kernel_search import FEATURE, LINEAR, SCORE, KernelSearch, make_leaf, new_table
+from evoplay.search.minimax_kernel import FEATURE, LINEAR, SCORE, KernelSearch, make_leaf, new_table
 from evoplay.games.kalah import deepening
 from evoplay.games.kalah import search as search_kalah
 from evoplay.games.mnk import search as search_mnk
@@ -61,12 +61,12 @@ def plain(values) -> list:
     return [float(v) for v in values]
 
 
-# --- generic_search through the State ---------------------------------------------------------------------------
+# --- minimax through the State ----------------------------------------------------------------------------------
 def batched_score(states, player):
     return np.array([score_difference(s, player) for s in states])
 
 
-batched_score = generic_search.batched(batched_score)
+batched_score = minimax.batched(batched_score)
 
 GENERIC = {  # name: (game spec, depth, evaluate, budget nodes or 0)
     "take_away": (f"{HERE / 'take_away.py'}:TakeAway(stones=11)", 6, score_difference, 0),
@@ -87,14 +87,14 @@ def generic_case(name):
     for i, state in enumerate(positions(game)):
         player = state.current_player() if not state.is_simultaneous_node() else 0
         stats = {}
-        budget = generic_search.Budget(nodes=nodes) if nodes else None
-        actions, values = generic_search.search(state, player, depth, evaluate, np.random.default_rng(i),
+        budget = minimax.Budget(nodes=nodes) if nodes else None
+        actions, values = minimax.search(state, player, depth, evaluate, np.random.default_rng(i),
                                                 stats=stats, budget=budget, table={} if nodes else None)
         out.append([list(map(int, actions)), plain(values), stats["nodes"], stats["depth"]])
     return out
 
 
-# --- kernel_search over a game's kernels --------------------------------------------------------------------------
+# --- minimax_kernel over a game's kernels -------------------------------------------------------------------------
 KERNEL = {  # name: (game spec, depth, leaf kind, budget nodes or 0)
     "kalah(pits=4,seeds=3) score": ("kalah(pits=4,seeds=3)", 5, SCORE, 0),
     "kalah(pits=4,seeds=3) feature": ("kalah(pits=4,seeds=3)", 4, FEATURE, 0),
@@ -119,7 +119,7 @@ def kernel_case(name):
     out = []
     for state in positions(game):
         stats = {}
-        budget = generic_search.Budget(nodes=nodes) if nodes else None
+        budget = minimax.Budget(nodes=nodes) if nodes else None
         actions, values = search.search(state, state.current_player(), depth, leaf, budget=budget,
                                         table=new_table() if nodes else None, stats=stats)
         out.append([actions, plain(values), stats["nodes"], stats["depth"]])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from evoplay.agents.feature_view import FeatureView
-from evoplay.agents.generic_search import Budget
+from evoplay.search.minimax import Budget
 from evoplay.agents.program import ProgramScorer, game_primitive_set, program_agent
 from evoplay.games import load_game
 from evoplay.gp import population

@@ -93,7 +93,7 @@ def test_each_game_gets_its_own_compiled_copy_of_a_search():
 
 
 def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_kernels_once(monkeypatch):
-    """uct and alpha-beta both call the feature players' leaf (alpha-beta's USES name kernel_leaf, uct is handed it as
+    """uct and alpha-beta both call the feature players' leaf (alpha-beta's USES name leaf_kernel, uct is handed it as
     its hook): each calls the one copy of it for the game, and uct loads no alpha-beta. Alpha-beta's recursive search
     stays uncompiled when it is asked for without (``recursive=False``) and compiles once, in that same copy, when it
     is asked for itself."""
@@ -105,9 +105,9 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
     from evoplay.search.uct_kernel import Hooks
 
     kernels = kernels_of(load_game(FAST))
-    hooks = Hooks(kernels, "evoplay.agents.kernel_leaf")
-    names = [f"evoplay.search.uct_kernel__game_{hooks.key}"] + [f"evoplay.agents.{module}__game_{kernels.key}"
-                                                               for module in ("kernel_search", "kernel_leaf")]
+    hooks = Hooks(kernels, "evoplay.search.leaf_kernel")
+    names = [f"evoplay.search.uct_kernel__game_{hooks.key}"] + [f"evoplay.search.{module}__game_{kernels.key}"
+                                                               for module in ("minimax_kernel", "leaf_kernel")]
     for name in names:  # fresh copies, whatever this process loaded before
         monkeypatch.delitem(sys.modules, name, raising=False)
     compiled = []
@@ -129,13 +129,13 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
         assert uct.hook_leaf is leaf.evaluate and isinstance(leaf.evaluate, CPUDispatcher)  # the leaf handed over
         assert leaf.evaluate.py_func.__module__ == names[2]  # bound to this game's kernels, not the unbound module
         assert names[1] not in sys.modules and compiled == []
-        search = specialise("evoplay.agents.kernel_search", kernels, recursive=False)
+        search = specialise("evoplay.search.minimax_kernel", kernels, recursive=False)
         assert search.evaluate is leaf.evaluate
         assert compiled == [] and not isinstance(search.value, (CPUDispatcher, Compiled))
         recursive = ["chance_value", "value"]
-        assert specialise("evoplay.agents.kernel_search", kernels) is search and compiled == recursive
+        assert specialise("evoplay.search.minimax_kernel", kernels) is search and compiled == recursive
         assert isinstance(search.value, Compiled) and isinstance(search.chance_value, Compiled)
-        specialise("evoplay.agents.kernel_search", kernels)
+        specialise("evoplay.search.minimax_kernel", kernels)
         assert compiled == recursive  # once
     finally:
         for name in names:  # the copies made here hold the stand-in: no later test may find them

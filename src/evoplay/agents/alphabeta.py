@@ -1,14 +1,14 @@
 """``alphabeta(depth=D)``: minimax with alpha-beta pruning for any game: the game's own search where it has one
-(``Game.players["alphabeta"]``, with the evaluation ``auto``), else evoplay.agents.generic_search -- inside Numba
-when the game hands over kernels (evoplay.agents.kernel_search, the same values) -- with the true result at
+(``Game.players["alphabeta"]``, with the evaluation ``auto``), else evoplay.search.minimax -- inside Numba
+when the game hands over kernels (evoplay.search.minimax_kernel, the same values) -- with the true result at
 terminal positions and, below the horizon, the score difference or a named feature."""
 from __future__ import annotations
 
 import numpy as np
 
-from evoplay.agents import generic_search, kernel_leaf, kernel_search
 from evoplay.agents.base import Agent
-from evoplay.agents.kernel_search import KernelSearch
+from evoplay.search import leaf_kernel, minimax, minimax_kernel
+from evoplay.search.minimax_kernel import KernelSearch
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.search.alphabeta import DEFAULT_DEPTH, SearchPlayer
 from evoplay.games.base import SIMULTANEOUS
@@ -72,11 +72,11 @@ class AlphaBetaAgent(SearchPlayer):
         super().__init__(game, random_ties, seed, spec or f"alphabeta(depth={depth or DEFAULT_DEPTH})")
         self._evaluate = leaf_evaluation(game, eval)
         self.state_api_only = True
-        # A game that hands over kernels is searched inside Numba (agents/kernel_search.py, the same values).
-        self._kernel = KernelSearch(game) if kernel_search.supports(game) else None
+        # A game that hands over kernels is searched inside Numba (search/minimax_kernel.py, the same values).
+        self._kernel = KernelSearch(game) if minimax_kernel.supports(game) else None
         if self._kernel is not None:
-            self._leaf = (kernel_leaf.make_leaf(kernel_leaf.FEATURE, index=self._evaluate.index)
-                          if isinstance(self._evaluate, FeatureValue) else kernel_leaf.make_leaf(kernel_leaf.SCORE))
+            self._leaf = (leaf_kernel.make_leaf(leaf_kernel.FEATURE, index=self._evaluate.index)
+                          if isinstance(self._evaluate, FeatureValue) else leaf_kernel.make_leaf(leaf_kernel.SCORE))
         self.eval = eval
         if depth < 0 or depth > 40:
             raise SpecError(f"alphabeta: depth={depth} is out of range; use 1..40 (0 = default)")
@@ -89,7 +89,7 @@ class AlphaBetaAgent(SearchPlayer):
         return self.depth or DEFAULT_DEPTH
 
     def step(self, state) -> int:
-        """The generic search (evoplay.agents.generic_search) for the player to move, or this seat at a
+        """The generic search (evoplay.search.minimax) for the player to move, or this seat at a
         simultaneous node; opponents' simultaneous moves and hidden cards are drawn from the agent's seed."""
         player = state.current_player()
         if player == SIMULTANEOUS:
@@ -98,13 +98,13 @@ class AlphaBetaAgent(SearchPlayer):
             raise IllegalActionError(f"{self.spec}: asked to move where no player moves (current player {player})")
         stats = {}
         # A deadline (evoplay serve's move time) makes the search deepen iteratively up to its depth and stop there.
-        budget = generic_search.Budget(deadline=self.deadline) if self.deadline is not None else None
+        budget = minimax.Budget(deadline=self.deadline) if self.deadline is not None else None
         if self._kernel is not None:
-            table = kernel_search.new_table() if budget else None
+            table = minimax_kernel.new_table() if budget else None
             actions, values = self._kernel.search(state, player, self.depth_for(state), self._leaf, budget=budget,
                                                   table=table, stats=stats)
         else:
-            actions, values = generic_search.search(state, player, self.depth_for(state), self._evaluate, self._rng,
+            actions, values = minimax.search(state, player, self.depth_for(state), self._evaluate, self._rng,
                                                      stats=stats, budget=budget, table={} if budget else None)
         self.nodes += stats.get("nodes", 0)
         if not actions:

@@ -6,7 +6,7 @@ evoplay.agents.program) plays: the policy, the depth and the play budget the cha
 clock), the iterative deepening with its move ordering, transposition table and history heuristic, the leaf
 evaluation (the game's features, the free features, the pair counts, the scales, the clipping), the terminal
 values and the chance and simultaneous nodes. None of it is written twice: the file carries evoplay's own source
-of the search (evoplay.agents.generic_search), of the player's move choice (``FeatureAgent``'s methods, ties drawn
+of the search (evoplay.search.minimax), of the player's move choice (``FeatureAgent``'s methods, ties drawn
 with a generator seeded like the agent's) and of the feature view (evoplay.agents.feature_view), and
 ``missing_names`` refuses a file whose carried code needs something the file lacks. Only the evaluation is
 written out: the program as one expression (evoplay.gp.export), or the weights.
@@ -23,13 +23,13 @@ import re
 import textwrap
 from pathlib import Path
 
-from evoplay.agents import feature_view, generic_search, program as program_module, uct as uct_module
+from evoplay.agents import feature_view, program as program_module, uct as uct_module
 from evoplay.errors import SpecError
 from evoplay.games import sources, standalone
 from evoplay.gp.export import to_python
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program
-from evoplay.search import uct as search_uct
+from evoplay.search import minimax, uct as search_uct
 
 # --------------------------------------------------------------------------------------------------------------
 # The parts of the Python file.
@@ -347,7 +347,7 @@ def _carried_player(view_head: str = _VIEW, player_head: str = _PLAYER) -> str:
 
 #: where the names the carried code uses come from, the first that has a name giving it (the search's MAX_DEPTH,
 #: not the program module's)
-_SOURCES = (generic_search, feature_view, program_module, uct_module, search_uct)
+_SOURCES = (minimax, feature_view, program_module, uct_module, search_uct)
 
 
 def _view_state(view) -> dict:
@@ -487,7 +487,7 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         "# evoplay's FeatureView of the champion: its own features, the free features, the board's counts, the scales",
         "VIEW = " + pprint.pformat(_view_state(shipped.view), width=110, compact=True, sort_dicts=False),
         f"POLICY = {shipped.policy!r}  # without a budget: 'move' scores each move's after-state, 'search' searches",
-        f"DEPTH = {depth!r}  # the plies it evolved with (a budget deepens up to {generic_search.MAX_DEPTH})",
+        f"DEPTH = {depth!r}  # the plies it evolved with (a budget deepens up to {minimax.MAX_DEPTH})",
         f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
         f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.program.play_budget reads it)",
     ] + ([f"UCT = {uct!r}  # it ships as Monte Carlo tree search guided by the evaluation (evoplay.agents.uct."
@@ -561,8 +561,8 @@ def _assemble(head: str, game_code: str, settings: str, evaluation: str, carried
         + _MAIN_BODY.format(),
     ])
     carried = standalone.resolved(opening + player, _SOURCES)
-    text = "\n\n".join([opening, f"{rule}\n# The search and what the player calls: evoplay's own code (evoplay.agents."
-                          f"generic_search, program, feature_view).\n{rule}\n" + carried, player])
+    text = "\n\n".join([opening, f"{rule}\n# The search and what the player calls: evoplay's own code (evoplay.search."
+                          f"minimax, evoplay.agents.program and feature_view).\n{rule}\n" + carried, player])
     missing = standalone.missing_names(text)
     if missing:
         raise SpecError(f"export: the player's carried code needs {', '.join(missing)}, which the exported file "

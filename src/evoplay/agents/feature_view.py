@@ -47,6 +47,7 @@ from evoplay.errors import GameError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
 from evoplay.games.guard import in_game
 from evoplay.games.kernels import play_state
+from evoplay.search.leaf_kernel import line_patterns
 
 FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
 PAIR_DIRECTIONS = ("E", "S", "SE", "SW")
@@ -139,22 +140,6 @@ def line_board(game) -> tuple[int, int, int, int] | None:
             full = False
             break
     return planes, rows, columns, planes if full else planes + 1
-
-
-def line_patterns(codes: int, length: int) -> tuple[np.ndarray, int]:
-    """The pattern slot of every reading of ``length`` cells (``codes`` readings a cell): ``slot[index]`` where
-    ``index = sum(code_i * codes**i)``; a reading and its reverse share a slot. Returns (slots, slot count)."""
-    total = codes ** length
-    slots = np.full(total, -1, np.int64)
-    count = 0
-    for index in range(total):
-        if slots[index] >= 0:
-            continue
-        digits = [(index // codes ** i) % codes for i in range(length)]
-        reverse = sum(c * codes ** i for i, c in enumerate(reversed(digits)))
-        slots[index] = slots[reverse] = count
-        count += 1
-    return slots, count
 
 
 def line_names(codes: int, length: int) -> list[str]:

@@ -3,7 +3,7 @@ JavaScript file that is the whole player, over an interface the host game implem
 
 The file plays as ``gp(best.json)`` / ``weights(best.json)`` plays (``document_agent``) on a turn-based game of
 perfect information: the shipped policy and depth, the budget a move (nodes, ms), evoplay's alpha-beta by iterative
-deepening (evoplay.agents.generic_search: the root window, the move ordering by the transposition table's best move
+deepening (evoplay.search.minimax: the root window, the move ordering by the transposition table's best move
 and the history heuristic, the table kept from move to move and emptied by ``restart``), the feature view (the
 game's features, the free features, the board's pair or line counts, the scales), the evaluation (the program as one
 expression, or the weights) and the terminal values. Ties between equally valued moves are drawn with a generator

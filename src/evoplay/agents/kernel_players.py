@@ -1,5 +1,5 @@
 """The feature players' kernel path: a FeatureAgent (a GP program or weight vector) moving through its game's
-kernels (evoplay.agents.kernel_search) with the same results as through the State.
+kernels (evoplay.search.minimax_kernel) with the same results as through the State.
 
 A ``FeatureAgent`` takes this path by itself when its game hands over kernels with features (``Game.kernels()``;
 the view's free features and board counts -- pairs or line patterns -- are computed inside the kernels too),
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from evoplay.agents.generic_search import Budget
-from evoplay.agents.kernel_leaf import LINEAR, PROGRAM, make_leaf
-from evoplay.agents.kernel_search import KernelSearch, new_table, supports
+from evoplay.search.minimax import Budget
+from evoplay.search.leaf_kernel import LINEAR, PROGRAM, make_leaf
+from evoplay.search.minimax_kernel import KernelSearch, new_table, supports
 
 
 def kernel_path(agent) -> "KernelPath | None":
@@ -54,7 +54,7 @@ class KernelPath:
             self.table.clear()
 
     def search(self, state, player: int, depth: int, budget: Budget | None = None, stats: dict | None = None):
-        """``generic_search.search`` with the agent's leaves (the table kept between moves under a budget)."""
+        """``minimax.search`` with the agent's leaves (the table kept between moves under a budget)."""
         if budget and self.table is None:
             self.table = new_table()
         return self.search_kernels.search(state, player, depth, self.leaf, budget, self.table, stats)

@@ -6,7 +6,7 @@ Both read ``state.features(player)``, the numbers ``game.feature_names()`` names
   stacked into one array, one interpreter call per move); the highest value wins. A finished game after the move
   takes its true result instead (a win always first, a loss last). Ties go to a move drawn with the agent's
   generator, which the arena reseeds before every game, so a game replays exactly from its seed.
-- policy ``search``: the leaf evaluation of ``evoplay.agents.generic_search`` ``depth`` plies deep (all leaves
+- policy ``search``: the leaf evaluation of ``evoplay.search.minimax`` ``depth`` plies deep (all leaves
   under one node in one call); ties as above.
 
 At a simultaneous node the others play their no-op (``opponents = "noop"``, the grid games' NIL) or an action
@@ -26,9 +26,9 @@ from numba import njit
 from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.kernel_players import kernel_path
-from evoplay.agents.kernel_leaf import program_value
-from evoplay.agents.generic_search import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
-from evoplay.agents.generic_search import clip_value
+from evoplay.search.leaf_kernel import program_value
+from evoplay.search.minimax import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
+from evoplay.search.minimax import clip_value
 from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
 from evoplay.games.base import search_moves
 from evoplay.gp.primitives import PrimitiveSet
@@ -210,7 +210,7 @@ def choose_best(values: np.ndarray, rng: np.random.Generator) -> int:
 
 
 class _Leaves:
-    """The batched leaf evaluation ``generic_search`` calls: all the states' features, one scorer call (whose
+    """The batched leaf evaluation ``minimax.search`` calls: all the states' features, one scorer call (whose
     values come clipped)."""
 
     batched = True

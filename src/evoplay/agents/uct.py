@@ -4,7 +4,7 @@ player lends it.
 
 :class:`UctAgent` searches ``simulations`` a move or within ``ms`` of its clock and its ``deadline``, through the
 State (``tree_search``) or, where the game hands over kernels and the kernels can compute its evaluator
-(:func:`kernel_guide`), inside Numba (``KernelUct``, the evolved players' leaf evoplay.agents.kernel_leaf handed
+(:func:`kernel_guide`), inside Numba (``KernelUct``, the evolved players' leaf evoplay.search.leaf_kernel handed
 over as its hook); both play the same moves. :class:`EvolvedEvaluation` reads a gp or ga player's evaluation for a
 leaf value and a prior (evoplay.agents.evolved_uct builds them from a run's best.json for ``uct(value=FILE)``);
 :func:`guided_player` is the player a best.json shipped as uct plays.
@@ -17,11 +17,11 @@ import time
 
 import numpy as np
 
-from evoplay.agents import kernel_leaf
 from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import Game, State
 from evoplay.games.kernels import kernels_of
+from evoplay.search import leaf_kernel
 from evoplay.search.uct import (MAX_NODES, SELECTIONS, UCT_C, WIN_SCORE, CutRolloutEvaluator, Evaluator,
                                 PriorEvaluator, RandomRolloutEvaluator, SearchNode, sample_outcome, tree_search)
 from evoplay.search.uct_kernel import Guide, KernelUct
@@ -36,7 +36,7 @@ class EvolvedEvaluation:
     positions (an evolved score has no scale of its own: search only ranks it); and the mover's scores of its
     moves' after-states, on the same scale, for a prior. ``agent`` is the FeatureAgent of the document (its view:
     the game's features, the free features, the board counts, the scales); ``leaf`` its evaluation as the
-    kernels read it (kernel_leaf's ``Leaf``), None where the agent has no kernel path. ``spread``: the scale
+    kernels read it (leaf_kernel's ``Leaf``), None where the agent has no kernel path. ``spread``: the scale
     already measured (a shipped player records it), else it is measured here."""
 
     def __init__(self, game: Game, agent, spread: float | None = None):
@@ -150,7 +150,7 @@ def kernel_guide(evaluator: Evaluator) -> Guide | None:
     evaluator runs through the State."""
     kind = type(evaluator)
     if kind is RandomRolloutEvaluator:
-        return Guide(kernel_leaf.make_leaf(kernel_leaf.SCORE), rollouts=int(evaluator.rollouts))
+        return Guide(leaf_kernel.make_leaf(leaf_kernel.SCORE), rollouts=int(evaluator.rollouts))
     if kind is CutRolloutEvaluator:
         evaluation = _evaluation_of(evaluator.value)
         if evaluation is None or evaluation.leaf is None or evaluator.value.__func__ is not EvolvedEvaluation.value:
@@ -220,8 +220,8 @@ class UctAgent(Agent):
         self._guide = kernel_guide(self.evaluator)
         guide = self._guide
         kernel = guide is not None and KernelUct.supports(game) and (
-            guide.leaf.kind not in (kernel_leaf.LINEAR, kernel_leaf.PROGRAM) or kernels_of(game).features is not None)
-        self._kernel = KernelUct(game, kernel_leaf) if kernel else None
+            guide.leaf.kind not in (leaf_kernel.LINEAR, leaf_kernel.PROGRAM) or kernels_of(game).features is not None)
+        self._kernel = KernelUct(game, leaf_kernel) if kernel else None
         self.restart(seed, self.seat)
 
     def restart(self, seed: int, seat: int = 0) -> None:

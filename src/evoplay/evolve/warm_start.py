@@ -156,7 +156,7 @@ def fit_search(game, view, seed: int, games: int = 200, rounds: int = 3, nodes: 
     import time
 
     began = time.perf_counter()
-    from evoplay.agents.generic_search import Budget
+    from evoplay.search.minimax import Budget
     from evoplay.agents.program import SEARCH_DEPTH_LIMIT, linear_agent
 
     rng = np.random.default_rng(seed)

@@ -38,7 +38,7 @@ kernel                                       what it does                       
 
 ``Kernels.encode(state)`` (plain Python) turns the game's State into its position; the searches start from it.
 
-**Compiled per game.** A search module (say ``evoplay.agents.kernel_search``) is written once against the names
+**Compiled per game.** A search module (say ``evoplay.search.minimax_kernel``) is written once against the names
 ``game_legal``, ``game_apply``, ... and :func:`specialise` loads a copy of it per game with those names bound to
 the game's kernels, so Numba compiles each search with the game's kernels inlined, as if written for that game.
 The copy's functions are renamed with the game's key (a hash of the files its kernels are written in) before they

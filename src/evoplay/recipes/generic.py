@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from evoplay.agents.feature_view import MAX_LINE, FeatureView, measure_scales, pair_board
-from evoplay.agents.generic_search import Budget
+from evoplay.search.minimax import Budget
 from evoplay.arena.tournament import games_until
 from evoplay.errors import ConfigError, SpecError, TimeBudgetSpent
 from evoplay.evolve.fitness import FitnessSpec, Ladder, evaluate_population, strength

@@ -9,7 +9,7 @@ player where the game is not over; the mover's after-states' scores as PUCT's pr
 temperature)``, a finished game scoring its return x ``WIN_SCORE``, computed when a position is expanded or, with
 ``prior_visits`` > 1, uniform until its ``prior_visits``-th visit. The score is the player's hook (:class:`Hooks`:
 a leaf module compiled for the same game, whose kernel ``evaluate`` the search calls as ``hook_leaf``; the evolved
-players' is evoplay.agents.kernel_leaf, exactly the numbers alpha-beta reads). The random numbers come from the
+players' is evoplay.search.leaf_kernel, exactly the numbers alpha-beta reads). The random numbers come from the
 player's own ``random.Random`` generators, advanced inside the kernel by evoplay.search.mt19937 (Python's Mersenne
 Twister, to the bit); ``tanh`` and ``exp`` are the C library's on both paths and sums run in the same order, so with
 a simulation budget the kernels return exactly the tree the reference grows (tests/agents/test_kernel_uct.py).

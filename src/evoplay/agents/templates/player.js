@@ -16,7 +16,7 @@
 /*@HOST@*/
 
   // ------------------------------------------------------------------------------------------------------------
-  // The player: evoplay's alpha-beta (evoplay.agents.generic_search) and move choice (FeatureAgent), line by line.
+  // The player: evoplay's alpha-beta (evoplay.search.minimax) and move choice (FeatureAgent), line by line.
   // ------------------------------------------------------------------------------------------------------------
   var TERMINAL_SCALE = 1e9;
   var EVAL_LIMIT = 1e8;
@@ -190,7 +190,7 @@
     return row;
   }
 
-  // --- the search: evoplay.agents.generic_search, with the feature player's batched leaves ---------------------
+  // --- the search: evoplay.search.minimax, with the feature player's batched leaves ----------------------------
   function Search(host, level, player, depth, budget, table, now) {
     this.host = host;
     this.level = level;

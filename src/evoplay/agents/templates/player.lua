@@ -65,7 +65,7 @@ end
 --@HOST@
 
 ---------------------------------------------------------------------------------------------------------------
--- The player: evoplay's alpha-beta (evoplay.agents.generic_search) and move choice (FeatureAgent), line by line.
+-- The player: evoplay's alpha-beta (evoplay.search.minimax) and move choice (FeatureAgent), line by line.
 ---------------------------------------------------------------------------------------------------------------
 
 -- The largest double below x (numpy.nextafter(x, -inf)): the root's window opens just below the best so far.
@@ -224,7 +224,7 @@ local function feature_row(host, level, state, player)
   return row
 end
 
--- --- the search: evoplay.agents.generic_search, with the feature player's batched leaves ---------------------
+-- --- the search: evoplay.search.minimax, with the feature player's batched leaves ----------------------------
 local function new_search(host, level, player, depth, budget, shared_table, now)
   local S = {nodes = 0, completed = 0}
   local node_limit = (budget and budget.nodes > 0) and budget.nodes or INF

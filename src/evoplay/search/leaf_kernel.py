@@ -4,13 +4,18 @@ A ``Leaf`` says how a position is valued: the score difference (alpha-beta's def
 feature player's evaluation (a weight vector's dot product or a GP program) over the row ``FeatureView.row`` gives
 (the game's features, the free features, the board counts -- pairs or line patterns -- and the per-run scales),
 computed here with the same sums in the same order, so a value is the State path's to the last bit. ``evaluate``
-is that value; the searches over a game's kernels read it: alpha-beta (evoplay.agents.kernel_search) at its leaves
+is that value; the searches over a game's kernels read it: alpha-beta (evoplay.search.minimax_kernel) at its leaves
 and for the policy ``move``, uct (evoplay.search.uct_kernel, handed this module as its leaf hook) for its evolved leaf
 values and priors.
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels. A search module that calls ``evaluate`` names this module in its ``USES``, so that it calls this module's
 copy for the same game.
+
+Its references are the players' own Python, a layer above: ``FeatureView.row`` (evoplay.agents.feature_view) and
+the scorers of evoplay.agents.program (tests/agents/test_kernel_search.py holds both paths to the same values).
+``line_patterns``, the pattern slots the view and these kernels both read, is written here, so that search/ imports
+nothing above it.
 """
 from __future__ import annotations
 
@@ -20,10 +25,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from evoplay.agents.feature_view import line_patterns
-from evoplay.agents.generic_search import clip_value
 from evoplay.games.base import SIMULTANEOUS
 from evoplay.gp.interpreter import evaluate_with_stack
+from evoplay.search.minimax import clip_value
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
@@ -56,9 +60,25 @@ class Leaf(NamedTuple):
 NO_BOARD, PAIRS, LINES = 0, 1, 2  # board[0]: the view's counts over the board (evoplay.agents.feature_view)
 
 
+def line_patterns(codes: int, length: int) -> tuple[np.ndarray, int]:
+    """The pattern slot of every reading of ``length`` cells (``codes`` readings a cell): ``slot[index]`` where
+    ``index = sum(code_i * codes**i)``; a reading and its reverse share a slot. Returns (slots, slot count)."""
+    total = codes ** length
+    slots = np.full(total, -1, np.int64)
+    count = 0
+    for index in range(total):
+        if slots[index] >= 0:
+            continue
+        digits = [(index // codes ** i) % codes for i in range(length)]
+        reverse = sum(c * codes ** i for i, c in enumerate(reversed(digits)))
+        slots[index] = slots[reverse] = count
+        count += 1
+    return slots, count
+
+
 def board_spec(view) -> tuple[np.ndarray, np.ndarray]:
     """A view's board counts for the kernels: ``board`` = [kind, planes, rows, columns, codes, length, slots a
-    direction, counts in all] and the line patterns' ``slots`` (``feature_view.line_patterns``)."""
+    direction, counts in all] and the line patterns' ``slots`` (``line_patterns``)."""
     board = np.zeros(8, np.int64)
     if view is None or view.board is None:
         return board, np.zeros(0, np.int64)

@@ -32,6 +32,9 @@ the other actions by how often each cut off the search before (the history heuri
 ``evaluate(state, player) -> float`` scores one leaf. Wrapped with :func:`batched`, it is instead called with a
 list of states, ``evaluate(states, player) -> array``, once for all the leaf children of a node at depth 1 (those
 children are then all generated, giving up pruning at the last ply for one interpreter call).
+
+Its Numba kernels over a game's kernels are evoplay.search.minimax_kernel (the same nodes, values and counts); the
+games' own searches are another alpha-beta, evoplay.search.alphabeta, given a game's hooks.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Alpha-beta over a game's kernels: evoplay.agents.generic_search inside Numba, compiled once per game.
+"""Alpha-beta over a game's kernels: evoplay.search.minimax inside Numba, compiled once per game.
 
-The same search as ``generic_search.search`` (its docstring gives the rules: terminal values, clipped leaves,
+The same search as ``minimax.search`` (its docstring gives the rules: terminal values, clipped leaves,
 chance nodes, paranoid minimax, the root window, iterative deepening within a ``Budget``, the transposition table
 and history ordering) for a turn-based game of perfect information that hands over kernels
 (evoplay.games.kernels). It visits the nodes in the same order, counts them the same way and computes every value
@@ -8,13 +8,13 @@ with the same arithmetic, so it returns what the search through the State return
 node's position is a row of a stack of arrays instead of a cloned State, and the transposition table is keyed by
 the game's ``state_hash`` instead of ``transposition_key()``.
 
-The leaf (a ``Leaf`` of evoplay.agents.kernel_leaf: the score difference, one named feature, or a feature player's
+The leaf (a ``Leaf`` of evoplay.search.leaf_kernel: the score difference, one named feature, or a feature player's
 evaluation) is scored one leaf at a time or, ``batched``, for all the children of a depth-1 node together (no
 pruning at the last ply, as the feature players search). ``after_values`` scores each legal move's after-state
 (the feature players' policy ``move``).
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
-kernels, and the leaf it calls is kernel_leaf's copy for the same game (``USES``).
+kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
 
 Its recursive kernel is its own, not ``evoplay.search.alphabeta`` given hooks over the kernels: written that way
 (the same nodes, values and counts) it searched at half the speed, Kalah at depth 8 2.1 against 4.3 M nodes a CPU
@@ -32,16 +32,16 @@ from numba.np import numpy_support
 from numba.typed import Dict
 
 # FEATURE, SCORE and make_leaf are the leaf's names, not used here: a caller may take them beside the search's.
-from evoplay.agents.kernel_leaf import FEATURE, LINEAR, PROGRAM, SCORE, Leaf, evaluate, make_leaf  # noqa: F401
-from evoplay.agents.generic_search import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
 from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise
+from evoplay.search.leaf_kernel import FEATURE, LINEAR, PROGRAM, SCORE, Leaf, evaluate, make_leaf  # noqa: F401
+from evoplay.search.minimax import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
 game_chance = game_initial = game_hide = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
-USES = ("evoplay.agents.kernel_leaf",)  # the leaf, compiled for the same game
+USES = ("evoplay.search.leaf_kernel",)  # the leaf, compiled for the same game
 
 # counters[...]: nodes visited, the node limit, the deepest iteration finished, aborted (1), the next clock read
 NODES, LIMIT, COMPLETED, ABORTED, CLOCK = 0, 1, 2, 3, 4
@@ -110,7 +110,7 @@ def sort_descending(items, n, keys):
 
 @njit(cache=True)
 def order_actions(actions, n, history, first):
-    """generic_search's move ordering: by history score, highest first (stable), then ``first`` (the table's
+    """minimax's move ordering: by history score, highest first (stable), then ``first`` (the table's
     best action, -1 for none) at the front."""
     sort_descending(actions, n, history)
     if first >= 0 and actions[0] != first:
@@ -151,7 +151,7 @@ def frontier(params, ply, player, maximise, n, work, leaf, counters, deadline):
 
 def chance_value(params, ply, player, work, leaf, counters, deadline):
     """The value of the chance node at row ``ply`` on the search's horizon (its visit already counted): the
-    expectation over its outcomes, each valued as a leaf (``generic_search``'s ``_Search.chance_leaf``); 0 once the
+    expectation over its outcomes, each valued as a leaf (``minimax``'s ``_Search.chance_leaf``); 0 once the
     budget aborted the search."""
     positions, masks, actions, probs, scores, row, stack = work
     if ply + 1 >= positions.shape[0]:
@@ -200,7 +200,7 @@ def leaf_value(params, ply, player, work, leaf, counters, deadline):
 
 def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadline, table, use_table, history):
     """The alpha-beta value of ``work``'s position row ``ply`` searched ``depth`` plies, from ``player``'s side
-    (generic_search's ``_Search.value``); 0 once the budget aborted the search."""
+    (minimax's ``_Search.value``); 0 once the budget aborted the search."""
     positions, masks, actions, probs, scores, row, stack = work
     if spend(counters, deadline, 1):
         return 0.0
@@ -328,7 +328,7 @@ RECURSIVE = {"chance_value": chance_value_signature, "value": value_signature}
 def iteration(params, player, children, order, n, depth, out, work, leaf, counters, deadline, table, use_table,
               history):
     """The values of the root's children ``children[order[:n]]`` searched ``depth`` plies from the root, into
-    ``out`` (generic_search's ``iteration``: the window opened just below the best so far); False if aborted."""
+    ``out`` (minimax's ``iteration``: the window opened just below the best so far); False if aborted."""
     positions, masks, actions, probs, scores, row, stack = work
     if depth == 1 and leaf.batched:
         spend(counters, deadline, n)
@@ -357,7 +357,7 @@ def iteration(params, player, children, order, n, depth, out, work, leaf, counte
 @njit(cache=True)
 def search(params, root, player, depth, deepen, leaf, counters, deadline, table, use_table, root_actions, values,
            work):
-    """generic_search's ``search`` from ``root`` (``player`` to move): the legal actions into ``root_actions``,
+    """minimax's ``search`` from ``root`` (``player`` to move): the legal actions into ``root_actions``,
     their values into ``values``; returns how many. With ``deepen`` (a budget) iterative deepening to ``depth``
     (``counters[COMPLETED]`` the deepest finished), else one search of ``depth`` plies."""
     positions, masks, actions, probs, scores, row, stack = work
@@ -425,7 +425,7 @@ def supports(game) -> bool:
 
 
 class KernelSearch:
-    """``generic_search.search`` for one game through its kernels (the game must pass ``supports``)."""
+    """``minimax.search`` for one game through its kernels (the game must pass ``supports``)."""
 
     def __init__(self, game):
         self.game = game
@@ -459,7 +459,7 @@ class KernelSearch:
 
     def search(self, state, player: int, depth: int, leaf: Leaf, budget: Budget | None = None, table=None,
                stats: dict | None = None) -> tuple[list[int], np.ndarray]:
-        """generic_search.search(state, player, depth, ...) through the kernels: the legal actions and their
+        """minimax.search(state, player, depth, ...) through the kernels: the legal actions and their
         values (``table`` from ``new_table()``, used with a budget as the State path uses its dict)."""
         k = self.kernels
         counters = np.zeros(5, np.int64)
