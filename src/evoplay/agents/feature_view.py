@@ -44,9 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from evoplay.errors import GameError, SpecError
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+from evoplay.games.base import SIMULTANEOUS
 from evoplay.games.guard import in_game
-from evoplay.games.kernels import play_state
+from evoplay.games.playout import playout
 from evoplay.search.leaf_kernel import line_patterns
 
 FREE_FEATURES = ("seat", "my_turn", "my_moves", "their_moves", "my_score", "their_score")
@@ -346,45 +346,25 @@ class Decision:
 
 def decisions(game, count: int, seed: int, max_moves: int = 2000) -> list[Decision]:
     """``count`` positions of seeded uniformly random games (every position a player is to move in, of as many
-    games as it takes), with who moves there; chance nodes are sampled with their probabilities."""
+    games as it takes, each played by ``games.playout``; a game still running at ``max_moves`` stops there), with
+    who moves there (at a simultaneous node, a random player); chance nodes are sampled with their
+    probabilities."""
     rng = np.random.default_rng(seed)
     out: list = []
+
+    def record(state, mover, move):
+        viewer = int(rng.integers(game.num_players)) if mover == SIMULTANEOUS else mover
+        out.append(Decision(state.clone(), viewer, game_seed, move))
+
     games = 0
     while len(out) < count and games < max(8, count):
         games += 1
-        _random_game(game, int(rng.integers(1 << 31)), rng, max_moves, out)
+        game_seed = int(rng.integers(1 << 31))
+        playout(game, game_seed, rng, max_moves, record)
     if len(out) > count:
         pick = rng.choice(len(out), size=count, replace=False)
         out = [out[int(i)] for i in sorted(pick)]
     return out
-
-
-def _random_game(game, seed: int, rng: np.random.Generator, max_moves: int, out: list) -> None:
-    """One uniformly random game from ``new_initial_state(seed)``: every decision into ``out``; a user's game that
-    breaks says at which move of the game of which seed (``games.guard.in_game``)."""
-    move = 0
-    try:
-        state = play_state(game.new_initial_state(seed), ())  # on its kernels, if any
-        for move in range(max_moves):
-            mover = state.current_player()
-            if mover == TERMINAL:
-                break
-            if mover == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                continue
-            if mover == SIMULTANEOUS:
-                joint = []
-                for p in range(game.num_players):
-                    legal = state.legal_actions(p)
-                    joint.append(int(legal[int(rng.integers(len(legal)))]) if legal else 0)
-                out.append(Decision(state.clone(), int(rng.integers(game.num_players)), seed, move))
-                state.apply_actions(joint)
-            else:
-                out.append(Decision(state.clone(), mover, seed, move))
-                legal = state.legal_actions()
-                state.apply_action(int(legal[int(rng.integers(len(legal)))]))
-    except GameError as err:
-        raise in_game(err, game.spec, seed, move) from None
 
 
 def measure_scales(game, free: bool, seed: int, positions: int = 400, pairs: bool = False,

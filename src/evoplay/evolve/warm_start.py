@@ -17,9 +17,10 @@ import numpy as np
 
 from evoplay.arena.match import move_limit, never_ended
 from evoplay.errors import GameError
-from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
+from evoplay.games.base import CHANCE, TERMINAL, sample_chance
 from evoplay.games.guard import in_game
 from evoplay.games.kernels import play_state
+from evoplay.games.playout import playout, random_joint, uniform_move
 
 #: positions a round collects at most (each gives one row per player)
 MAX_POSITIONS = 40_000
@@ -67,43 +68,19 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
 
 
 def _one_game(game, scorer, explore: float, rng: np.random.Generator, seed: int, max_moves: int):
-    """One game of ``play_round``: the final state, every position a player was to move in (on the game's kernels
-    where it gives them, as the arena's games are played) and the moves played; a game's error names its move."""
-    moves = 0
-    try:
-        state = play_state(game.new_initial_state(seed), ())
-        seen = []
-        for moves in range(max_moves):
-            mover = state.current_player()
-            if mover == TERMINAL:
-                break
-            if mover < 0:  # a chance node or a simultaneous move (TERMINAL ended the game above)
-                if mover == SIMULTANEOUS:
-                    seen.append(state.clone())
-                _no_decision(state, mover, game.num_players, rng)
-                continue
-            seen.append(state.clone())
-            legal = state.legal_actions()
-            if scorer is None or rng.random() < explore:
-                state.apply_action(int(legal[int(rng.integers(len(legal)))]))
-            else:
-                state.apply_action(_greedy(state, mover, scorer, rng))
-        else:
-            moves = max_moves
-            raise never_ended(max_moves)
-    except GameError as err:
-        raise in_game(err, game.spec, seed, moves) from None
+    """One game of ``play_round`` (``games.playout``): the final state, every position a player was to move in (on
+    the game's kernels where it gives them, as the arena's games are played) and the moves played; a game's error,
+    and one that does not end within ``max_moves``, names its move."""
+    seen = []
+
+    def greedy_or_explore(state, mover, legal, rng):
+        if rng.random() < explore:
+            return uniform_move(state, mover, legal, rng)
+        return _greedy(state, mover, scorer, rng)
+
+    state, moves = playout(game, seed, rng, max_moves, lambda state, mover, move: seen.append(state.clone()),
+                           uniform_move if scorer is None else greedy_or_explore, never_ended)
     return state, seen, moves
-
-
-def _no_decision(state, mover: int, num_players: int, rng: np.random.Generator) -> None:
-    """Play a node no single player decides: a chance outcome by its probability, or at a simultaneous move every
-    player's uniformly random legal action (0 for a player with none)."""
-    if mover == CHANCE:
-        state.apply_action(sample_chance(state, rng))
-        return
-    state.apply_actions([int(rng.choice(state.legal_actions(p))) if state.legal_actions(p) else 0
-                         for p in range(num_players)])
 
 
 def ridge(rows: np.ndarray, targets: np.ndarray, strength: float = 1.0) -> np.ndarray:
@@ -212,7 +189,10 @@ def _searched_game(game, agents, explore: float, rng: np.random.Generator, seed:
         if mover == TERMINAL:
             break
         if mover < 0:  # a chance node or a simultaneous move (TERMINAL ended the game above)
-            _no_decision(state, mover, game.num_players, rng)
+            if mover == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+            else:
+                state.apply_actions(random_joint(state, game.num_players, rng))
             continue
         legal = state.legal_actions()
         if len(legal) > 1:
