@@ -1,4 +1,5 @@
-"""The generic alpha-beta against brute-force minimax: tic-tac-toe, a small Kalah, a dice game, simultaneous moves."""
+"""The players' alpha-beta for any game (evoplay.search.minimax) against brute-force minimax: tic-tac-toe, a small
+Kalah, a dice game, simultaneous moves."""
 from __future__ import annotations
 
 import math
