@@ -140,3 +140,26 @@ def test_the_searches_borrow_one_copy_of_the_leaf_and_compile_their_recursive_ke
     finally:
         for name in names:  # the copies made here hold the stand-in: no later test may find them
             sys.modules.pop(name, None)
+
+
+def test_a_kernel_game_with_dice_plays_through_the_kernel_state():
+    """A Numba game with chance nodes plays on its kernels as through its State: the chance outcomes are the legal
+    actions at a chance node (the kernels' ``legal`` lists none there), and a seeded game is the same either way."""
+    from pathlib import Path
+
+    from evoplay.agents import make_agent
+    from evoplay.arena.match import play_game
+    from evoplay.games import load_game
+    from evoplay.games.kernels import KernelState
+
+    game = load_game(f"{Path(__file__).parents[1] / 'agents' / 'dice_race.py'}:DiceRace(players=3,goal=9)")
+    state = KernelState.of(game.new_initial_state(0))
+    assert state.is_chance_node() and state.legal_actions() == [a for a, _ in state.chance_outcomes()] == [0, 1, 2]
+    state.apply_action(2)
+    assert not state.is_chance_node()
+    for seed in (1, 2):
+        players = [make_agent("random", game) for _ in range(3)]
+        on_kernels = play_game(game, players, seed, on_kernels=True)
+        through_state = play_game(game, players, seed)
+        assert isinstance(on_kernels, KernelState) and not isinstance(through_state, KernelState)
+        assert on_kernels.history == through_state.history and on_kernels.returns() == through_state.returns()

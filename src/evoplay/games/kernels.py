@@ -250,8 +250,9 @@ class KernelState(State):
         return self._mover
 
     def _legal_actions(self) -> list[int]:
-        if self._legal is None:
-            self._legal = self.kernels.legal_actions(self.position, self._mover)
+        if self._legal is None:  # at a chance node: its outcomes (the kernels' ``legal`` lists none there)
+            self._legal = ([a for a, _ in self.chance_outcomes()] if self._mover == CHANCE
+                           else self.kernels.legal_actions(self.position, self._mover))
         return self._legal
 
     def legal_actions(self, player: int | None = None) -> list[int]:
