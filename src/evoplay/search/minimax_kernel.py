@@ -149,6 +149,17 @@ def frontier(params, ply, player, maximise, n, work, leaf, counters, deadline):
     return best
 
 
+@njit(cache=True)
+def outcomes(params, node, p):
+    """The chance node ``node``'s outcome probabilities into ``p`` (by action); returns their sum."""
+    game_chance(params, node, p)
+    mass = 0.0
+    for a in range(p.shape[0]):
+        if p[a] > 0:
+            mass += p[a]
+    return mass
+
+
 def chance_value(params, ply, player, work, leaf, counters, deadline):
     """The value of the chance node at row ``ply`` on the search's horizon (its visit already counted): the
     expectation over its outcomes, each valued as a leaf (``minimax``'s ``_Search.chance_leaf``); 0 once the
@@ -159,11 +170,7 @@ def chance_value(params, ply, player, work, leaf, counters, deadline):
     node = positions[ply]
     child = positions[ply + 1]
     p = probs[ply]
-    game_chance(params, node, p)
-    mass = 0.0
-    for a in range(p.shape[0]):
-        if p[a] > 0:
-            mass += p[a]
+    mass = outcomes(params, node, p)
     total = 0.0
     for a in range(p.shape[0]):
         if p[a] > 0:
@@ -215,11 +222,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     child = positions[ply + 1]
     if mover == CHANCE:
         p = probs[ply]
-        game_chance(params, node, p)
-        mass = 0.0
-        for a in range(p.shape[0]):
-            if p[a] > 0:
-                mass += p[a]
+        mass = outcomes(params, node, p)
         total = 0.0
         for a in range(p.shape[0]):
             if p[a] > 0:
