@@ -212,3 +212,18 @@ def test_gp_programs_add_to_a_fitted_base_that_the_zero_program_plays_alone(tmp_
     assert zero.size == 1 and float(zero.consts[0]) == 0.0
     with pytest.raises(ConfigError, match="program.base"):
         load_recipe("gp").make(load_config("gp", None, {"program.base": "fitted"}))
+
+
+def test_a_kernel_game_that_starts_with_dice_runs_its_play_check(tmp_path):
+    """The start compiles the play check's players by a move at the game's first decision: a game whose first
+    node is a roll of the dice (no player to move) is rolled to it first, rather than asking a player to move."""
+    from evoplay.evolve import RunFolder, load_config, run_evolution
+    from evoplay.recipes import load_recipe
+
+    dice = f"{Path(__file__).parents[1] / 'agents' / 'dice_race.py'}:DiceRace(players=2,goal=6)"
+    config = load_config("ga", None, {"game": dice, "generations": 1, "population": 4, "fitness.games": 1,
+                                      "report.games": 0, "report.playoff": 0, "report.play_games": 1,
+                                      "play.ms": 2.0, "genome.start": "zero", "minutes": 0.0})
+    folder = RunFolder.create(tmp_path / "run", "ga", config)
+    run_evolution(load_recipe("ga").make(config), folder)
+    assert set(folder.read_json("best.json")["play_check"]["scores"]) >= {"as trained", "within the play budget"}

@@ -326,8 +326,16 @@ class GenericEvolution:
             players.append(document_agent(self.game, uct, "uct within the play budget"))
         if self.check_mcts() is not None:
             players.append(make_agent("uct(simulations=2)", self.game))
+        from evoplay.games.base import sample_chance
+
+        state = self.game.new_initial_state()
+        rng = np.random.default_rng(self.seed)
+        while state.is_chance_node():  # a game that starts with dice: its first decision
+            state.apply_action(sample_chance(state, rng))
+        if state.is_terminal():
+            return
         for player in players:
-            player.step(self.game.new_initial_state())
+            player.step(state.clone())
 
     def uct_candidate(self, doc: dict, ms: float | None = None) -> dict | None:
         """The document of the champion played as ``uct`` guided by its evaluation within ``play``'s time budget
