@@ -14,7 +14,7 @@ import numpy as np
 
 from evoplay.agents.base import Agent
 from evoplay.errors import IllegalActionError, SpecError
-from evoplay.games.base import SIMULTANEOUS, TERMINAL
+from evoplay.games.base import SIMULTANEOUS, TERMINAL, first_decision
 from evoplay.games.kernels import kernels_of, specialise
 from evoplay.search import lookahead, mcts, rhea, rollout, rs
 
@@ -150,9 +150,7 @@ class ForwardModelAgent(Agent):
     def _warm(self) -> None:
         """Compile (or load from Numba's cache) the kernels before the first timed decision (on a generator of
         its own: the agent's seeds are left for its decisions, as on the game API path, which needs no warming)."""
-        state = self.game.new_initial_state(0)
-        while state.is_chance_node():
-            state.apply_action(state.chance_outcomes()[0][0])
+        state = first_decision(self.game.new_initial_state(0), np.random.default_rng(0))
         player = self.player_for(state)
         root = self.kernels.position(state)
         actions = self.kernels.legal_actions(root, player)

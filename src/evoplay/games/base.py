@@ -372,3 +372,11 @@ def sample_chance(state: State, rng: np.random.Generator) -> int:
     actions = [a for a, _ in outcomes]
     probs = np.array([p for _, p in outcomes], dtype=np.float64)
     return int(actions[int(rng.choice(len(actions), p=probs / probs.sum()))])
+
+
+def first_decision(state: State, rng: np.random.Generator) -> State:
+    """``state`` with its chance outcomes drawn by ``rng`` (``sample_chance``) until a player is to move or the game
+    is over: where a game that starts with dice (or any chance node) has its first decision."""
+    while state.is_chance_node():
+        state.apply_action(sample_chance(state, rng))
+    return state

@@ -326,12 +326,9 @@ class GenericEvolution:
             players.append(document_agent(self.game, uct, "uct within the play budget"))
         if self.check_mcts() is not None:
             players.append(make_agent("uct(simulations=2)", self.game))
-        from evoplay.games.base import sample_chance
+        from evoplay.games.base import first_decision
 
-        state = self.game.new_initial_state()
-        rng = np.random.default_rng(self.seed)
-        while state.is_chance_node():  # a game that starts with dice: its first decision
-            state.apply_action(sample_chance(state, rng))
+        state = first_decision(self.game.new_initial_state(), np.random.default_rng(self.seed))
         if state.is_terminal():
             return
         for player in players:
