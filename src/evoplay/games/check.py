@@ -129,7 +129,9 @@ class _Checker:
             raise _Abort from None
 
     def check_actions(self, player, legal, where: str) -> None:
-        """Legal actions (and chance outcomes) are distinct numbers in 0..num_distinct_actions()-1."""
+        """Legal actions (and chance outcomes) are distinct numbers; a player's in 0..num_distinct_actions()-1 (a
+        chance node's outcomes are numbered as the game numbers them: OpenSpiel numbers a die's faces
+        0..MaxChanceOutcomes()-1, past the players' actions)."""
         for p, actions in enumerate(legal if player == SIMULTANEOUS else (legal,)):
             whose = f"legal_actions({p})" if player == SIMULTANEOUS else "legal_actions()"
             if len(set(actions)) != len(actions):
@@ -137,7 +139,7 @@ class _Checker:
                 twice = next(a for a in actions if a in seen or seen.add(a))
                 self.problem("actions-distinct", f"{whose} lists {twice} more than once ({where}); list each legal "
                                                  f"action once")
-            if self.distinct is not None:
+            if self.distinct is not None and player != CHANCE:
                 outside = [a for a in actions if not 0 <= a < self.distinct]
                 if outside:
                     self.problem("actions-range", f"{whose} holds {outside[0]}, outside 0..{self.distinct - 1} "

@@ -5,9 +5,12 @@ At every position of every game the three must agree on the player to move, whet
 actions (in OpenSpiel's order; the kernels list theirs in increasing order, so OpenSpiel's must be increasing too),
 the returns and each player's observation tensor (the Python rules' ``tensor``, and the features of both the rules
 and the kernels against OpenSpiel's tensor made relative to the seat); the rules' ``str(state)`` and the string of
-the action played must be OpenSpiel's, and the kernels' position must be ``encode`` of the rules' State. A random
-game picks its moves from the legal actions with a generator seeded from the game's seed (game 0 is played from
-the seed itself, the others from ``derive_seed(seed, game)``), so a difference names the seed that replays it.
+the action played must be OpenSpiel's, and the kernels' position must be ``encode`` of the rules' State. At a chance
+node the three must give the same outcomes with the same probabilities (the rules' ``chance_outcomes``, the
+kernels' ``chance``). A random game picks its moves from the legal actions, and a chance node's outcome by its
+probability, with a generator seeded from the game's seed (game 0 is played from the seed itself, the others from
+``derive_seed(seed, game)``), and plays the one action drawn on all three, so a difference names the seed that
+replays it.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evoplay.errors import SpecError
+from evoplay.games.base import CHANCE
 from evoplay.games.ports.base import PortState
 
 
@@ -27,8 +31,8 @@ class Difference:
     game: int
     seed: int
     move: int
-    what: str  # "current player", "terminal", "legal actions", "returns", "observation tensor", "action string",
-    #            "text", "position"
+    what: str  # "current player", "terminal", "legal actions", "chance outcomes", "returns", "observation tensor",
+    #            "action string", "text", "position"
     engine: str  # "Python rules" or "kernels"
     message: str
     actions: list[int] = field(default_factory=list)
@@ -125,8 +129,13 @@ def _one_game(game, k, index, observer, g: int, game_seed: int, text: bool, max_
         legal = theirs.legal_actions()
         if theirs.is_terminal() or not legal:  # over, or a player who cannot move (all three agree: compared)
             return move
-        action = int(legal[int(rng.integers(len(legal)))])
         player = theirs.current_player()
+        if player == CHANCE:  # an outcome with its probability, drawn once and played on all three
+            outcomes = theirs.chance_outcomes()
+            probs = np.array([p for _, p in outcomes], dtype=np.float64)
+            action = int(outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0])
+        else:
+            action = int(legal[int(rng.integers(len(legal)))])
         want = theirs.action_to_string(player, action)
         have = ours.action_to_string(action)
         if have != want:
@@ -155,6 +164,10 @@ def _same(game, k, index, observer, ours, theirs, pos, text: bool, differ) -> No
     mine = ours.legal_actions()
     if mine != legal:
         differ("legal actions", "Python rules", f"OpenSpiel's are {legal}, the port's {mine}")
+    chance = player == CHANCE
+    outcomes = [(int(a), float(p)) for a, p in theirs.chance_outcomes()] if chance else []
+    if chance and ours.chance_outcomes() != outcomes:
+        differ("chance outcomes", "Python rules", f"OpenSpiel's are {outcomes}, the port's {ours.chance_outcomes()}")
     returns = [float(r) for r in theirs.returns()]
     if ours.returns() != returns:
         differ("returns", "Python rules", f"OpenSpiel's are {returns}, the port's {ours.returns()}")
@@ -177,11 +190,22 @@ def _same(game, k, index, observer, ours, theirs, pos, text: bool, differ) -> No
                                       f"{ours.encode().tolist()}")
     if int(k.mover(k.params, pos)) != player:
         differ("current player", "kernels", f"OpenSpiel's is {player}, the kernels' {int(k.mover(k.params, pos))}")
-    have = k.legal_actions(pos, player) if player >= 0 else k.legal_actions(pos, 0) + k.legal_actions(pos, 1)
-    if have != legal:
-        differ("legal actions", "kernels", f"OpenSpiel's are {legal}, the kernels' {have}")
-    if getattr(k, "moves", None) is not None and k.moves_of(pos) != legal:
-        differ("legal actions", "kernels", f"OpenSpiel's are {legal}, the moves kernel lists {k.moves_of(pos)}")
+    if chance:  # the kernels' legal and moves list no player's actions here: the chance kernel gives the outcomes
+        have = [] if k.chance is None else k.chance_of(pos)
+        if have != [(a, p) for a, p in outcomes if p > 0]:
+            differ("chance outcomes", "kernels", f"OpenSpiel's are {outcomes}, the kernels' {have}")
+        for p in range(game.num_players):
+            if k.legal_actions(pos, p):
+                differ("legal actions", "kernels", f"at a chance node the kernels list player {p}'s actions "
+                                                   f"{k.legal_actions(pos, p)}")
+        if getattr(k, "moves", None) is not None and k.moves_of(pos):
+            differ("legal actions", "kernels", f"at a chance node the moves kernel lists {k.moves_of(pos)}")
+    else:
+        have = k.legal_actions(pos, player) if player >= 0 else k.legal_actions(pos, 0) + k.legal_actions(pos, 1)
+        if have != legal:
+            differ("legal actions", "kernels", f"OpenSpiel's are {legal}, the kernels' {have}")
+        if getattr(k, "moves", None) is not None and k.moves_of(pos) != legal:
+            differ("legal actions", "kernels", f"OpenSpiel's are {legal}, the moves kernel lists {k.moves_of(pos)}")
     if k.returns_of(pos) != returns:
         differ("returns", "kernels", f"OpenSpiel's are {returns}, the kernels' {k.returns_of(pos)}")
     for p, tensor in enumerate(tensors):

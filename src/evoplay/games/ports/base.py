@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from evoplay.errors import SpecError
+from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
 from evoplay.games.kernels import Kernels
 from evoplay.games.openspiel import PREFIX, OpenSpielGame, board_grid, load_openspiel, rules_spec
@@ -69,6 +69,10 @@ class PortGame(Game):
     def num_distinct_actions(self) -> int:
         return self.pyspiel_game.num_distinct_actions()
 
+    def max_chance_outcomes(self) -> int:
+        """How many chance outcomes OpenSpiel numbers (0 for a game without chance nodes)."""
+        return self.pyspiel_game.max_chance_outcomes()
+
     def max_utility(self) -> float:
         return float(self.pyspiel_game.max_utility())
 
@@ -98,18 +102,22 @@ class PortGame(Game):
         return None if layout is None else layout.index
 
     def port_kernels(self, *, size: int, encode, legal, apply, mover, returns, features, initial, state_hash,
-                     moves=None, random_move=None, params=(), dtype=np.int8) -> "PortKernels":
+                     moves=None, random_move=None, chance=None, params=(), dtype=np.int8) -> "PortKernels":
         """The port's ``Kernels``: its actions are OpenSpiel's, its scores its returns (OpenSpiel has no separate
         score), its features the observation tensor relative to the seat; ``params`` (the port's own numbers) get
         the seat index appended, which ``seat_relative`` reads from the end. ``moves`` and ``random_move``
-        (optional) are the random playouts' (see ``PortKernels``)."""
+        (optional) are the random playouts' (see ``PortKernels``); ``chance`` (a game with chance nodes) gives the
+        chance outcomes' probabilities. The kernels' actions (the width of ``legal``'s mask and ``chance``'s
+        probabilities) are OpenSpiel's distinct actions or its chance outcomes, whichever are more: OpenSpiel
+        numbers a die's faces 0..MaxChanceOutcomes()-1, past the players' actions."""
         n = self.num_features()
         index = self.seat_index or [np.arange(n)] * self.num_players
         full = np.concatenate([np.asarray(params, np.int64).reshape(-1)] + [np.asarray(i, np.int64) for i in index])
-        return PortKernels(size=size, actions=self.num_distinct_actions(), encode=encode, legal=legal, apply=apply,
+        actions = max(self.num_distinct_actions(), self.max_chance_outcomes())
+        return PortKernels(size=size, actions=actions, encode=encode, legal=legal, apply=apply,
                            mover=mover, returns=returns, scores=returns, features=features, n_features=n,
                            initial=initial, state_hash=state_hash, params=full, dtype=dtype, players=self.num_players,
-                           moves=moves, random_move=random_move)
+                           moves=moves, random_move=random_move, chance=chance)
 
     def random_playouts(self, count: int, seed: int = 0) -> np.ndarray:
         """Each player's summed returns over ``count`` uniformly random games from the start, played inside Numba
@@ -139,6 +147,9 @@ class PortKernels(Kernels):
       direction), falling back to ``moves`` after ``TRIES`` misses, which keeps the draw uniform. A
       ``random_move(params, state, out)`` of three arguments draws with ``below(n)`` (Numba's ``np.random``,
       seeded by the playouts too) instead: the same, slower.
+
+    Both are for the players' moves: at a chance node ``moves`` lists none and ``random_move`` returns -1; the
+    playouts draw a chance outcome there with its probability from the ``chance`` kernel (``chance_drawn``).
     """
 
     moves: Callable | None = None
@@ -190,7 +201,14 @@ class PortState(State):
 
     # --- what a port fills in (besides current_player, _legal_actions, returns, transposition_key, __str__) ----
     def _do_apply_action(self, action: int) -> None:
+        """OpenSpiel's ``DoApplyAction``: a player's action, or a chance outcome at a chance node."""
         raise NotImplementedError
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """A game with chance nodes: OpenSpiel's ``ChanceOutcomes()`` at one, (outcome, probability) pairs in
+        increasing outcome order (``_legal_actions`` lists the outcomes there, as OpenSpiel's ``LegalActions``
+        does)."""
+        raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
 
     def observation(self, player: int):
         """OpenSpiel's ``observation_tensor(player)``, flat (a list or an array of numbers)."""
@@ -208,6 +226,13 @@ class PortState(State):
     def _apply_action(self, action: int) -> None:
         self._do_apply_action(action)
         self.history.append(action)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: the outcomes with their probabilities, as OpenSpiel gives them (``_chance_outcomes``)."""
+        if not self.is_chance_node():
+            raise IllegalActionError(f"{self.game.spec}: chance_outcomes() is for chance nodes only (the player to "
+                                     f"move is {self.current_player()})")
+        return self._chance_outcomes()
 
     def clone(self) -> "PortState":
         """A copy: the subclass's fields are ints, strings and lists of them (lists are copied)."""
@@ -275,16 +300,23 @@ def no_random_move(params, state, out, rng):
 
 
 @njit(cache=True, inline="always")
-def draw(rng, n):
-    """A uniformly random integer in [0, n) (to within 2**-53), from one step of the xorshift64* generator whose
-    state is ``rng[0]`` (a uint64 array; ``seeded``): several times faster than Numba's ``np.random``, which a
-    random playout would otherwise spend much of its time in."""
+def uniform(rng):
+    """A uniformly random number in [0, 1) (a multiple of 2**-53) from one step of the xorshift64* generator whose
+    state is ``rng[0]`` (a uint64 array; ``seeded``)."""
     x = rng[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     rng[0] = x
-    return int(((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
+    return ((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def draw(rng, n):
+    """A uniformly random integer in [0, n) (to within 2**-53), from one step of the xorshift64* generator whose
+    state is ``rng[0]`` (a uint64 array; ``seeded``): several times faster than Numba's ``np.random``, which a
+    random playout would otherwise spend much of its time in."""
+    return int(uniform(rng) * n)
 
 
 @njit(cache=True)
@@ -299,6 +331,26 @@ def seeded(seed):
 def drawn_from(out, n, rng):
     """A uniformly random one of the ``n`` actions listed in ``out`` (by ``draw``), -1 when there are none."""
     return out[draw(rng, n)] if n > 0 else -1
+
+
+@njit(cache=True, inline="always")
+def chance_drawn(probs, u):
+    """The chance outcome that the uniform number ``u`` (in [0, 1)) picks from ``probs`` (a probability by action,
+    as the ``chance`` kernel writes it; outcomes of probability 0 are never picked): the first outcome whose share
+    of the total holds ``u``, -1 when there is none."""
+    total = 0.0
+    for a in range(probs.shape[0]):
+        if probs[a] > 0:
+            total += probs[a]
+    u *= total
+    last = -1
+    for a in range(probs.shape[0]):
+        if probs[a] > 0:
+            if u < probs[a]:
+                return a
+            u -= probs[a]
+            last = a
+    return last
 
 
 @njit(cache=True, inline="always")
@@ -333,10 +385,20 @@ def drawn(out, n):
 
 @njit(cache=True)
 def seat_relative(params, player, raw, out):
-    """``out`` = the observation tensor ``raw`` made relative to ``player``'s seat: the seat index that
-    ``PortGame.port_kernels`` appends to the port's params (one row of ``len(out)`` numbers per player)."""
+    """``out`` = the observation tensor ``raw`` made relative to ``player``'s seat in a game of two players: the
+    seat index that ``PortGame.port_kernels`` appends to the port's params (one row of ``len(out)`` numbers per
+    player; ``seat_relative_among`` for any number of players)."""
     n = out.shape[0]
     base = params.shape[0] - 2 * n + player * n
+    for i in range(n):
+        out[i] = raw[params[base + i]]
+
+
+@njit(cache=True)
+def seat_relative_among(params, players, player, raw, out):
+    """``seat_relative`` in a game of ``players`` players (the seat index holds a row per player)."""
+    n = out.shape[0]
+    base = params.shape[0] - players * n + player * n
     for i in range(n):
         out[i] = raw[params[base + i]]
 
@@ -362,5 +424,6 @@ def cells_hash(cells, player, extra):
     return np.int64(h)
 
 
-__all__ = ["TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash", "draw", "drawn",
-           "drawn_from", "encode_state", "mix", "nth_bit", "ones", "seat_relative", "seeded"]
+__all__ = ["CHANCE", "TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash",
+           "chance_drawn", "draw", "drawn", "drawn_from", "encode_state", "mix", "nth_bit", "ones", "seat_relative",
+           "seat_relative_among", "seeded", "uniform"]
