@@ -50,10 +50,10 @@ def test_openspiel_name_loads_the_port_and_engine_openspiel_forces_openspiel():
 def test_the_engine_choice_is_checked():
     with pytest.raises(SpecError, match="engine='fast' is unknown; use engine=port"):
         load_game("openspiel:tic_tac_toe(engine=fast)")
-    with pytest.raises(SpecError, match="evoplay has no port of pig .*drop engine=port"):
-        load_game("openspiel:pig(engine=port)")
-    assert load_game("openspiel:pig(engine=openspiel)").spec == "openspiel:pig"  # no port: nothing to choose
-    assert "no port of pig" in engine_note(load_game("openspiel:pig"))
+    with pytest.raises(SpecError, match="evoplay has no port of kuhn_poker .*drop engine=port"):
+        load_game("openspiel:kuhn_poker(engine=port)")
+    assert load_game("openspiel:kuhn_poker(engine=openspiel)").spec == "openspiel:kuhn_poker"  # no port: no choice
+    assert "no port of kuhn_poker" in engine_note(load_game("openspiel:kuhn_poker"))
     with pytest.raises(SpecError, match="has no parameter 'engin'"):
         load_game("openspiel:tic_tac_toe(engin=port)")
 
@@ -63,7 +63,7 @@ def test_the_registry_lists_every_port_with_what_it_plays():
     for name in PORTS:
         cls = port_class(name)
         assert issubclass(cls, PortGame) and cls.openspiel_name == name
-    assert port_class("pig") is None
+    assert port_class("kuhn_poker") is None
 
 
 def test_the_side_by_side_check_names_the_first_difference(monkeypatch):

@@ -1,7 +1,7 @@
 """Every port held to OpenSpiel: 2,000 seeded random games or more a port through its Python rules and its kernels
 side by side with pyspiel (spread over the parameters it plays: several board sizes, hex's swap rule and string
-forms, connect four's lines and egocentric tensor, boards small enough to end full), check-game's promises on
-each, and OpenSpiel's referee and evoplay's uct playing on them."""
+forms, connect four's lines and egocentric tensor, boards small enough to end full, pig's players, dice, piglet and
+horizon), check-game's promises on each, and OpenSpiel's referee and evoplay's uct playing on them."""
 from __future__ import annotations
 
 import numpy as np
@@ -55,6 +55,14 @@ SIDE_BY_SIDE = {
         ("openspiel:clobber(rows=8,columns=8)", 150),
         ("openspiel:clobber(rows=2,columns=2)", 100),
     ],
+    "pig": [  # chance nodes: each die drawn once with its probability and thrown on all three
+        ("openspiel:pig", 500),
+        ("openspiel:pig(winscore=30,diceoutcomes=4)", 600),
+        ("openspiel:pig(players=3,winscore=20)", 400),
+        ("openspiel:pig(players=4,winscore=10,diceoutcomes=3,piglet=true)", 200),
+        ("openspiel:pig(piglet=true,winscore=10)", 150),
+        ("openspiel:pig(horizon=15,winscore=40)", 150),  # most games reach the horizon, some on a roll ("rolling")
+    ],
 }
 VARIANTS = [(name, spec, games) for name, rows in SIDE_BY_SIDE.items() for spec, games in rows]
 
@@ -100,6 +108,8 @@ def test_hex_swap_and_the_explicit_board_as_openspiel_plays_them():
     ("openspiel:hex(num_cols=3,num_rows=4,swap=true)", "square boards"),
     ("openspiel:breakthrough(rows=27)", "2..26 of each"),
     ("openspiel:connect_four(x_in_row=0)", "lines of 1 or more"),
+    ("openspiel:pig(players=1)", "2 or more"),
+    ("openspiel:pig(piglet=true,diceoutcomes=1)", "probability 0"),
 ])
 def test_parameters_a_port_does_not_play_fall_back_to_openspiel_and_engine_port_says_why(spec, words):
     game = load_game(spec)
@@ -109,7 +119,8 @@ def test_parameters_a_port_does_not_play_fall_back_to_openspiel_and_engine_port_
 
 
 @pytest.mark.parametrize("spec", ["openspiel:connect_four", "openspiel:breakthrough(rows=6,columns=5)",
-                                  "openspiel:hex(board_size=5,swap=true)", "openspiel:clobber"])
+                                  "openspiel:hex(board_size=5,swap=true)", "openspiel:clobber",
+                                  "openspiel:pig(players=3,winscore=30)"])
 def test_check_game_finds_every_promise_kept(spec):
     report = check_game(spec, games=15, seed=4)
     assert report.ok, [p.message for p in report.problems]
@@ -123,6 +134,28 @@ def test_openspiels_referee_plays_on_the_port(spec):
     final = play_game(game, [make_agent("openspiel_mcts(simulations=200)", game), make_agent("random", game)], 3)
     assert final.is_terminal() and final.returns()[0] == 1.0  # the referee beats random play as the first player
     assert str(final.pyspiel_state) == str(final)
+
+
+@pytest.mark.parametrize("spec", ["openspiel:pig(winscore=30,diceoutcomes=4)", "openspiel:pig(players=3,winscore=20)"])
+def test_openspiels_referee_plays_pig_with_its_dice_on_the_port(spec):
+    """The referee moves on the port's pyspiel_state (replayed through the dice thrown so far); the arena throws the
+    dice on the port's own chance outcomes."""
+    game = load_game(spec)
+    agents = [make_agent("openspiel_mcts(simulations=100)", game)] + [make_agent("random", game)] * (
+        game.num_players - 1)
+    final = play_game(game, agents, 5)
+    assert final.is_terminal() and max(final.returns()) == 1.0
+    assert str(final.pyspiel_state) == str(final) and final.pyspiel_state.history() == final.history
+    assert final.pyspiel_state.returns() == final.returns()
+
+
+def test_pig_ends_at_the_horizon_on_a_roll_as_openspiel_prints_it():
+    game = load_game("openspiel:pig(horizon=3)")
+    state = game.new_initial_state()
+    for action in (0, 3, 1, 0):  # roll, a 4, stop (4 banked), roll: the third move reaches the horizon
+        state.apply_action(action)
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert str(state) == str(state.pyspiel_state) == "Scores: 4 0, Turn total: 0\nCurrent player: 1 (rolling)\n"
 
 
 def test_uct_searches_a_port_on_its_kernels_against_the_referee():

@@ -1,7 +1,8 @@
-"""The random playouts of the ports of othello, pentago, dots_and_boxes, oware and mancala: their ``moves`` kernel
-lists the legal actions as ``legal`` marks them, their ``random_move`` (where a port gives one) draws each legal
-action as often as the others, early and late in a game, and whole playouts end with zero-sum returns; the playout
-loop over the kernels plays the very games its plain-Python reference plays through the ports' Python rules."""
+"""The random playouts of the ports of othello, pentago, dots_and_boxes, oware, mancala and pig: their ``moves``
+kernel lists the legal actions as ``legal`` marks them, their ``random_move`` (where a port gives one) draws each
+legal action as often as the others, early and late in a game, and whole playouts end with zero-sum returns; the
+playout loop over the kernels plays the very games its plain-Python reference plays through the ports' Python rules,
+chance outcomes (pig's dice) drawn with their probabilities from the same generator."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +14,7 @@ pytest.importorskip("pyspiel")
 
 from evoplay.games import load_game  # noqa: E402
 from evoplay.games.kernels import kernels_of, specialise  # noqa: E402
-from evoplay.games.ports import dots_and_boxes  # noqa: E402
+from evoplay.games.ports import dots_and_boxes, pig  # noqa: E402
 from evoplay.games.ports.base import seeded  # noqa: E402
 from evoplay.games.ports.playouts import python_random_playouts  # noqa: E402
 
@@ -56,6 +57,8 @@ REFERENCE = [
     ("openspiel:oware(num_houses_per_player=3,num_seeds_per_house=2)", None),
     ("openspiel:dots_and_boxes", dots_and_boxes.python_random_move),
     ("openspiel:dots_and_boxes(num_cols=4,num_rows=4,utility_margin=true)", dots_and_boxes.python_random_move),
+    ("openspiel:pig(winscore=30,diceoutcomes=4)", pig.python_random_move),
+    ("openspiel:pig(players=3,winscore=20,piglet=true)", pig.python_random_move),
 ]
 
 
@@ -72,7 +75,7 @@ def test_the_playout_loop_plays_the_games_of_its_python_reference(spec, random_m
     k.initial(k.params, root, 0)
     totals = np.zeros(game.num_players)
     loop.play(k.params, root, 3, seeded(seed), work, np.zeros(k.actions, np.int64), np.zeros(k.actions, np.int8),
-              np.zeros(game.num_players), totals)
+              np.zeros(k.actions), np.zeros(game.num_players), totals)
     expected, last = python_random_playouts(game, 3, seed, random_move)
     assert totals.tolist() == expected
     assert np.array_equal(work, last.encode()), last.history

@@ -10,7 +10,8 @@ terminal states, and the same action strings and ``str(state)`` as OpenSpiel pri
 (``evoplay.games.openspiel``).
 
 How a port is added (``tic_tac_toe.py`` is the smallest whole example; ``connect_four.py``, ``breakthrough.py``,
-``hex.py`` and ``clobber.py`` show parameters, moves of several cells and a flood fill):
+``hex.py`` and ``clobber.py`` show parameters, moves of several cells and a flood fill; ``pig.py`` chance nodes and
+any number of players):
 
 1. **Read OpenSpiel's C++ rules** (``open_spiel/games/NAME/NAME.cc``): the action numbers, the order
    ``LegalActions`` lists them in, when the game ends, ``Returns``, ``ObservationTensor``, ``ActionToString`` and
@@ -22,12 +23,15 @@ How a port is added (``tic_tac_toe.py`` is the smallest whole example; ``connect
      (OpenSpiel's order), ``_do_apply_action`` (OpenSpiel's ``DoApplyAction``; the base records the history),
      ``returns``, ``observation(player)`` (OpenSpiel's observation tensor, flat), ``action_string(player, action)``
      (OpenSpiel's ``ActionToString``), ``__str__`` (its ``ToString``), ``transposition_key`` (the whole position,
-     exactly) and ``encode`` (the position as the kernels hold it: a new NumPy array);
+     exactly) and ``encode`` (the position as the kernels hold it: a new NumPy array); a game with chance nodes
+     also ``_chance_outcomes`` (OpenSpiel's ``ChanceOutcomes``; ``_legal_actions`` lists the outcomes there);
    - the same rules as kernels, each ``@njit(cache=True)``: ``initial``, ``mover``, ``legal``, ``apply``, ``returns``,
-     ``observation`` (the raw tensor), ``features`` (three lines: the raw tensor, then ``seat_relative``: evoplay's
-     features for OpenSpiel games are the tensor made relative to the seat, as the adapter infers it) and
-     ``state_hash`` (``mix`` of what the transposition key holds); the kernels take ``params`` first: the port's
-     own numbers (board size...) at the front, the framework appends the seat index after them; for speed, also
+     ``observation`` (the raw tensor), ``features`` (three lines: the raw tensor, then ``seat_relative``, or
+     ``seat_relative_among`` for more than two players: evoplay's features for OpenSpiel games are the tensor made
+     relative to the seat, as the adapter infers it), ``state_hash`` (``mix`` of what the transposition key holds)
+     and, with chance nodes, ``chance`` (the outcomes' probabilities; ``legal`` marks none there, ``mover`` says
+     CHANCE); the kernels take ``params`` first: the port's own numbers (board size...) at the front, the
+     framework appends the seat index after them; for speed, also
      ``moves`` (the legal actions as a list) and ``random_move`` (one drawn uniformly: the random playouts of
      ``PortGame.random_playouts`` and ``evoplay bench ports``; see ``base.PortKernels``);
    - a ``PortGame`` subclass: ``openspiel_name``, ``plays`` (which parameters it plays, in words: ``evoplay
@@ -37,9 +41,10 @@ How a port is added (``tic_tac_toe.py`` is the smallest whole example; ``connect
 3. **Register it**: one line in ``PORTS`` below, ``"NAME": "evoplay.games.ports.NAME:ClassName"``. From then on
    ``openspiel:NAME`` loads it and ``evoplay games`` lists it.
 4. **Hold it to OpenSpiel**: ``evoplay check-game openspiel:NAME --against-openspiel`` (``ports.against``) plays
-   seeded random games through the port's Python rules, its kernels and pyspiel side by side and names the first
-   difference; add the spec (and its parameter variants) to the tables of ``tests/games/test_ports_games.py``
-   (2,000 games a port, a check-game run, a uct game through OpenSpiel's referee) and a row to
+   seeded random games through the port's Python rules, its kernels and pyspiel side by side (a chance outcome drawn
+   with its probability and thrown on all three) and names the first difference; add the spec (and its parameter
+   variants) to the tables of ``tests/games/test_ports_games.py`` (2,000 games a port, a check-game run, a uct
+   game through OpenSpiel's referee) and a row to
    ``evoplay bench ports`` (``evoplay.bench.ports``) and docs/anygame.md.
 """
 from __future__ import annotations
@@ -56,6 +61,7 @@ PORTS = {
     "dots_and_boxes": "evoplay.games.ports.dots_and_boxes:DotsAndBoxes",
     "mancala": "evoplay.games.ports.mancala:Mancala",
     "oware": "evoplay.games.ports.oware:Oware",
+    "pig": "evoplay.games.ports.pig:Pig",
 }
 
 
