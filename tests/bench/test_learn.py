@@ -162,5 +162,6 @@ def test_each_row_says_what_its_game_runs_on():
 
     assert engine("openspiel:connect_four") == "evoplay's port (kernels)"
     assert engine("openspiel:connect_four(engine=openspiel)") == "OpenSpiel's own (pyspiel)"
-    assert engine("openspiel:pig") == "OpenSpiel's own (pyspiel)"
+    assert engine("openspiel:pig") == "evoplay's port (kernels)"
+    assert engine("openspiel:kuhn_poker") == "OpenSpiel's own (pyspiel)"  # no port
     assert engine("kalah") == "its own kernels"

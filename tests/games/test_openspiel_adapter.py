@@ -20,7 +20,7 @@ from evoplay.games.openspiel import OpenSpielGame, OpenSpielState  # noqa: E402
 GAMES = [
     ("openspiel:tic_tac_toe(engine=openspiel)", ("tic_tac_toe", {}), 1500),
     ("openspiel:connect_four(engine=openspiel)", ("connect_four", {}), 300),
-    ("openspiel:pig(winscore=15)", ("pig", {"winscore": 15}), 300),
+    ("openspiel:pig(winscore=15,engine=openspiel)", ("pig", {"winscore": 15}), 300),  # chance (the adapter's)
     ("openspiel:goofspiel(num_cards=4)", ("goofspiel", {"num_cards": 4}), 600),
     ("openspiel:kuhn_poker", ("kuhn_poker", {}), 1500),
     ("openspiel:leduc_poker", ("leduc_poker", {}), 400),
@@ -104,7 +104,7 @@ def test_spec_is_canonical_and_pickles_as_a_spec():
 
 
 def test_same_seed_same_chance_events_in_the_arena():
-    game = load_game("openspiel:pig(winscore=15)")
+    game = load_game("openspiel:pig(winscore=15,engine=openspiel)")
     histories = []
     for seed in (3, 3, 4):
         state = play_game(game, [make_agent("random", game), make_agent("random", game)], seed)
