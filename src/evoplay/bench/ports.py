@@ -40,17 +40,23 @@ PORTS = (  # (spec, title, simulations per uct search, random plies at most to r
     ("openspiel:dots_and_boxes", "dots and boxes 2x2", 2000, 4),
     ("openspiel:oware", "oware", 2000, 20),
     ("openspiel:mancala", "mancala (Kalah)", 2000, 10),
+    ("openspiel:pig", "pig (dice to 100)", 2000, 30),
 )
 
 
 def pyspiel_playout_rate(pyspiel_game, count: int, seed: int = 0) -> float:
-    """Random games per second of OpenSpiel's C++ state driven from Python: clone, legal_actions, apply_action."""
+    """Random games per second of OpenSpiel's C++ state driven from Python: clone, legal_actions, apply_action (at
+    a chance node, chance_outcomes and an outcome drawn with its probability)."""
     rng = random.Random(seed)
     root = pyspiel_game.new_initial_state()
     start = CLOCK()
     for _ in range(count):
         s = root.clone()
         while not s.is_terminal():
+            if s.is_chance_node():
+                actions, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(actions, probs)[0])
+                continue
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
     return count / (CLOCK() - start)
@@ -104,6 +110,12 @@ def move_seconds(game, positions: list, moves: list) -> float:
     return (CLOCK() - start) / len(positions)
 
 
+def decisions(game, count: int, seed: int, plies: int) -> list:
+    """``random_positions`` where a player decides (a chance node's dice are no decision of a search): the first
+    ``count`` of them, the very positions ``random_positions`` gives in a game without chance."""
+    return [s for s in random_positions(game, 3 * count, seed, max_moves=plies) if s.current_player() >= 0][:count]
+
+
 def sized(count: float, seconds: float, rate: float) -> int:
     """How many of something a rate measured once makes last about ``seconds``."""
     return max(int(count), int(rate * seconds))
@@ -132,7 +144,7 @@ def port_figures(spec: str, title: str, simulations: int, plies: int, quick: boo
     # uct against OpenSpiel's C++ MCTSBot on the same positions
     positions = 3 if quick else 8
     sims = simulations // 4 if quick else simulations
-    states = [port.new_initial_state(0)] + random_positions(port, positions - 1, 1, max_moves=plies)
+    states = [port.new_initial_state(0)] + decisions(port, positions - 1, 1, plies)
     theirs = [s.pyspiel_state for s in states]
     uct_rate(port, states[:1], 50)  # compiled before timing
     ours, cpp = [], []
@@ -146,7 +158,7 @@ def port_figures(spec: str, title: str, simulations: int, plies: int, quick: boo
                                f"CPU time"))
 
     # a 2-ply evolved move: the port's kernels against OpenSpiel's Python API
-    at = random_positions(port, 6 if quick else 20, 5, max_moves=plies)
+    at = decisions(port, 6 if quick else 20, 5, plies)
     replayed = [_replayed(own, s.history) for s in at]
     port_moves, own_moves = [], []
     k_move, p_move = alternate(lambda: move_seconds(port, at, port_moves),
