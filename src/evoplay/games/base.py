@@ -369,9 +369,12 @@ def sample_chance(state: State, rng: np.random.Generator) -> int:
     """Draw a chance node's outcome with its probability (the arena passes a generator seeded from the game's
     seed, so a game's chance events are the same on every executor)."""
     outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
     probs = np.array([p for _, p in outcomes], dtype=np.float64)
-    return int(actions[int(rng.choice(len(actions), p=probs / probs.sum()))])
+    # rng.choice(len(outcomes), p=probs / probs.sum()) draws exactly this (one rng.random() against the normalised
+    # cumulative sums, the first above it), at half its cost: a dice game draws at every other move
+    cdf = (probs / probs.sum()).cumsum()
+    cdf /= cdf[-1]
+    return int(outcomes[int(cdf.searchsorted(rng.random(), side="right"))][0])
 
 
 def first_decision(state: State, rng: np.random.Generator) -> State:

@@ -229,7 +229,7 @@ class KernelState(State):
     from the position of one of the game's own States. It has the rules of that State (check-game holds the
     kernels to them), lists legal actions and chance outcomes in increasing action order, and keeps ``history``."""
 
-    __slots__ = ("game", "kernels", "position", "history", "_mover", "_legal")
+    __slots__ = ("game", "kernels", "position", "history", "_mover", "_legal", "_chance")
 
     def __init__(self, game, kernels: Kernels, position: np.ndarray, history=()):
         self.game, self.kernels, self.position = game, kernels, position
@@ -244,7 +244,7 @@ class KernelState(State):
     def _moved(self) -> None:
         """Read the new position's mover; its legal actions are listed when first asked for."""
         self._mover = int(self.kernels.mover(self.kernels.params, self.position))
-        self._legal = None
+        self._legal = self._chance = None
 
     def current_player(self) -> int:
         return self._mover
@@ -288,7 +288,9 @@ class KernelState(State):
         return self.kernels.features_of(self.position, player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.kernels.chance_of(self.position)
+        if self._chance is None:  # read once a position: the legality check and the draw both ask
+            self._chance = self.kernels.chance_of(self.position)
+        return list(self._chance)
 
     def transposition_key(self):
         k = self.kernels
