@@ -119,3 +119,11 @@ def test_legal_moves_sharing_a_grid_cell_are_noted_not_failed():
     assert othello.ok and "legal moves sharing a grid cell" not in dict(othello.summary())
     result = CliRunner().invoke(main, ["check-game", f"{hexapawn}:Hexapawn", "--games", "20"])
     assert result.exit_code == 0 and "legal moves sharing a grid cell" in result.output
+
+
+def test_a_game_over_before_anyone_moves_is_warned_of_not_called_seat_blind():
+    # parameters that make no playable game (as OpenSpiel's checkers(rows=6,columns=6) does): every game ends at
+    # its start; the warning says so rather than that the features ignore the seat (there are no positions)
+    report = _check("Nim(stones=0)", games=5)
+    assert report.ok and report.lengths == [0] * 5
+    assert len(report.warnings) == 1 and "over before anyone moved" in report.warnings[0]

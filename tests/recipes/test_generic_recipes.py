@@ -227,3 +227,14 @@ def test_a_kernel_game_that_starts_with_dice_runs_its_play_check(tmp_path):
     folder = RunFolder.create(tmp_path / "run", "ga", config)
     run_evolution(load_recipe("ga").make(config), folder)
     assert set(folder.read_json("best.json")["play_check"]["scores"]) >= {"as trained", "within the play budget"}
+
+
+@pytest.mark.parametrize("recipe", ["ga", "gp"])
+def test_a_game_over_before_anyone_moves_is_refused_clearly(recipe):
+    # OpenSpiel accepts parameters that give such a game (checkers(rows=6,columns=6)); a run on it used to
+    # "evolve" in seconds and ship a player that never moves
+    over = str(Path(__file__).parent.parent / "games" / "broken_games.py") + ":Nim(stones=0)"
+    with pytest.raises(ConfigError, match="over before anyone moves"):
+        load_recipe(recipe).make(load_config(recipe, None, {"game": over}))
+    result = CliRunner().invoke(main, ["evolve", recipe, "--game", over, "--generations", "1"])
+    assert result.exit_code == 2 and "over before anyone moves" in result.output

@@ -489,7 +489,10 @@ def _check_games(game, games, seed, max_moves, against_openspiel, report, checke
                             f"the same seed gave different games: game {g}, seed {game_seed}, replayed with the same "
                             f"choices, differs from move {move}; draw every random number from the seed passed to "
                             f"new_initial_state (no global random, time or set order)")
-    if names and report.ok and game.num_players > 1:
+    if report.played and not max(report.lengths):
+        report.warnings.append(f"every game was over before anyone moved (its first state is terminal): there is "
+                               f"nothing to play or learn; the game's parameters may not make a playable game")
+    elif names and report.ok and game.num_players > 1:
         warning = seat_blind(game, seed)
         if warning:
             report.warnings.append(warning)

@@ -61,7 +61,25 @@ def load_game_of(config: dict):
         game.feature_names()
     except SpecError as err:
         raise ConfigError(f"game: {err}") from None
+    if over_at_start(game):
+        raise ConfigError(f"game: {game.spec} is over before anyone moves (its first state is terminal, after any "
+                          f"chance outcomes, from {START_SEEDS} seeds): there is nothing to learn; its parameters "
+                          f"may not make a playable game (evoplay check-game shows its games)")
     return game
+
+
+#: the seeds ``over_at_start`` starts a game from
+START_SEEDS = 5
+
+
+def over_at_start(game) -> bool:
+    """Whether ``game`` is over before any player moves from every one of START_SEEDS seeded starts (its chance
+    outcomes drawn up to its first decision): a spec whose parameters give no playable game (OpenSpiel accepts
+    some such, e.g. a board too small for its pieces' starting rows)."""
+    from evoplay.games.base import first_decision
+
+    return all(first_decision(game.new_initial_state(seed), np.random.default_rng(seed)).is_terminal()
+               for seed in range(START_SEEDS))
 
 
 def check_player(config: dict) -> None:
