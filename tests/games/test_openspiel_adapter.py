@@ -211,3 +211,19 @@ def test_missing_open_spiel_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now raises ImportError
     with pytest.raises(SpecError, match=r"pip install 'evoplay\[openspiel\]'"):
         load_game("openspiel:tic_tac_toe")
+
+
+def test_a_game_is_loaded_from_pyspiel_once_a_process(capfd):
+    # OpenSpiel prints some games' warnings at every load (quoridor: 'has known issues'); a game is loaded again
+    # wherever it is unpickled (each worker task), and a 2-minute run printed the warning 791 times
+    from evoplay.games.openspiel import _load_pyspiel
+
+    _load_pyspiel.cache_clear()
+    games = [load_game("openspiel:quoridor(board_size=5)") for _ in range(3)]
+    games.append(pickle.loads(pickle.dumps(games[0])))
+    assert len({id(g.pyspiel_game) for g in games}) == 1
+    assert capfd.readouterr().err.count("known issues") <= 1  # once (or never, in an OpenSpiel without it)
+    a, b = games[0].new_initial_state(0), games[1].new_initial_state(0)
+    a.apply_action(a.legal_actions()[0])
+    assert b.legal_actions() == games[2].new_initial_state(0).legal_actions()  # states stay their own
+    assert load_game("openspiel:quoridor(board_size=7)").pyspiel_game is not games[0].pyspiel_game

@@ -16,6 +16,7 @@ silently; this adapter checks every action against the legal ones first.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 import numpy as np
@@ -102,7 +103,7 @@ def load_openspiel(spec: str) -> "OpenSpielGame | Game":
                             f"parameters: {known}")
         values[key] = _coerce(parsed.name, key, raw, defaults[key])
     try:
-        pyspiel_game = pyspiel.load_game(parsed.name, values)
+        pyspiel_game = _load_pyspiel(parsed.name, tuple(sorted(values.items())))
     except pyspiel.SpielError as err:
         raise SpecError(f"openspiel:{parsed.name}: OpenSpiel refused the parameters {values}: {err}") from None
     changed = {k: v for k, v in sorted(values.items()) if v != defaults[k]}
@@ -120,6 +121,15 @@ def load_openspiel(spec: str) -> "OpenSpielGame | Game":
     game.engine_note = (f"OpenSpiel's own (pyspiel), asked for by engine=openspiel; without it evoplay's port runs"
                         if port is not None else f"OpenSpiel's own (pyspiel): {why_not}")
     return game
+
+
+@functools.lru_cache(maxsize=64)
+def _load_pyspiel(name: str, values: tuple):
+    """``pyspiel.load_game(name, dict(values))``, once a process for each name and parameters: a game is loaded
+    again wherever it is unpickled (each worker's task carries it by its spec), and OpenSpiel prints a game's
+    warning at every load (quoridor: 'has known issues'), hundreds of lines in a run. A pyspiel game is immutable
+    (its states are what change), so one serves every load."""
+    return _pyspiel().load_game(name, dict(values))
 
 
 def _port(name: str, pyspiel_game) -> tuple[type | None, str]:
