@@ -238,3 +238,29 @@ def test_a_game_over_before_anyone_moves_is_refused_clearly(recipe):
         load_recipe(recipe).make(load_config(recipe, None, {"game": over}))
     result = CliRunner().invoke(main, ["evolve", recipe, "--game", over, "--generations", "1"])
     assert result.exit_code == 2 and "over before anyone moves" in result.output
+
+
+@pytest.mark.parametrize("recipe, game", [("ga", TAKE_AWAY), ("gp", TAKE_AWAY), ("ga", "openspiel:tic_tac_toe")])
+def test_a_first_generation_longer_than_the_budget_is_stopped_and_the_start_ships(tmp_path, recipe, game):
+    """--minutes is a promise even when one generation cannot fit in it (backgammon on pyspiel: 224 games of
+    seconds each took 8.6 minutes of a 2-minute run): the first generation is stopped at the budget's end, and
+    the start ships unevaluated (for CMA-ES its warm start), a player that loads, plays and says what it is."""
+    from evoplay.arena import play_game
+
+    # (tic-tac-toe has a board: the run is a race of two settings, the first one's start ships)
+    config = load_config(recipe, None, {"game": game, "minutes": 0.0005, "population": 4, "fitness.games": 2,
+                                        "report.games": 4, "play.ms": 5.0})
+    folder = RunFolder.create(tmp_path / "run", recipe, config)
+    evo = load_recipe(recipe).make(config)
+    run_evolution(evo, folder)
+    assert folder.read_log() == []
+    assert "ran out during the first generation" in folder.read_json("finished.json")["stopped"]
+    doc = folder.read_json("best.json")
+    assert doc["fitness"] is None and "first generation" in doc["unevaluated"] and doc["generation"] == 0
+    if recipe == "ga":  # the warm start the cut step fitted, not CMA-ES's zero mean
+        assert np.any(np.asarray(doc["weights"]) != 0.0)
+    kind = "weights" if recipe == "ga" else "gp"
+    agent = make_agent(f"{kind}({folder.file('best.json')})", evo.game)
+    assert play_game(evo.game, [agent, make_agent("random", evo.game)], seed=1).is_terminal()
+    text = load_recipe(recipe).report(folder)
+    assert "the champion is the start, unevaluated" in text and "give more --minutes" in text

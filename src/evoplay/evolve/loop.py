@@ -68,8 +68,11 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
     (their ``seconds``, summed over every resume), less the share ``closing`` (0..0.5, default 0) it keeps for the
     recipe's ``finish`` (its closing playoff and tables, which read what is left from the log), and starts no
     generation that the last ones say would end past that; one that runs past it all the same (a ladder's
-    stronger opponent, a loaded machine) is stopped within a game and does not count. Why the run stopped is
-    written to the finish mark (``stopped``).
+    stronger opponent, a loaded machine) is stopped within a game and does not count. The first generation runs
+    to the budget's end (its closing share included) where the recipe gives ``unevaluated(state)``, the individual
+    it ships when no generation was evaluated (a game of seconds a move can take longer than the budget in one
+    generation); it is stopped there, and ``finish`` then ships that start. Else it always runs to its end. Why
+    the run stopped is written to the finish mark (``stopped``).
     """
     executor = executor or SerialExecutor()
     minutes = float(folder.config.get("minutes", 0) or 0)
@@ -104,6 +107,7 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             progress(generation, total, last[-1] if last else None)
         ran = 0
         done = getattr(evo, "done", None)
+        unevaluated = getattr(evo, "unevaluated", None)  # what a recipe ships when no generation was evaluated
         spent = start_seconds(folder) + sum(float(r.get("seconds", 0.0)) for r in folder.read_log())
         stopped = f"{total} generations run"
         while generation < total:
@@ -121,14 +125,21 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
                 return state
             start = time.perf_counter()
             # A generation the last ones said would fit but that runs past the budget is stopped at it (within a
-            # game) and does not count: the run finishes from the checkpoint before it. The first always runs.
+            # game) and does not count: the run finishes from the checkpoint before it. The first runs to the
+            # whole budget's end where the recipe can ship its start unevaluated (``unevaluated``), else to its end.
             cut_at = time.time() + (limit - spent) if minutes and generation > 0 else None
+            if minutes and generation == 0 and unevaluated is not None:
+                cut_at = time.time() + max(0.0, 60.0 * minutes - spent)
             try:
                 with games_until(cut_at):
                     state, record = evo.step(state, generation, executor)
             except TimeBudgetSpent:
                 seconds = time.perf_counter() - start
                 folder.write_json(CUT, {"generation": generation, "seconds": round(seconds, 4)})
+                if generation == 0:  # nothing evaluated: the start ships, as the step left it (a warm start fitted)
+                    stopped = (f"the time budget of {minutes:g} min ran out during the first generation: its games "
+                               f"were stopped after {seconds:.0f} s, and the start ships unevaluated")
+                    break
                 generation, state = folder.load_checkpoint()
                 stopped = (f"the time budget of {minutes:g} min ran out during generation {generation + 1}: its "
                            f"games were stopped after {seconds:.0f} s and it does not count")

@@ -155,6 +155,15 @@ class GAEvolution(generic.GenericEvolution):
             state["population"] = self._cma.ask()
         return super().step(state, generation, executor)
 
+    def unevaluated(self, state: dict):
+        """What ships when no generation was evaluated: the warm start where the first generation fitted one, else
+        CMA-ES's mean (the start's own estimate of the best weights), or a bit-string run's first genome."""
+        if self.kind == "real":
+            if state.get("cma_x0") is not None:
+                return np.asarray(state["cma_x0"], dtype=np.float64)
+            return self.cma(state).mean
+        return super().unevaluated(state)
+
     def new_population(self, rng):
         if self.kind == "real":
             return self._cma.ask()

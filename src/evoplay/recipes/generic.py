@@ -36,6 +36,10 @@ PRIOR_VISITS = 16
 SAFETY_Z = 1.645
 
 
+#: best.json's ``unevaluated``: why its individual has no fitness
+UNEVALUATED = "the time budget ran out during the first generation, before its games ended"
+
+
 def ship_label(labels: list[str], rate: np.ndarray, played: np.ndarray, score: np.ndarray) -> str:
     """The play check's choice among ``labels`` (the first the player as trained, the others searches that use the
     play budget) from each one's win rate against the yardstick (draws half) over ``played`` games and its score
@@ -259,10 +263,17 @@ class GenericEvolution:
         """The next generation bred from this one by what breeding selects on."""
         return self.breed(state["population"], res.selection, state["rng"])
 
+    def unevaluated(self, state: dict) -> object:
+        """What ships when the time budget ran out before a generation was evaluated (evolve.loop): the first
+        individual of the population the start made."""
+        return state["population"][0]
+
     def champion(self, state: dict, executor=None) -> tuple[object, dict]:
         """The individual to ship and what its choice rests on: the winner of a playoff among the best of the
         last generations (each against the others and the top rungs, the same games for all), or else the best
-        fitness seen."""
+        fitness seen (or, when no generation was evaluated, ``unevaluated``: its fitness None)."""
+        if state["best"] is None:
+            return self.unevaluated(state), {"generation": 0, "fitness": None, "unevaluated": UNEVALUATED}
         entries = list(state.get("champions") or [])
         if len(entries) >= 2:
             entries += [{"individual": ind, "generation": generation, "label": label}
@@ -400,7 +411,7 @@ class GenericEvolution:
         workers = int(getattr(executor, "workers", 1) or 1)
         need = self.check_round_seconds(state, workers, ms)
         check_ms = None
-        if seconds is not None and need > 0.8 * seconds:
+        if seconds is not None and need > 0.0 and need > 0.8 * seconds:  # need 0: no game played to plan by
             check_ms = round(max(MIN_CHECK_MS, ms * 0.8 * max(seconds, 0.0) / need), 1)
         checked = doc if check_ms is None else dict(doc, play=dict(doc["play"], ms=check_ms))
         labels = ["as trained", "within the play budget"]
@@ -520,16 +531,21 @@ def report(folder, recipe: str) -> str:
     lines = [f"run {folder.path}: recipe {recipe}, game {c['game']}, population {c['population']}, "
              f"policy {c['player']['policy']}" + (f" (depth {c['player']['depth']})"
                                                   if c['player']['policy'] == "search" else "")]
-    if not log:
+    if not log and not folder.file("best.json").exists():
         return lines[0] + "\nno generation has finished yet"
-    last = log[-1]
-    lines.append(f"generations: {len(log)}; last: best {last['best']:.4g}, mean {last['mean']:.4g}, worst "
-                 f"{last['worst']:.4g}, mean size {last['mean_size']:.1f}, {last['games']} games, "
-                 f"{last['seconds']:.1f} s")
+    if log:
+        last = log[-1]
+        lines.append(f"generations: {len(log)}; last: best {last['best']:.4g}, mean {last['mean']:.4g}, worst "
+                     f"{last['worst']:.4g}, mean size {last['mean_size']:.1f}, {last['games']} games, "
+                     f"{last['seconds']:.1f} s")
     if folder.file("best.json").exists():
         doc = folder.read_json("best.json")
-        lines.append(f"champion: generation {doc['generation']}, fitness {doc['fitness']:.4g} -> "
-                     f"{folder.file('best.json')}")
+        if doc.get("fitness") is None:
+            lines.append(f"generations: {len(log)}; the champion is the start, unevaluated: {doc.get('unevaluated')} "
+                         f"(a game is slow for the budget: give more --minutes) -> {folder.file('best.json')}")
+        else:
+            lines.append(f"champion: generation {doc['generation']}, fitness {doc['fitness']:.4g} -> "
+                         f"{folder.file('best.json')}")
         if doc.get("notation"):
             lines.append(f"  program ({doc['size']} nodes): {doc['notation']}")
         race = doc.get("race")

@@ -100,6 +100,11 @@ class Race:
             record["race"] = decided
         return state, record
 
+    def unevaluated(self, state: dict):
+        """What ships when the first generation (the first setting's) was stopped by the time budget: that
+        setting's start (the loop's ``unevaluated``)."""
+        return self.arms[0].unevaluated(state if self.unraced(state) else state["arms"][0])
+
     def closing_seconds(self, state: dict, workers: int) -> float:
         """What the closing of the setting that ships (the first while the race runs) needs: its own estimate."""
         if self.unraced(state):
