@@ -52,3 +52,18 @@ def test_ridge_with_fewer_rows_than_weights_gives_the_primal_solution():
     rows, targets = rng.normal(size=(30, 200)), rng.normal(size=30)
     primal = np.linalg.solve(rows.T @ rows + 0.5 * np.eye(200), rows.T @ targets)
     assert np.allclose(ridge(rows, targets, strength=0.5), primal, atol=1e-9)
+
+
+def test_the_outcome_fit_within_seconds_plays_fewer_games_of_the_same_sequence():
+    # a run's budget bounds the fit (backgammon on pyspiel: its greedy round took minutes of a 2-minute run); past
+    # its time a round still plays one game, the first of the sequence it plays without a limit
+    game = load_game("kalah(pits=4,seeds=3)")
+    view = FeatureView(game, True, measure_scales(game, True, 0))
+    one = play_round(game, view, None, games=50, explore=0.1, rng=np.random.default_rng(3), until=0.0)
+    all_ = play_round(game, view, None, games=50, explore=0.1, rng=np.random.default_rng(3))
+    assert 0 < len(one[1]) < len(all_[1])
+    assert np.array_equal(one[0], all_[0][:len(one[0])]) and np.array_equal(one[1], all_[1][:len(one[1])])
+    assert np.array_equal(fit_outcomes(game, view, seed=5, games=100, rounds=2, seconds=1e6),
+                          fit_outcomes(game, view, seed=5, games=100, rounds=2))  # in time: the same fit
+    quick = fit_outcomes(game, view, seed=5, games=100, rounds=2, seconds=0.0)  # a game a round
+    assert quick.shape == (len(view),) and np.all(np.isfinite(quick))

@@ -24,6 +24,8 @@ from evoplay.games.playout import playout, random_joint, uniform_move
 
 #: positions a round collects at most (each gives one row per player)
 MAX_POSITIONS = 40_000
+#: the share of a run's time budget (``minutes``) the outcome fit's rounds may take (fit_outcomes' ``seconds``)
+OUTCOMES_SHARE = 0.25
 
 
 def _greedy(state, player: int, scorer, rng: np.random.Generator) -> int:
@@ -35,10 +37,14 @@ def _greedy(state, player: int, scorer, rng: np.random.Generator) -> int:
 
 
 def play_round(game, view, weights, games: int, explore: float, rng: np.random.Generator,
-               max_moves: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+               max_moves: int | None = None, until: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(rows, returns) of ``games`` games: uniformly random when ``weights`` is None, else greedy by them with
     ``explore`` of the moves random; a row per player per position a player was to move in. A game that does not
-    end within ``max_moves`` (default: the arena's ``move_limit``) is the arena's error, named at its move."""
+    end within ``max_moves`` (default: the arena's ``move_limit``) is the arena's error, named at its move. With
+    ``until`` (a ``time.perf_counter()``) no game starts after it but the first: the first games of the same
+    seeded sequence."""
+    import time
+
     from evoplay.agents.program import linear_agent
 
     max_moves = move_limit(game) if max_moves is None else max_moves
@@ -47,6 +53,8 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
     rows, targets = [], []
     positions = 0
     for _ in range(games):
+        if until is not None and rows and time.perf_counter() > until:
+            break
         seed = int(rng.integers(1 << 31))
         state, seen, moves = _one_game(game, scorer, explore, rng, seed, max_moves)
         try:
@@ -93,15 +101,24 @@ def ridge(rows: np.ndarray, targets: np.ndarray, strength: float = 1.0) -> np.nd
     return np.linalg.solve(rows.T @ rows + strength * np.eye(width), rows.T @ targets)
 
 
-def fit_outcomes(game, view, seed: int, games: int = 1000, rounds: int = 2, explore: float = 0.1) -> np.ndarray:
+def fit_outcomes(game, view, seed: int, games: int = 1000, rounds: int = 2, explore: float = 0.1,
+                 seconds: float | None = None) -> np.ndarray:
     """Linear weights over ``view`` fitted to the outcomes of ``rounds`` rounds of ``games`` games (see the module
     docstring), scaled to a root mean square of 1 (a linear evaluation ranks positions the same at any scale);
-    zeros when the games taught nothing (every return the same)."""
+    zeros when the games taught nothing (every return the same).
+
+    With ``seconds`` each round's games stop when the round has used its share of that time (at least one game
+    a round): a game whose greedy moves take seconds (backgammon on pyspiel: minutes a round) fits on fewer games
+    rather than overrunning a run's budget. A round that ends in time plays the same games as without."""
+    import time
+
+    began = time.perf_counter()
     rng = np.random.default_rng(seed)
     weights = None
     data: list[tuple[np.ndarray, np.ndarray]] = []
-    for _ in range(max(1, rounds)):
-        data.append(play_round(game, view, weights, games, explore, rng))
+    for r in range(max(1, rounds)):
+        until = None if seconds is None else began + seconds * (r + 1) / max(1, rounds)
+        data.append(play_round(game, view, weights, games, explore, rng, until=until))
         rows = np.concatenate([r for r, _ in data[-2:]])
         targets = np.concatenate([t for _, t in data[-2:]])
         if len(targets) == 0 or np.ptp(targets) == 0:

@@ -150,7 +150,11 @@ class GAEvolution(generic.GenericEvolution):
                                              s["nodes"], mix=s["mix"], start_games=games,
                                              seconds=60.0 * minutes * s["share"] if minutes else None)
             else:
-                state["cma_x0"] = fit_outcomes(self.game, self.view, self.cma_args[3] + 1, games, rounds)
+                from evoplay.evolve.warm_start import OUTCOMES_SHARE
+
+                minutes = float(self.config.get("minutes", 0) or 0)
+                state["cma_x0"] = fit_outcomes(self.game, self.view, self.cma_args[3] + 1, games, rounds,
+                                               seconds=60.0 * minutes * OUTCOMES_SHARE if minutes else None)
             self._cma = CmaSearch(*self.search_args(state), x0=state["cma_x0"])
             state["population"] = self._cma.ask()
         return super().step(state, generation, executor)

@@ -110,10 +110,12 @@ class GPEvolution(generic.GenericEvolution):
     def step(self, state: dict, generation: int, executor):
         self.use_view(state)
         if "base" in state and state["base"] is None:
-            from evoplay.evolve.warm_start import fit_outcomes
+            from evoplay.evolve.warm_start import OUTCOMES_SHARE, fit_outcomes
 
             games, rounds = self.base_fit
-            state["base"] = fit_outcomes(self.game, self.view, self.seed + 0xBA5E, games, rounds)
+            minutes = float(self.config.get("minutes", 0) or 0)
+            state["base"] = fit_outcomes(self.game, self.view, self.seed + 0xBA5E, games, rounds,
+                                         seconds=60.0 * minutes * OUTCOMES_SHARE if minutes else None)
             self.base = state["base"]
             if self.base_tune:
                 state["base_cma"] = {"x0": state["base"].copy(), "history": []}
