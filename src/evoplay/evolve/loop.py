@@ -117,7 +117,8 @@ def run_evolution(evo: Evolution, folder: RunFolder, executor: Executor | None =
             if reserve is not None and minutes:  # what the recipe's closing says it needs, at most half the budget
                 needs = reserve(state, getattr(executor, "workers", 1))
                 limit = min(limit, max(30.0 * minutes, 60.0 * minutes - needs))
-            # the first generation always runs (a run ships a champion), however long the start took
+            # the first generation always starts (a run ships a champion), however long the start took; where the
+            # recipe can ship its start unevaluated it is stopped at the budget's end (below)
             if minutes and generation > 0 and (spent >= limit or spent + _next_generation(folder) > limit):
                 stopped = f"the time budget of {minutes:g} min was spent after {generation} generations"
                 break
