@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from evoplay.search.minimax import TERMINAL_SCALE, batched, search
+from evoplay.search.minimax import SAMPLES, TERMINAL_SCALE, batched, search
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
@@ -265,7 +265,84 @@ def test_hidden_information_searches_a_resampled_state():
 
     s = HiddenState(Hidden(), [0, 0], 0, None)
     search(s, 0, 2, lambda st, p: 0.0, rng=np.random.default_rng(0))
-    assert calls == [0]
+    assert calls == [0] * SAMPLES  # the default number of determinisations, each drawn for the searching player
+    calls.clear()
+    search(s, 0, 2, lambda st, p: 0.0, rng=np.random.default_rng(0), samples=3)
+    assert calls == [0] * 3
+
+
+class Hidden(DiceRace):
+    perfect_information = False
+
+
+class GuessState(DiceRaceState):
+    """A dice race whose hidden part is where the opponent stands: each determinisation draws it."""
+
+    def resample(self, player, rng):
+        pos = list(self.pos)
+        pos[1 - player] = int(rng.integers(0, 5))
+        return DiceRaceState(OPEN, pos, self.player, self.rolling)  # a position of the open game: nothing left hidden
+
+
+OPEN = DiceRace()
+
+
+def lead(st, p):
+    return float(st.pos[p] - st.pos[1 - p])
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_hidden_information_averages_the_determinisations(depth):
+    """Each root action's value is its mean over the determinisations, each searched on its own (exact values:
+    a full window at the root), with or without a budget that lets every iteration finish."""
+    s = GuessState(Hidden(), [1, 2], 0, None)
+    drawn = [GuessState.resample(s, 0, rng) for rng in [np.random.default_rng(5)] for _ in range(4)]
+    expected = np.mean([search_all(d, 0, depth, lead) for d in drawn], axis=0)
+    actions, values = search(s, 0, depth, lead, rng=np.random.default_rng(5), samples=4)
+    assert actions == [0, 1]
+    assert values == pytest.approx(expected)
+    from evoplay.search.minimax import Budget
+    _, deepened = search(s, 0, depth, lead, rng=np.random.default_rng(5), samples=4, budget=Budget(nodes=10**7))
+    assert deepened == pytest.approx(expected)
+
+
+def search_all(state, player, depth, evaluate):
+    """Every root action's exact value on a state of perfect information (a search per action)."""
+    out = []
+    for a in state.legal_actions():
+        c = state.clone()
+        c.apply_action(a)
+        out.append(_exact(c, player, depth - 1, evaluate))
+    return out
+
+
+def _exact(state, player, depth, evaluate):
+    if state.is_terminal():
+        return state.returns()[player] * (TERMINAL_SCALE + depth)
+    if state.is_chance_node():
+        total = 0.0
+        for a, p in state.chance_outcomes():
+            c = state.clone()
+            c.apply_action(a)
+            total += p * _exact(c, player, depth, evaluate)
+        return total
+    if depth == 0:
+        return evaluate(state, player)
+    values = []
+    for a in state.legal_actions():
+        c = state.clone()
+        c.apply_action(a)
+        values.append(_exact(c, player, depth - 1, evaluate))
+    return max(values) if state.current_player() == player else min(values)
+
+
+def test_one_determinisation_is_the_search_of_that_state():
+    s = GuessState(Hidden(), [1, 2], 0, None)
+    drawn = GuessState.resample(s, 0, np.random.default_rng(9))
+    assert search(s, 0, 3, lead, rng=np.random.default_rng(9), samples=1)[1].tolist() == \
+        search(drawn, 0, 3, lead)[1].tolist()
+    with pytest.raises(SpecError, match="samples"):
+        search(s, 0, 2, lead, rng=np.random.default_rng(0), samples=0)
 
 
 def test_bad_calls_raise_clear_errors():

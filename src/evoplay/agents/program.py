@@ -27,7 +27,7 @@ from evoplay.agents.base import Agent
 from evoplay.agents.feature_view import FeatureView
 from evoplay.agents.kernel_players import kernel_path
 from evoplay.search.leaf_kernel import program_value
-from evoplay.search.minimax import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, TERMINAL_SCALE, Budget, search
+from evoplay.search.minimax import EVAL_LIMIT, MAX_DEPTH as SEARCH_DEPTH_LIMIT, SAMPLES, TERMINAL_SCALE, Budget, search
 from evoplay.search.minimax import clip_value
 from evoplay.errors import SpecError, warn  # noqa: F401 - warn: the players' warnings (program.warn)
 from evoplay.games.base import search_moves
@@ -331,7 +331,15 @@ class FeatureAgent(Agent):
 
     def move_values(self, state, player: int, actions) -> np.ndarray:
         """Each action's after-state scored in one call; an after-state with dice pending is the expectation over
-        its outcomes (as the search values a chance node on its horizon), a finished game its true result."""
+        its outcomes (as the search values a chance node on its horizon), a finished game its true result. Under
+        hidden information the after-states are those of ``SAMPLES`` determinisations and the values their mean, as
+        the search does: the true state's would tell a finished game's result from cards the player cannot see."""
+        if not state.game.perfect_information:
+            return np.mean([self._after_values(state.resample(player, self._rng), player, actions)
+                            for _ in range(SAMPLES)], axis=0)
+        return self._after_values(state, player, actions)
+
+    def _after_values(self, state, player: int, actions) -> np.ndarray:
         leaves: list = []
 
         def gather(s):  # a leaf's index, or [(subtree, probability)] under a chance node

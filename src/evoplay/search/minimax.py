@@ -14,8 +14,11 @@ of each from ``player``'s side. How it treats each kind of node:
   drawn uniformly from their legal actions with ``rng`` (unless ``noop_opponents``), or else the no-op: the game's
   ``noop_action`` when it names one, else each opponent's last legal action (NIL in evoplay's grid games). A
   node where ``player`` does not move is a single branch of sampled (or no-op) actions.
-- **hidden information**: when ``game.perfect_information`` is false the search runs on
-  ``state.resample(player, rng)``, a state ``player`` cannot tell from the true one (a determinisation).
+- **hidden information**: when ``game.perfect_information`` is false the search runs on ``samples`` states drawn
+  by ``state.resample(player, rng)``, each one ``player`` cannot tell from the true one (determinisations), and a
+  root action's value is its mean over them (perfect-information Monte Carlo): one determinisation believes the
+  hidden cards it drew, and where the whole tree fits in the budget it never reads the evaluation at all. Each
+  determinisation's root actions are searched with a full window, so the mean is of exact values.
 
 The root's values are exact for the best action and every action tied with it; a worse action's value is an
 upper bound that is still below the best (alpha-beta with the window opened just below the best so far), so the
@@ -52,6 +55,8 @@ from evoplay.games.base import State, search_moves
 TERMINAL_SCALE = 1e9
 EVAL_LIMIT = 1e8
 MAX_DEPTH = 40
+#: determinisations a search of a game with hidden information averages over (``search``'s ``samples``)
+SAMPLES = 8
 
 
 #: entries a transposition table holds before it is cleared
@@ -354,6 +359,40 @@ class _Search:
                 break
         return list(actions), values
 
+    def root_sampled(self, states: list[State]) -> tuple[list[int], np.ndarray]:
+        """The root over several determinisations of a hidden state: each action's value is its mean over
+        ``states`` (each searched with a full window: a bound would not average), deepened as ``root`` deepens."""
+        actions = states[0].legal_actions(self.player) if states[0].is_simultaneous_node() else \
+            states[0].legal_actions()
+        if not actions:
+            return [], np.empty(0, dtype=np.float64)
+        children = []
+        for state in states:
+            _, _, make = self.branches(state)
+            children.append([make(a) for a in actions])
+
+        def mean_values(depth: int) -> np.ndarray:
+            total = np.zeros(len(actions), dtype=np.float64)
+            for kids in children:
+                if depth == 1 and self.batched:
+                    total += self.leaf_values(kids)
+                else:
+                    total += [self.value(c, depth - 1, -math.inf, math.inf) for c in kids]
+            return total / len(children)
+
+        if not self.budget:
+            return list(actions), mean_values(self.depth)
+        values = np.empty(len(actions), dtype=np.float64)
+        for depth in range(1, self.depth + 1):  # an iteration the budget stops is dropped (the first always finishes)
+            try:
+                values = mean_values(depth)
+            except _OutOfBudget:
+                break
+            self.completed = depth
+            if all(abs(v) >= TERMINAL_SCALE for v in values):  # every action's result is known in every sample
+                break
+        return list(actions), values
+
     def iteration(self, children: list[State], depth: int) -> np.ndarray:
         """The values of the root's ``children`` searched ``depth`` plies from the root."""
         if depth == 1 and self.batched:
@@ -372,14 +411,15 @@ class _Search:
 
 def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.random.Generator | None = None,
            stats: dict | None = None, noop_opponents: bool = False, budget: Budget | None = None,
-           table: dict | None = None, history: dict | None = None) -> tuple[list[int], np.ndarray]:
+           table: dict | None = None, history: dict | None = None,
+           samples: int | None = None) -> tuple[list[int], np.ndarray]:
     """The legal actions of ``player`` at ``state`` and their values from ``player``'s side after ``depth`` plies
     (see the module's docstring). ``state`` must be ``player``'s turn or a simultaneous node where it moves; it is
     not changed. ``stats``, when given, receives the number of nodes visited under ``"nodes"`` and the deepest
     finished iteration under ``"depth"``; ``noop_opponents`` plays the others' no-op at simultaneous nodes even when
     ``rng`` is given (for resampling). With a ``budget`` the search deepens iteratively up to ``depth`` plies;
     ``table`` (a dict, kept by the caller between moves) and ``history`` are then its transposition table and
-    history scores."""
+    history scores. ``samples``: the determinisations of a game with hidden information (default ``SAMPLES``)."""
     if not 1 <= depth <= MAX_DEPTH:
         raise SpecError(f"search depth {depth} is out of range; use 1..{MAX_DEPTH}")
     if state.is_terminal():
@@ -388,8 +428,14 @@ def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.ra
         raise SpecError("search: the state is a chance node; sample its outcome before asking a player to move")
     if not state.is_simultaneous_node() and state.current_player() != player:
         raise SpecError(f"search: it is player {state.current_player()}'s turn, not player {player}'s")
+    samples = SAMPLES if samples is None else samples
+    if samples < 1:
+        raise SpecError(f"search: samples={samples}; a game with hidden information needs at least 1 determinisation")
+    states = [state]
     if not state.game.perfect_information:
-        state = state.resample(player, rng if rng is not None else np.random.default_rng(0))
+        rng = rng if rng is not None else np.random.default_rng(0)
+        states = [state.resample(player, rng) for _ in range(samples)]
+        state = states[0]
     if budget and (state.is_simultaneous_node() or not state.game.perfect_information):
         table = None  # sampled joint actions and resampled hidden states make stored values stale
     if not budget:
@@ -397,7 +443,7 @@ def search(state: State, player: int, depth: int, evaluate: Callable, rng: np.ra
     elif history is None:
         history = {}
     s = _Search(player, depth, evaluate, rng, noop_opponents, budget, table, history)
-    actions, values = s.root(state)
+    actions, values = s.root(state) if len(states) == 1 else s.root_sampled(states)
     if stats is not None:
         stats["nodes"] = stats.get("nodes", 0) + s.nodes
         stats["depth"] = s.completed if budget else depth
