@@ -1,4 +1,6 @@
 """A user's game for the tests: take 1, 2 or 3 stones from one pile; who takes the last stone wins."""
+import time
+
 import numpy as np
 
 from evoplay.games.base import TERMINAL, Game, State
@@ -55,3 +57,19 @@ class TakeAwayState(State):
         s = TakeAwayState(self.game, self.pile, self.player, self.last)
         s.history = list(self.history)
         return s
+
+
+class SlowTakeAway(TakeAway):
+    """TakeAway whose every move in a game takes a millisecond (a search's copies move at full speed): a generation
+    of a few dozen games outlasts a budget of a few hundredths of a second on any machine."""
+
+    name = "slow_take_away"
+
+    def new_initial_state(self, seed=None):
+        return SlowTakeAwayState(self, int(self.params.get("stones", 15)), 0)
+
+
+class SlowTakeAwayState(TakeAwayState):
+    def _apply_action(self, action):
+        time.sleep(0.001)
+        TakeAwayState._apply_action(self, action)

@@ -17,6 +17,7 @@ from evoplay.evolve import RunFolder, load_config, run_evolution
 from evoplay.recipes import load_recipe
 
 TAKE_AWAY = str(Path(__file__).parent.parent / "agents" / "take_away.py") + ":TakeAway"
+SLOW_TAKE_AWAY = TAKE_AWAY.replace(":TakeAway", ":SlowTakeAway")  # a move in a game takes a millisecond
 SMALL = ["--generations", "3", "--population", "8", "--set", "report.games=4", "--backend", "serial"]
 
 
@@ -240,7 +241,7 @@ def test_a_game_over_before_anyone_moves_is_refused_clearly(recipe):
     assert result.exit_code == 2 and "over before anyone moves" in result.output
 
 
-@pytest.mark.parametrize("recipe, game", [("ga", TAKE_AWAY), ("gp", TAKE_AWAY), ("ga", "openspiel:tic_tac_toe")])
+@pytest.mark.parametrize("recipe, game", [("ga", SLOW_TAKE_AWAY), ("gp", SLOW_TAKE_AWAY), ("ga", "openspiel:tic_tac_toe")])
 def test_a_first_generation_longer_than_the_budget_is_stopped_and_the_start_ships(tmp_path, recipe, game):
     """--minutes is a promise even when one generation cannot fit in it (backgammon on pyspiel: 224 games of
     seconds each took 8.6 minutes of a 2-minute run): the first generation is stopped at the budget's end, and
