@@ -312,28 +312,8 @@ def search_all(state, player, depth, evaluate):
     for a in state.legal_actions():
         c = state.clone()
         c.apply_action(a)
-        out.append(_exact(c, player, depth - 1, evaluate))
+        out.append(minimax(c, player, depth - 1, evaluate))
     return out
-
-
-def _exact(state, player, depth, evaluate):
-    if state.is_terminal():
-        return state.returns()[player] * (TERMINAL_SCALE + depth)
-    if state.is_chance_node():
-        total = 0.0
-        for a, p in state.chance_outcomes():
-            c = state.clone()
-            c.apply_action(a)
-            total += p * _exact(c, player, depth, evaluate)
-        return total
-    if depth == 0:
-        return evaluate(state, player)
-    values = []
-    for a in state.legal_actions():
-        c = state.clone()
-        c.apply_action(a)
-        values.append(_exact(c, player, depth - 1, evaluate))
-    return max(values) if state.current_player() == player else min(values)
 
 
 def test_one_determinisation_is_the_search_of_that_state():
