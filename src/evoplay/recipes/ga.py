@@ -18,7 +18,7 @@ import numpy as np
 from evoplay.errors import ConfigError
 from evoplay.evolve.selection import select_parents
 from evoplay.ga import GENOME_FORMAT, Field, Schema, crossover, flip_mutation
-from evoplay.recipes import generic
+from evoplay.recipes import generic, run_report
 
 FORMAT = GENOME_FORMAT
 KINDS = ("bits", "real")
@@ -234,7 +234,7 @@ def make(config: dict, **options) -> GAEvolution:
 
 
 def report(folder) -> str:
-    return generic.report(folder, "ga")
+    return run_report.report(folder, "ga")
 
 
-export = generic.export
+export = run_report.export

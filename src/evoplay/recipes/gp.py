@@ -24,7 +24,7 @@ from evoplay.evolve.bloat import SizeDepthLimit
 from evoplay.gp import program as gp_program
 from evoplay.gp.primitives import CONST, EPHEMERAL
 from evoplay.gp.program import PROGRAM_FORMAT
-from evoplay.recipes import generic
+from evoplay.recipes import generic, run_report
 
 FORMAT = PROGRAM_FORMAT
 BASES = ("none", "outcomes")
@@ -235,7 +235,7 @@ def make(config: dict, **options) -> GPEvolution:
 
 
 def report(folder) -> str:
-    return generic.report(folder, "gp")
+    return run_report.report(folder, "gp")
 
 
-export = generic.export
+export = run_report.export
