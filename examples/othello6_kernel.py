@@ -22,7 +22,7 @@ from numba import njit
 
 from evoplay.games import TERMINAL
 from evoplay.games.kernels import Kernels
-from evoplay.games.sources import import_game_file
+from evoplay.games.tools.sources import import_game_file
 
 # The plain-Python game this file accelerates: its Game, State and tables.
 plain = import_game_file(Path(__file__).resolve().with_name("othello6.py"))

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from evoplay.games.sources import import_game_file
+from evoplay.games.tools.sources import import_game_file
 
 fast = import_game_file(Path(__file__).resolve().parents[2] / "examples" / "othello6_kernel.py")
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from evoplay.cli import main
-from evoplay.games.check import check_game
+from evoplay.games.tools.check import check_game
 
 BROKEN = Path(__file__).with_name("broken_games.py")
 

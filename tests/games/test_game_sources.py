@@ -12,7 +12,7 @@ import pytest
 
 from evoplay.errors import SpecError
 from evoplay.games import GAMES, Game, load_game, register_game
-from evoplay.games import sources
+from evoplay.games.tools import sources
 
 ROOT = Path(__file__).resolve().parents[2]
 OTHELLO = ROOT / "examples" / "othello6.py"
@@ -169,7 +169,7 @@ def test_broken_entry_points_are_clear_errors(monkeypatch):
 def test_the_readme_nim_example_keeps_every_promise_and_builds_with_a_plain_call():
     import importlib.util
 
-    from evoplay.games.check import check_game
+    from evoplay.games.tools.check import check_game
 
     path = Path(__file__).resolve().parents[2] / "examples" / "nim.py"
     report = check_game(f"{path}:Nim", games=40, seed=1)

@@ -1,4 +1,4 @@
-"""The hook watchdog (evoplay.games.guard) stops a looping hook from the table of running calls alone: it never
+"""The hook watchdog (evoplay.games.tools.guard) stops a looping hook from the table of running calls alone: it never
 reads another thread's stack (which crashed CPython 3.11 now and then), and a hook called inside another runs on
 the outer call's clock."""
 from __future__ import annotations
@@ -9,7 +9,8 @@ import time
 import pytest
 
 from evoplay.errors import GameError
-from evoplay.games import Game, State, guard
+from evoplay.games import Game, State
+from evoplay.games.tools import guard
 
 
 class Loop(Game):

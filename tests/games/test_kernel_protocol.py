@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evoplay.games import load_game
-from evoplay.games.check import check_game
-from evoplay.games.check_kernels import KernelComparison
+from evoplay.games.tools.check import check_game
+from evoplay.games.tools.check_kernels import KernelComparison
 from evoplay.games.kernels import Kernels, kernels_of, specialise
 
 ROOT = Path(__file__).resolve().parents[2]

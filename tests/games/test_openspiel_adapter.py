@@ -13,7 +13,7 @@ from evoplay.agents import make_agent  # noqa: E402
 from evoplay.arena import play_game  # noqa: E402
 from evoplay.errors import IllegalActionError, SpecError  # noqa: E402
 from evoplay.games import CHANCE, SIMULTANEOUS, TERMINAL, load_game  # noqa: E402
-from evoplay.games.openspiel import OpenSpielGame, OpenSpielState  # noqa: E402
+from evoplay.games.tools.openspiel import OpenSpielGame, OpenSpielState  # noqa: E402
 
 # (evoplay spec, the same game loaded in pyspiel, random games): turn-based, chance, simultaneous, imperfect
 # information, three players.
@@ -216,7 +216,7 @@ def test_missing_open_spiel_says_how_to_install(monkeypatch):
 def test_a_game_is_loaded_from_pyspiel_once_a_process(capfd):
     # OpenSpiel prints some games' warnings at every load (quoridor: 'has known issues'); a game is loaded again
     # wherever it is unpickled (each worker task), and a 2-minute run printed the warning 791 times
-    from evoplay.games.openspiel import _load_pyspiel
+    from evoplay.games.tools.openspiel import _load_pyspiel
 
     _load_pyspiel.cache_clear()
     games = [load_game("openspiel:quoridor(board_size=5)") for _ in range(3)]

@@ -14,9 +14,9 @@ from evoplay.agents import make_agent  # noqa: E402
 from evoplay.arena import play_game  # noqa: E402
 from evoplay.errors import SpecError  # noqa: E402
 from evoplay.games import load_game  # noqa: E402
-from evoplay.games.check import check_game  # noqa: E402
+from evoplay.games.tools.check import check_game  # noqa: E402
 from evoplay.games.kernels import KernelState, kernels_of  # noqa: E402
-from evoplay.games.openspiel import OpenSpielGame, engine_note, rules_spec  # noqa: E402
+from evoplay.games.tools.openspiel import OpenSpielGame, engine_note, rules_spec  # noqa: E402
 from evoplay.games.ports import PORTS, port_class, port_table  # noqa: E402
 from evoplay.games.ports.against import against_openspiel  # noqa: E402
 from evoplay.games.ports.base import PortGame  # noqa: E402

@@ -13,8 +13,8 @@ from evoplay.agents import make_agent  # noqa: E402
 from evoplay.arena import play_game  # noqa: E402
 from evoplay.errors import SpecError  # noqa: E402
 from evoplay.games import load_game  # noqa: E402
-from evoplay.games.check import check_game  # noqa: E402
-from evoplay.games.openspiel import OpenSpielGame  # noqa: E402
+from evoplay.games.tools.check import check_game  # noqa: E402
+from evoplay.games.tools.openspiel import OpenSpielGame  # noqa: E402
 from evoplay.games.ports import PORTS  # noqa: E402
 from evoplay.games.ports.against import against_openspiel  # noqa: E402
 from evoplay.games.ports.base import PortGame  # noqa: E402

@@ -11,7 +11,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from evoplay.agents import make_agent  # noqa: E402
 from evoplay.arena import play_game  # noqa: E402
 from evoplay.games import load_game  # noqa: E402
-from evoplay.games.check import check_game  # noqa: E402
+from evoplay.games.tools.check import check_game  # noqa: E402
 from evoplay.games.kernels import KernelState  # noqa: E402
 from evoplay.games.ports.against import against_openspiel  # noqa: E402
 from evoplay.games.ports.mancala import MAX_GAME_LENGTH, Mancala  # noqa: E402

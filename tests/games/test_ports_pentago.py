@@ -12,7 +12,7 @@ from evoplay.agents import make_agent  # noqa: E402
 from evoplay.arena import play_game  # noqa: E402
 from evoplay.errors import IllegalActionError  # noqa: E402
 from evoplay.games import load_game  # noqa: E402
-from evoplay.games.check import check_game  # noqa: E402
+from evoplay.games.tools.check import check_game  # noqa: E402
 from evoplay.games.kernels import KernelState  # noqa: E402
 from evoplay.games.ports.against import against_openspiel  # noqa: E402
 from evoplay.games.ports.pentago import Pentago  # noqa: E402

@@ -1,4 +1,4 @@
-"""Observation tensors made relative to the seat (evoplay.games.seat_view): owned planes and board turns."""
+"""Observation tensors made relative to the seat (evoplay.games.tools.seat_view): owned planes and board turns."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("pyspiel")
 
 from evoplay.games import load_game  # noqa: E402
-from evoplay.games.check import check_game  # noqa: E402
+from evoplay.games.tools.check import check_game  # noqa: E402
 
 
 @pytest.mark.parametrize("spec, turn", [

@@ -18,7 +18,7 @@ from evoplay.agents.host_export import TieDraw, export_host, level_documents, pl
 from evoplay.agents.program import game_primitive_set
 from evoplay.errors import SpecError
 from evoplay.games import load_game
-from evoplay.games.sources import located_document, portable_document
+from evoplay.games.tools.sources import located_document, portable_document
 from evoplay.gp.generate import full
 from evoplay.recipes.host_check import check_host, play_game
 

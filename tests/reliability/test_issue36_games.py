@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from evoplay.cli import main
 from evoplay.errors import GameError
 from evoplay.games import load_game
-from evoplay.games.check import check_game
+from evoplay.games.tools.check import check_game
 
 from . import broken_user_games as broken
 
@@ -50,7 +50,7 @@ from evoplay.arena.match import play_game
 from evoplay.agents import make_agent
 from evoplay.errors import GameError
 from evoplay.games import load_game
-from evoplay.games.check import check_game
+from evoplay.games.tools.check import check_game
 
 report = check_game(sys.argv[1], games=2)
 print("check-game:", " ".join(p.message for p in report.problems))

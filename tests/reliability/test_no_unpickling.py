@@ -11,7 +11,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "evoplay"
 #: (file, the function holding the call) -> why its pickle.loads reads only bytes of our own
 OWN_BYTES = {
     ("arena/executors.py", "_call_pickled"): "a Ray task's payload, pickled by RayExecutor.map for its own workers",
-    ("games/check.py", "check_spec"): "a round trip of pickle.dumps(game) in the same line: can a worker get it",
+    ("games/tools/check.py", "check_spec"): "a round trip of pickle.dumps(game) in the same line: can a worker get it",
 }
 #: calls that read a file or a stream as pickles: never
 NEVER = {("pickle", "load"), ("pickle", "Unpickler"), ("marshal", "loads"), ("marshal", "load"),

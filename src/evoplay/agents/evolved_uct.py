@@ -32,7 +32,7 @@ def _document(file: str) -> dict:
     """A gp or ga best.json (or its run folder) read and checked by its recipe's loader."""
     import json
 
-    from evoplay.games.sources import resolve_file
+    from evoplay.games.tools.sources import resolve_file
 
     path = resolve_file(file, "uct: value")
     if path.is_dir():

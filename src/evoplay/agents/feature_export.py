@@ -25,7 +25,8 @@ from pathlib import Path
 
 from evoplay.agents import feature_view, program as program_module, uct as uct_module
 from evoplay.errors import SpecError
-from evoplay.games import sources, standalone
+from evoplay.games import standalone
+from evoplay.games.tools import sources
 from evoplay.gp.export import to_python
 from evoplay.gp.primitives import PrimitiveSet
 from evoplay.gp.program import Program

@@ -45,7 +45,7 @@ import numpy as np
 
 from evoplay.errors import GameError, SpecError
 from evoplay.games.base import SIMULTANEOUS
-from evoplay.games.guard import in_game
+from evoplay.games.tools.guard import in_game
 from evoplay.games.playout import playout
 from evoplay.search.leaf_kernel import line_patterns
 
@@ -340,7 +340,7 @@ class Decision:
     move: int
 
     def named(self, err: GameError, spec: str) -> GameError:
-        """``err``, raised by a hook on this position, naming the game and the move (``games.guard.in_game``)."""
+        """``err``, raised by a hook on this position, naming the game and the move (``games.tools.guard.in_game``)."""
         return in_game(err, spec, self.seed, self.move)
 
 

@@ -81,7 +81,7 @@ def level_documents(folder) -> dict[str, dict]:
     """The players a run exports, easiest first: each level of ``levels.json`` (its ``player`` file, relative to
     the run folder; a file game named relative to that file's folder, as gp(FILE) reads it) or, without levels,
     ``best.json`` as the one level ``best``."""
-    from evoplay.games.sources import located_document
+    from evoplay.games.tools.sources import located_document
 
     path = folder.file("levels.json")
     if not path.is_file():

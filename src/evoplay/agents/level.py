@@ -13,7 +13,7 @@ LEVELS_FILE = "levels.json"
 def read_levels(run: str | Path) -> tuple[Path, dict]:
     """(the run folder, its levels: {name: entry}, easiest first) of a run folder (or its levels.json); SpecError
     says what is missing or wrong."""
-    from evoplay.games.sources import resolve_file
+    from evoplay.games.tools.sources import resolve_file
 
     path = resolve_file(run, "level: run folder")  # confined to the runs folder inside evoplay serve
     folder = path.parent if path.name == LEVELS_FILE and path.is_file() else path

@@ -3,7 +3,7 @@
 An outside referee for an evolved player: OpenSpiel's C++ MCTS (``pyspiel.MCTSBot`` with random-rollout
 evaluation) moves on a pyspiel state equal to the evoplay state it is shown. Which games map:
 
-- ``openspiel:NAME`` games (evoplay.games.openspiel): the wrapped state itself (``state.pyspiel_state``);
+- ``openspiel:NAME`` games (evoplay.games.tools.openspiel): the wrapped state itself (``state.pyspiel_state``);
 - a game that names its OpenSpiel twin (``Game.openspiel_twin``): standard Kalah is OpenSpiel's ``mancala``
   (tests/games/test_kalah_openspiel.py holds the two games equal move for move), the m,n,k-game OpenSpiel's
   ``mnk(m,n,k)``.

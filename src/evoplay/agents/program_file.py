@@ -20,7 +20,7 @@ FORMAT = PROGRAM_FORMAT
 def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
     """Read a program file (a run's best.json, or the run folder); SpecError says what is wrong with it. A file
     game the document names relative to its folder comes back with its absolute path."""
-    from evoplay.games.sources import located_document, resolve_file
+    from evoplay.games.tools.sources import located_document, resolve_file
 
     p = resolve_file(path, "gp: program file")  # confined to the served folder inside evoplay serve
     if p.is_dir():

@@ -37,7 +37,7 @@ def weights_document(game, schema: Schema, bits, **extra) -> dict:
 
 def load_weights(path: str | Path) -> dict:
     """Read and check a weights JSON (or ``best.json`` inside a run folder)."""
-    from evoplay.games.sources import resolve_file
+    from evoplay.games.tools.sources import resolve_file
 
     p = resolve_file(path, "weights: file")
     if p.is_dir():
@@ -54,7 +54,7 @@ def load_weights(path: str | Path) -> dict:
     for key in ("game",) if real else ("game", "schema", "genome"):
         if key not in doc:
             raise SpecError(f"weights: {str(p)!r} lacks '{key}'")
-    from evoplay.games.sources import located_document
+    from evoplay.games.tools.sources import located_document
 
     doc = located_document(doc, p.parent)  # a file game named relative to the weights file's folder
     if not real:

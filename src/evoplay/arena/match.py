@@ -8,7 +8,7 @@ import numpy as np
 
 from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
-from evoplay.games.guard import in_game
+from evoplay.games.tools.guard import in_game
 from evoplay.games.kernels import play_state
 from evoplay.seeds import derive_seed  # noqa: F401 - the arena's seeds (evoplay.arena.derive_seed)
 
@@ -104,7 +104,7 @@ def play_game(game: Game, agents, seed: int, max_moves: int | None = None, openi
     plies (``play_opening``). ``on_kernels`` plays the game on its kernels where it gives them and every agent
     reads the State API alone (evoplay.games.kernels.play_state: the same game, faster). Returns the final state.
     An agent that answers with an illegal action raises IllegalActionError naming it. A game that breaks (a user's
-    game: see evoplay.games.guard) or does not end within ``max_moves`` (default: ``move_limit(game)``) raises
+    game: see evoplay.games.tools.guard) or does not end within ``max_moves`` (default: ``move_limit(game)``) raises
     GameError naming the move and the seed.
     """
     if max_moves is None:

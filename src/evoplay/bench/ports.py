@@ -124,7 +124,7 @@ def sized(count: float, seconds: float, rate: float) -> int:
 def port_figures(spec: str, title: str, simulations: int, plies: int, quick: bool) -> list[Figure]:
     """The three figures of one port (compiled before anything is timed)."""
     from evoplay.games import load_game
-    from evoplay.games.openspiel import with_engine
+    from evoplay.games.tools.openspiel import with_engine
 
     port, own = load_game(with_engine(spec, "port")), load_game(with_engine(spec, "openspiel"))
     rounds = 3 if quick else 5

@@ -48,7 +48,7 @@ def games(spec):
     """List the games and their parameters, and the OpenSpiel games evoplay has kernel ports of (with SPEC: which
     engine plays that game)."""
     from evoplay.games import GAMES, load_installed_games
-    from evoplay.games.openspiel import engine_note
+    from evoplay.games.tools.openspiel import engine_note
     from evoplay.games.ports import port_table
 
     if spec:
@@ -137,7 +137,7 @@ def _entries(title: str, kind: str, entries, width: int | None = None):
                    "side by side, stopping at the first difference")
 def check_game_command(game, n_games, seed, max_moves, against_openspiel):
     """Play seeded random games of GAME and report every broken promise of the game API (exit 2 if any)."""
-    from evoplay.games.check import check_game
+    from evoplay.games.tools.check import check_game
 
     if n_games < 1:
         raise SpecError(f"--games {n_games}: play at least 1 game")

@@ -15,7 +15,7 @@ from typing import Any
 from evoplay.errors import CheckpointError, ConfigError
 from evoplay.evolve import checkpoint as ckpt
 from evoplay.evolve.config import dump_toml, parse_toml
-from evoplay.games.sources import located_document, portable_document
+from evoplay.games.tools.sources import located_document, portable_document
 
 try:  # POSIX record locks: released by the kernel when the holder dies, never inherited by forked workers
     import fcntl

@@ -18,7 +18,7 @@ import numpy as np
 from evoplay.arena.match import move_limit, never_ended
 from evoplay.errors import GameError
 from evoplay.games.base import CHANCE, TERMINAL, sample_chance
-from evoplay.games.guard import in_game
+from evoplay.games.tools.guard import in_game
 from evoplay.games.kernels import play_state
 from evoplay.games.playout import playout, random_joint, uniform_move
 

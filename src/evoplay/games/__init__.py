@@ -1,11 +1,25 @@
-"""The game registry and ``load_game``, which builds a game from a spec: ``kalah(pits=6)``, ``file.py:MyGame``, ``openspiel:NAME``."""
+"""The game registry and ``load_game``, which builds a game from a spec: ``kalah(pits=6)``, ``file.py:MyGame``, ``openspiel:NAME``.
+
+``evoplay.games`` has three rooms:
+
+* the game API, at this top level: what a game and a player are (``base``: ``Game``, ``State``, ``TERMINAL``;
+  ``agent``: ``Agent``), the kernel protocol (``kernels``: ``Kernels``), names (``naming``), the registry and
+  ``load_game`` (here), the random-game driver (``playout``), the grid duels' buffer (``forward``) and the source
+  carried into exported players (``standalone``). A user's game imports from here:
+  ``from evoplay.games import Game, State, TERMINAL``, ``from evoplay.games.kernels import Kernels``;
+* the tools around games, in ``evoplay.games.tools``: game files and entry points (``sources``), the OpenSpiel
+  adapter (``openspiel``), the guard of users' games (``guard``), ``evoplay check-game`` (``check``,
+  ``check_kernels``, ``seat_view``) and shipped champions (``champions``);
+* one package per game: ``kalah``, ``mnk``, ``sevens``, ``tron``, ``gems``, ``target`` and OpenSpiel's games
+  ported to evoplay (``ports``).
+"""
 from __future__ import annotations
 
 from evoplay.errors import SpecError
-from evoplay.games import sources
+from evoplay.games.tools import sources
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
 from evoplay.games.naming import game_parameters, record_name
-from evoplay.games.sources import build_game
+from evoplay.games.tools.sources import build_game
 from evoplay.spec import Registry, canonical_spec, parse_spec
 
 GAMES = Registry("game")
@@ -49,7 +63,7 @@ def register_entry_point(name: str) -> bool:
     cls = sources.entry_point_class(name)
     if cls is None:
         return False
-    from evoplay.games.guard import guard_game
+    from evoplay.games.tools.guard import guard_game
 
     guard_game(cls)
     register_game(name, cls)
@@ -68,7 +82,7 @@ def load_game(spec: str) -> Game:
         raise SpecError(f"a game spec must be a string such as 'kalah' or 'file.py:MyGame', got {spec!r}")
     text = spec.strip()
     if text.startswith(sources.OPENSPIEL_PREFIX):
-        from evoplay.games.openspiel import load_openspiel
+        from evoplay.games.tools.openspiel import load_openspiel
 
         return load_openspiel(text)
     if sources.is_file_spec(text):

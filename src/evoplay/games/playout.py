@@ -8,7 +8,7 @@ position (the caller clones what it keeps). All randomness comes from the caller
 so a caller's games reproduce from its seed: the positions whose features give a run's feature scales
 (``agents/feature_view.py``'s ``decisions``) and the warm start's games (``evolve/warm_start.py``) are played here.
 
-A hook that raises a GameError is named with the game, the seed and the move (``games.guard.in_game``), and so is
+A hook that raises a GameError is named with the game, the seed and the move (``games.tools.guard.in_game``), and so is
 a game that never ends when the caller gives ``never_ends`` (else the game stops quietly at ``max_moves``).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 
 from evoplay.errors import GameError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, sample_chance
-from evoplay.games.guard import in_game
+from evoplay.games.tools.guard import in_game
 from evoplay.games.kernels import play_state
 
 

@@ -122,7 +122,7 @@ def openspiel_source(game) -> str:
     """An OpenSpiel game over pyspiel as the file's ``GAME``: evoplay's adapter ``OpenSpielState`` carried, the
     game's name and parameters, and the seat layout evoplay inferred for its features (the indices that turn each
     player's tensor to its own side)."""
-    from evoplay.games import openspiel
+    from evoplay.games.tools import openspiel
 
     adapter = getattr(game, "adapter", game)  # a port of the game keeps OpenSpiel's adapter beside it
     pyspiel_game = adapter.pyspiel_game

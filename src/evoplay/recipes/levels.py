@@ -334,7 +334,7 @@ def write_document(folder, name: str, doc: dict) -> Path:
     """A JSON document at ``name`` inside the run folder, a file game named relative to the document's own folder
     (as gp(FILE) and weights(FILE) read it)."""
     from evoplay.evolve.runs import atomic_write
-    from evoplay.games.sources import portable_document
+    from evoplay.games.tools.sources import portable_document
 
     path = folder.file(name)
     path.parent.mkdir(parents=True, exist_ok=True)

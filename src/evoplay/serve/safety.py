@@ -1,6 +1,6 @@
 """What the browser may name: agent specs checked against the runs folder, and names shown relative to it.
 
-Every file a request names is found by the library's one resolver (``evoplay.games.sources.resolve_file``): the
+Every file a request names is found by the library's one resolver (``evoplay.games.tools.sources.resolve_file``): the
 app builds games and agents inside ``confined_to(--runs)``, so a game file, an agent's file and the game a
 best.json names are each refused before anything is read or imported when they lie outside the runs folder.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evoplay.errors import OutsideRunsError, SpecError
-from evoplay.games.sources import confine, confined_to, is_inside, resolve_file
+from evoplay.games.tools.sources import confine, confined_to, is_inside, resolve_file
 from evoplay.spec import parse_spec
 
 __all__ = ["OutsideRunsError", "confine", "confine_agent_spec", "confined_to", "is_inside", "relative_name",

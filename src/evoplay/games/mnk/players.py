@@ -13,7 +13,7 @@ import numpy as np
 from evoplay.errors import IllegalActionError
 from evoplay.games.agent import AgentEntry
 from evoplay.search.alphabeta import DEFAULT_DEPTH, SearchPlayer
-from evoplay.games.champions import shipped_champion
+from evoplay.games.tools.champions import shipped_champion
 from evoplay.games.mnk import search as search_mnk
 
 

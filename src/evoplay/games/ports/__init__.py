@@ -7,7 +7,7 @@ legal actions in the same order, the same player to move, observation tensor (ev
 terminal states, and the same action strings and ``str(state)`` as OpenSpiel prints them. A port's game keeps
 ``pyspiel_game`` and gives each state a ``pyspiel_state`` (replayed from its history), so OpenSpiel's bots
 (``openspiel_mcts``) still referee on it. ``openspiel:NAME(...,engine=openspiel)`` plays OpenSpiel's own instead
-(``evoplay.games.openspiel``).
+(``evoplay.games.tools.openspiel``).
 
 How a port is added (``tic_tac_toe.py`` is the smallest whole example; ``connect_four.py``, ``breakthrough.py``,
 ``hex.py`` and ``clobber.py`` show parameters, moves of several cells and a flood fill; ``pig.py`` chance nodes and

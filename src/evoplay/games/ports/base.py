@@ -21,7 +21,7 @@ from numba import njit
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, TERMINAL, Game, State
 from evoplay.games.kernels import Kernels
-from evoplay.games.openspiel import PREFIX, OpenSpielGame, board_grid, load_openspiel, rules_spec
+from evoplay.games.tools.openspiel import PREFIX, OpenSpielGame, board_grid, load_openspiel, rules_spec
 
 
 class PortGame(Game):

@@ -99,7 +99,7 @@ class Specimen:
 
     @classmethod
     def load(cls, path: str | Path) -> "Specimen":
-        from evoplay.games.sources import resolve_file
+        from evoplay.games.tools.sources import resolve_file
 
         p = resolve_file(path, "specimen file")
         if not p.is_file():
@@ -113,7 +113,7 @@ class Specimen:
 
 def load_levels(path: str | Path | None = None) -> dict[str, dict]:
     """{level: specimen dict} from a run's ``levels.json`` or its run folder (default: the shipped levels)."""
-    from evoplay.games.sources import resolve_file
+    from evoplay.games.tools.sources import resolve_file
 
     p = resolve_file(path, "levels file") if path else SHIPPED_LEVELS
     if p.is_dir():

@@ -11,7 +11,7 @@ import numpy as np
 
 from evoplay.errors import GameError, IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, Game, sample_chance
-from evoplay.games.guard import HookTimedOut, unguarded
+from evoplay.games.tools.guard import HookTimedOut, unguarded
 
 
 @dataclass
@@ -432,7 +432,7 @@ def check_game(game: Game | str, games: int = 200, seed: int = 0, max_moves: int
 def _check_game(game: Game | str, games: int, seed: int, max_moves: int,
                 against_openspiel: bool = False) -> CheckReport:
     from evoplay.games import load_game
-    from evoplay.games.openspiel import engine_note
+    from evoplay.games.tools.openspiel import engine_note
     from evoplay.games.ports.against import refusal
 
     if isinstance(game, str):
@@ -508,9 +508,9 @@ def _check_games(game, games, seed, max_moves, against_openspiel, report, checke
 
 
 def kernel_comparison(game: Game, checker: _Checker):
-    """The comparison of the game's kernels with its State (evoplay.games.check_kernels), or None when the game
+    """The comparison of the game's kernels with its State (evoplay.games.tools.check_kernels), or None when the game
     gives no kernels (or its ``kernels()`` fails: a problem)."""
-    from evoplay.games.check_kernels import KernelComparison
+    from evoplay.games.tools.check_kernels import KernelComparison
     from evoplay.games.kernels import kernels_of
 
     try:
@@ -547,7 +547,7 @@ def check_board(game: Game, count: int, report: CheckReport, checker) -> None:
 def seat_blind(game: Game, seed: int, games: int = 20) -> str:
     """A warning when no feature depends on the seat: ``features(p)`` is the same for every player at every
     position of ``games`` random games, so a program or weights reading them cannot tell which seat they play."""
-    from evoplay.games.seat_view import tensors_agree
+    from evoplay.games.tools.seat_view import tensors_agree
 
     if not tensors_agree(game, lambda state, p: np.asarray(state.features(p), dtype=np.float64), seed, games):
         return ""

@@ -4,7 +4,7 @@
 ``guard_game(cls)`` wraps the game API's hooks (the methods ``evoplay.games.base.Game`` and ``State`` define, such
 as ``_apply_action``, ``legal_actions``, ``features``, ``returns``) wherever a user's class or its user-written
 bases define them; the classes of the states its games make are guarded when first seen. Games from a file and
-from an installed package's entry point are guarded when they load (``evoplay.games.sources``); evoplay's own
+from an installed package's entry point are guarded when they load (``evoplay.games.tools.sources``); evoplay's own
 games are not (their tests hold them to the API, and their hot paths are kernels).
 
 What a guarded hook refuses, where it first appears:
@@ -111,7 +111,7 @@ def _guarded_exit(code):
     _process_exit(code)
 
 
-# Replaced when this module is imported, before any user's game file runs (evoplay.games.sources imports it at its
+# Replaced when this module is imported, before any user's game file runs (evoplay.games.tools.sources imports it at its
 # top), so a game file's ``from os import _exit`` gets the guarded one too.
 os._exit = _guarded_exit
 

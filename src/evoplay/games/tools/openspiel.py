@@ -262,10 +262,10 @@ class OpenSpielGame(Game):
 
     @property
     def seat_layout(self):
-        """How the tensor is made relative to the seat (``evoplay.games.seat_view``), inferred once from seeded
+        """How the tensor is made relative to the seat (``evoplay.games.tools.seat_view``), inferred once from seeded
         random games; None when OpenSpiel's tensors already differ by player or nothing pairs up."""
         if not hasattr(self, "_seat_layout"):
-            from evoplay.games.seat_view import infer_layout
+            from evoplay.games.tools.seat_view import infer_layout
 
             self._seat_layout = None  # while inferring, features() reads the tensor as it is
             if self._tensor is not None:

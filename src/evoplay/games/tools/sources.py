@@ -8,7 +8,7 @@
   two can move together, as in a checkout; readers turn it back into an absolute spec (``located_spec``).
 * An ``evoplay.games`` entry point of an installed package: the entry point's name is the game's name, its value
   a ``Game`` subclass (``"mypkg.games:MyGame"``); loaded the first time that name is asked for.
-* ``openspiel:NAME`` or ``openspiel:NAME(param=value,...)``: any pyspiel game (``evoplay.games.openspiel``).
+* ``openspiel:NAME`` or ``openspiel:NAME(param=value,...)``: any pyspiel game (``evoplay.games.tools.openspiel``).
 
 A file is imported once per process under a module name that encodes its path (``evoplay.games.file_<hex>``), so
 its classes pickle by reference and a spawned worker imports the same file when it unpickles one.
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from evoplay.errors import GameError, OutsideRunsError, SpecError
 from evoplay.games.base import Game
-from evoplay.games.guard import guard_game
+from evoplay.games.tools.guard import guard_game
 from evoplay.games.naming import checked_spec
 from evoplay.spec import parse_spec
 
@@ -288,7 +288,7 @@ def load_file_game(spec: str) -> Game:
             f"evoplay.games.State), as in examples/othello6.py"
         )
     spec, values = checked_spec(f"{path}:{parsed.name}", cls, parsed)
-    guard_game(cls)  # a user's hooks that break are named (evoplay.games.guard), before its first game
+    guard_game(cls)  # a user's hooks that break are named (evoplay.games.tools.guard), before its first game
     return build_game(cls, spec, values)
 
 
