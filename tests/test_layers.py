@@ -117,6 +117,39 @@ def test_a_layer_imports_nothing_above_it(source, forbidden):
     assert _edges(source, forbidden) == []
 
 
+#: games/'s three rooms: the game API at its top level (what users' own games import), the tools around games in
+#: games/tools/, and one package per game (games/<name>/, and OpenSpiel's games ported in games/ports/)
+GAME_API = ("agent", "base", "forward", "kernels", "naming", "playout", "standalone")
+GAME_TOOLS = ("champions", "check", "check_kernels", "guard", "openspiel", "seat_view", "sources")
+
+
+def game_room(module: str) -> str:
+    """Which room of games/ ``module`` is in: 'api', 'tools', 'game' (a game's package or the ports), else ''."""
+    parts = module.split(".")
+    if parts[:2] != ["evoplay", "games"]:
+        return ""
+    if len(parts) == 2 or (len(parts) == 3 and parts[2] in GAME_API):
+        return "api"
+    if parts[2] == "tools":
+        return "tools"
+    return "game" if parts[2] in GAME_PACKAGES + ("ports",) else ""
+
+
+def test_games_has_three_rooms():
+    """Every module of games/ is in one room: the API users' games import (``from evoplay.games import Game, State,
+    TERMINAL``, ``evoplay.games.kernels``) at the top level, the tools around games (sources, OpenSpiel's adapter,
+    the guard, the checker, champions) in games/tools/, each game in its package; games/tools/__init__.py imports
+    nothing, so the registry (games/__init__.py) loads ``sources`` from it with no circle."""
+    games = sorted(m for m in MODULES if m == "evoplay.games" or m.startswith("evoplay.games."))
+    assert [m for m in games if not game_room(m)] == []
+    assert sorted(m.rpartition(".")[2] for m in games if game_room(m) == "tools" and m != "evoplay.games.tools") \
+        == sorted(GAME_TOOLS)
+    assert all(f"evoplay.games.{name}" in MODULES for name in GAME_API)
+    assert GRAPH["evoplay.games.tools"] == set()
+    assert game_room("evoplay.games.tools.sources") == "tools" and game_room("evoplay.games.kernels") == "api"
+    assert game_room("evoplay.games.kalah.search") == "game" and game_room("evoplay.search.uct") == ""
+
+
 def test_search_sits_between_the_game_api_and_the_players():
     """The one alpha-beta lives in search/: the players import it, a game's package hands it hooks, and the game API
     (games/*.py, its kernels included) never imports it; a game's package that did import it from the API's side
