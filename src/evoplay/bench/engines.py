@@ -1,5 +1,5 @@
-"""Engine benchmarks of the foundation: Kalah and 5,5,4 playouts, alpha-beta speed (each Kalah leaf), the parallel
-round robin."""
+"""Engine benchmarks of the foundation: Kalah and 5,5,4 playouts, alpha-beta speed (each Kalah leaf, and the
+any-game alpha-beta beside Kalah's own), the parallel round robin."""
 from __future__ import annotations
 
 import time
@@ -104,6 +104,47 @@ def _leaf_figures(res: BenchResult, board, reps: int) -> None:
                               nodes / t, "/s", "", None, ref_nodes[0] / tp, "Python reference (depth 3)"))
 
 
+def _any_game_figure(res: BenchResult, reps: int) -> None:
+    """The players' alpha-beta for any game with kernels (evoplay.search.minimax_kernel), material leaf, depth 8
+    from 30 positions of random Kalah games, against Kalah's own alpha-beta on the same positions: what merging
+    the two would cost."""
+    from evoplay.games import load_game
+    from evoplay.games.kalah import search as search_kalah
+    from evoplay.search.minimax_kernel import SCORE, KernelSearch, make_leaf
+
+    game = load_game("kalah")
+    rng = np.random.default_rng(0)
+    states = []
+    while len(states) < 30:
+        state = game.new_initial_state()
+        for _ in range(6):
+            if not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(int(legal[int(rng.integers(len(legal)))]))
+        if not state.is_terminal():
+            states.append(state)
+    search, leaf = KernelSearch(game), make_leaf(SCORE)
+    boards = [(np.asarray(s._board, np.int8), s.current_player()) for s in states]
+    values, stack = np.empty(6, np.int64), np.empty((10, 14), np.int8)
+    counts = {"any": 0, "own": 0}
+
+    def any_game():
+        stats = {}
+        for state in states:
+            search.search(state, state.current_player(), 8, leaf, stats=stats)
+        counts["any"] = stats["nodes"]
+
+    def own():
+        counts["own"] = sum(search_kalah.material_values(board, player, 8, (6, True), None, False, values,
+                                                         stack)[1] for board, player in boards)
+
+    any_game(), own()  # compile
+    t_any, t_own = median_time(any_game, reps, 0.3), median_time(own, reps, 0.3)
+    res.figures.append(Figure("any-game alpha-beta on Kalah, nodes per second (material leaf, depth 8, "
+                              "30 positions), against Kalah's own", counts["any"] / t_any, "/s", "", None,
+                              counts["own"] / t_own, "/s Kalah's own alpha-beta"))
+
+
 @register_benchmark("engines", "Kalah and 5,5,4 engines and alpha-beta: Numba kernels against the Python reference")
 def bench_engines(quick: bool = False) -> BenchResult:
     from evoplay.games.kalah import search as search_kalah
@@ -145,6 +186,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
                               t * 1e3 <= 2.0, tp * 1e3, "ms Python reference", higher_is_better=False))
 
     _leaf_figures(res, board, reps)
+    _any_game_figure(res, reps)
 
     anchors = _openspiel_anchors(quick)
     if anchors is not None:
