@@ -117,7 +117,7 @@ def _document(spec: str, kind: str, board: str = "") -> dict:
 
 
 def _guided_pair(spec: str, doc: dict, cut: int, prior: bool, rollouts: int = 1, simulations: int = 200,
-                 prior_visits: int = 1):
+                 prior_visits: int = 1, temperature: float = 1.0):
     """Two uct agents guided by ``doc``: the first on the kernel path, the second held to the State path."""
     from evoplay.agents.evolved_uct import evolved_evaluator_from_document
     from evoplay.agents.uct import UctAgent
@@ -125,7 +125,8 @@ def _guided_pair(spec: str, doc: dict, cut: int, prior: bool, rollouts: int = 1,
     game = load_game(spec)
     agents = [UctAgent(game, simulations=simulations, rollouts=rollouts, selection="puct" if prior else "uct",
                        evaluator=evolved_evaluator_from_document(game, doc, cut, prior, rollouts,
-                                                                 prior_visits=prior_visits)) for _ in range(2)]
+                                                                 prior_visits=prior_visits, temperature=temperature))
+              for _ in range(2)]
     assert agents[0]._kernel is not None and agents[0]._guide.value and agents[0]._guide.prior == prior
     agents[1]._kernel = None
     return game, agents
@@ -158,6 +159,25 @@ def test_a_guided_search_grows_the_same_root_on_both_paths(spec, kind, cut, prio
         assert _summary(fast.last_root) == _summary(slow.last_root)
         priors |= {round(c.prior * len(fast.last_root.children), 9) for c in fast.last_root.children}
     assert (len(priors) > 1) == prior  # the evaluation's softmax, or uniform
+
+
+@pytest.mark.parametrize("spec", ["kalah(pits=4,seeds=3)", "openspiel:connect_four"])
+def test_a_prior_at_a_temperature_grows_the_same_root_on_both_paths_and_is_flatter(spec):
+    """temperature=4: the softmax of the scores over 4, on the kernels as through the State; each root's prior
+    flatter (a smaller largest prior) than at temperature 1."""
+    doc = _document(spec, "weights")
+    game, (fast, slow) = _guided_pair(spec, doc, 1, True, temperature=4.0)
+    _, (sharp, _) = _guided_pair(spec, doc, 1, True)
+    assert fast._guide.temperature == 4.0 and sharp._guide.temperature == 1.0
+    for i, state in enumerate(_positions(game, 4, seed=8)):
+        for agent in (fast, slow, sharp):
+            agent.restart(i, state.current_player())
+        assert fast.step(state) == slow.step(state)
+        assert _summary(fast.last_root) == _summary(slow.last_root)
+        sharp.step(state)
+        flat = max(c.prior for c in fast.last_root.children)
+        peaked = max(c.prior for c in sharp.last_root.children)
+        assert len(fast.last_root.children) == 1 or flat < peaked
 
 
 @pytest.mark.parametrize("spec", ["kalah(pits=4,seeds=3)", "openspiel:connect_four"])
@@ -248,3 +268,15 @@ def test_a_document_that_is_not_an_evolved_evaluation_is_refused():
         evolved_evaluator_from_document(game, {"weights": [1.0]})
     with pytest.raises(SpecError, match="game's own evaluation"):
         evolved_evaluator_from_document(game, {"game": game.spec, "schema": [], "genome": ""})
+
+
+def test_a_shipped_uct_reads_its_prior_temperature_and_refuses_a_bad_one():
+    from evoplay.agents.uct import uct_settings
+    from evoplay.errors import SpecError
+
+    play = {"search": "uct", "ms": 100.0, "prior": True}
+    assert uct_settings(play, "best.json")["temperature"] == 1.0  # a best.json from before the setting
+    assert uct_settings(dict(play, temperature=4), "best.json")["temperature"] == 4.0
+    for bad in (0, -1.0, "4", True, float("nan")):
+        with pytest.raises(SpecError, match="play.temperature .*positive number"):
+            uct_settings(dict(play, temperature=bad), "best.json")

@@ -263,7 +263,7 @@ register_agent(
 )
 
 
-def _uct(game, spec, value, cut, prior, prior_visits, **values):
+def _uct(game, spec, value, cut, prior, prior_visits, temperature, **values):
     from evoplay.agents.evolved_uct import evolved_evaluator
     from evoplay.agents.uct import UctAgent
     from evoplay.errors import SpecError
@@ -271,10 +271,11 @@ def _uct(game, spec, value, cut, prior, prior_visits, **values):
     if (cut or prior) and not value:
         raise SpecError(f"{spec}: cut= and prior= read an evolved evaluation; name it with value=FILE (a gp or ga "
                         f"run's best.json)")
-    if prior_visits > 1 and not prior:
-        raise SpecError(f"{spec}: prior_visits= says when the evolved prior is computed; give prior=true with it")
+    if (prior_visits > 1 or temperature != 1.0) and not prior:
+        raise SpecError(f"{spec}: prior_visits= and temperature= shape the evolved prior; give prior=true with them")
     if value:
-        values["evaluator"] = evolved_evaluator(game, value, cut, prior, values["rollouts"], prior_visits)
+        values["evaluator"] = evolved_evaluator(game, value, cut, prior, values["rollouts"], prior_visits,
+                                                temperature)
         if prior:
             values["selection"] = "puct"
     return UctAgent(game, spec=spec, **values)
@@ -310,6 +311,9 @@ register_agent(
         Param("prior_visits", int, 1, "with prior: the visits a position has before its prior is computed (1: when "
               "it is expanded; more: fewer evaluations, more simulations)", min=1, max=1_000_000,
               why="a count of visits"),
+        Param("temperature", float, 1.0, "with prior: the prior's softmax temperature over the evaluation's scores "
+              "(higher: a flatter prior, which leaves more to the search)", min=0.01, max=1000,
+              why="a softmax temperature on the scale of the scores' spread"),
     ),
     "closed-loop Monte Carlo tree search through the game API (OpenSpiel's MCTSBot: UCT, random rollouts to the "
     "end, optional solver) on any sequential perfect-information game, chance and any number of players included",

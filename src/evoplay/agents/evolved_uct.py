@@ -52,18 +52,21 @@ def _document(file: str) -> dict:
 
 
 def evolved_evaluator_from_document(game: Game, doc: dict, cut: int = 0, prior: bool = False, rollouts: int = 1,
-                                    where: str = "best.json", prior_visits: int = 1) -> Evaluator:
+                                    where: str = "best.json", prior_visits: int = 1,
+                                    temperature: float = 1.0) -> Evaluator:
     """MCTS's evaluator from an in-memory gp or ga best.json document (``where`` names it in errors): rollouts
     cut after ``cut`` random plies and scored by its evaluation (0: the leaf itself) and, with ``prior``, a softmax
-    prior over its scores of the moves (for PUCT), computed at a position's ``prior_visits``-th visit. On a game with kernels whose features it reads (pairs and line
+    prior over its scores of the moves over ``temperature`` (for PUCT), computed at a position's
+    ``prior_visits``-th visit. On a game with kernels whose features it reads (pairs and line
     patterns included) ``uct`` runs it inside Numba; elsewhere through the State."""
     evaluation = EvolvedEvaluation(game, evaluation_agent(game, doc, where))
     inner = CutRolloutEvaluator(evaluation.value, cut, rollouts)
-    return PriorEvaluator(evaluation.move_scores, 1.0, inner, prior_visits=prior_visits) if prior else inner
+    return (PriorEvaluator(evaluation.move_scores, temperature, inner, prior_visits=prior_visits) if prior
+            else inner)
 
 
 def evolved_evaluator(game: Game, file: str, cut: int = 0, prior: bool = False, rollouts: int = 1,
-                      prior_visits: int = 1) -> Evaluator:
+                      prior_visits: int = 1, temperature: float = 1.0) -> Evaluator:
     """``evolved_evaluator_from_document`` of a gp or ga run's best.json file (or the run folder)."""
     return evolved_evaluator_from_document(game, _document(file), cut, prior, rollouts, where=file,
-                                           prior_visits=prior_visits)
+                                           prior_visits=prior_visits, temperature=temperature)

@@ -96,10 +96,10 @@ def guided_player(game: Game, evaluation_agent, play: dict, where: str, spec: st
 
 def uct_settings(play: dict, where: str, ms: float = -1, nodes: int = -1, clock: str = "") -> dict:
     """A shipped uct's settings from its ``play``, checked: each move's prior the softmax of the evaluation's
-    scores of its after-state (PUCT; Soemers, Piette and Browne's biased MCTS) unless ``prior`` is false; its
-    leaves scored by ``leaf``: random rollouts to the end (the default), or ``value``, the evaluation after
-    ``cut`` random plies; the scores read on the scale ``spread`` (measured when the run shipped it; None:
-    measured on load, as ``uct(value=...)`` does); its budget ``ms`` of ``clock`` a move, or with ``nodes`` > 0
+    scores of its after-state over ``temperature`` (1 where absent; PUCT, Soemers, Piette and Browne's biased
+    MCTS) unless ``prior`` is false; its leaves scored by ``leaf``: random rollouts to the end (the default), or
+    ``value``, the evaluation after ``cut`` random plies; the scores read on the scale ``spread`` (measured when
+    the run shipped it; None: measured on load, as ``uct(value=...)`` does); its budget ``ms`` of ``clock`` a move, or with ``nodes`` > 0
     that many simulations (``ms``, ``nodes`` and ``clock`` override the recorded ones)."""
     if ms < -1 or nodes < -1:
         raise SpecError(f"{where}: ms={ms}, nodes={nodes}: give a budget >= 0")
@@ -121,11 +121,17 @@ def uct_settings(play: dict, where: str, ms: float = -1, nodes: int = -1, clock:
         raise SpecError(f"{where}: play.leaf = {leaf!r}; give one of {', '.join(LEAVES)}")
     if cut < 0:
         raise SpecError(f"{where}: play.cut = {cut}; give the random plies before the evaluation scores a leaf, >= 0")
+    temperature = play.get("temperature", 1.0)
+    if not (isinstance(temperature, (int, float)) and not isinstance(temperature, bool)
+            and math.isfinite(temperature) and temperature > 0):
+        raise SpecError(f"{where}: play.temperature = {temperature!r}; give the prior's softmax temperature, a "
+                        f"positive number (1: the scores as they are; higher: a flatter prior)")
     spread = play.get("spread")
     if spread is not None and not (isinstance(spread, (int, float)) and math.isfinite(spread) and spread > 0):
         raise SpecError(f"{where}: play.spread = {spread!r}; it must be a positive number (the evaluation's scale)")
     return {"simulations": simulations or 1000, "ms": ms, "clock": clock, "leaf": leaf, "prior": prior, "cut": cut,
-            "spread": spread, "selection": "puct" if prior else "uct", "prior_visits": prior_visits}
+            "spread": spread, "selection": "puct" if prior else "uct", "prior_visits": prior_visits,
+            "temperature": float(temperature)}
 
 
 def guided_evaluator(settings: dict, evaluation: "EvolvedEvaluation | None") -> Evaluator:
@@ -133,7 +139,8 @@ def guided_evaluator(settings: dict, evaluation: "EvolvedEvaluation | None") -> 
     leaves, and with ``prior`` the evaluation's scores of the moves as their prior."""
     inner = (RandomRolloutEvaluator() if settings["leaf"] == "rollouts"
              else CutRolloutEvaluator(evaluation.value, settings["cut"]))
-    return (PriorEvaluator(evaluation.move_scores, 1.0, inner, prior_visits=settings["prior_visits"])
+    return (PriorEvaluator(evaluation.move_scores, settings["temperature"], inner,
+                           prior_visits=settings["prior_visits"])
             if settings["prior"] else inner)
 
 

@@ -372,8 +372,9 @@ class PriorEvaluator(Evaluator):
 
     def describe(self) -> str:
         when = f" (from a position's {self.prior_visits}th visit)" if self.prior_visits > 1 else ""
+        over = f" at temperature {self.temperature:g}" if self.temperature != 1.0 else ""
         return (f"{self.inner.describe()}, each move's prior a softmax over its after-state's score by "
-                f"{_what(self.score)}{when}")
+                f"{_what(self.score)}{over}{when}")
 
     def prior(self, state: State) -> list[tuple[int, float]]:
         if state.is_chance_node():
