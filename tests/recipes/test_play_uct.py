@@ -116,10 +116,12 @@ def test_a_champion_shipped_as_uct_is_uct_everywhere(tmp_path, monkeypatch):
     assert best["play_check"]["shipped"] == UCT
     spread = best["play"].pop("spread")
     assert best["play"] == {"search": "uct", "ms": 2.0, "prior": True, "leaf": "rollouts",
-                            "prior_visits": generic.PRIOR_VISITS} and spread > 0
+                            "prior_visits": generic.PRIOR_VISITS, "temperature": generic.PRIOR_TEMPERATURE
+                            } and spread > 0
     assert best["plays"].startswith("Monte Carlo tree search (PUCT) within 2 ms (wall clock) a move, random "
                                     "rollouts to the end, each move's prior a softmax over its after-state's score by "
-                                    f"15 evolved weights (from a position's {generic.PRIOR_VISITS}th visit)")
+                                    f"15 evolved weights at temperature {generic.PRIOR_TEMPERATURE:g} (from a "
+                                    f"position's {generic.PRIOR_VISITS}th visit)")
     game = load_game(GAME)
     agent = make_agent(f"weights({folder.file('best.json')})", game)
     assert isinstance(agent, UctAgent) and agent.ms == 2.0 and agent.on_kernels
