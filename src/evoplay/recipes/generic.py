@@ -28,9 +28,9 @@ UCT_CANDIDATES = ("kernels", "always", "never")
 #: (hex 6x6 against MCTS at equal CPU, 40 games: 47.5 % computed at every expansion, 57.5-67.5 % at visit 4-64)
 PRIOR_VISITS = 16
 #: the uct candidate's prior is the softmax of its evaluation's scores (in units of their spread) over this
-#: temperature: flat enough that moves the evaluation dislikes still get simulations as the budget grows, so more
-#: time plays better (connect four's champion, 400 against 100 ms: 54 % of 60 games at 1, 65 % of 40 at 4; against
-#: MCTS at equal CPU 85 and 86 %)
+#: temperature: flat enough that moves the evaluation dislikes still get simulations as the budget grows (connect
+#: four's and Kalah's champions, 400 against 100 ms: 56.5 and 62.5 % at 4, 54 and 57 % at 1; against MCTS at
+#: equal CPU a few points less at 4; all within the noise of 40-100 games: docs/learning.md)
 PRIOR_TEMPERATURE = 4.0
 #: the play check ships the player as trained (a fixed shallow search that leaves its thinking time unused) only when
 #: it won more of its games against the yardstick than the best searching candidate beyond chance: its lead over
