@@ -165,3 +165,27 @@ def test_each_row_says_what_its_game_runs_on():
     assert engine("openspiel:pig") == "evoplay's port (kernels)"
     assert engine("openspiel:kuhn_poker") == "OpenSpiel's own (pyspiel)"  # no port
     assert engine("kalah") == "its own kernels"
+
+
+def test_the_time_scaling_matchup_plays_three_times_the_games_from_random_openings(tmp_path, monkeypatch):
+    """Its 60 % target sits near an even match: 20 games would call a 70 % player a failure one time in nine."""
+    import json
+
+    from evoplay.bench import learn as bench
+
+    best = tmp_path / "best.json"
+    best.write_text(json.dumps({"play": {"ms": 100.0}, "features": []}))
+    played = {}
+
+    def fake_matchup(spec, first, second, label, games, seed, executor, openings=0):
+        played[label] = (games, openings, first, second)
+        return Matchup(label, wins=1, own_ms=[1.0], their_ms=[1.0])
+    monkeypatch.setattr(bench, "calibrated_mcts", lambda *a, **k: "random")
+    monkeypatch.setattr(bench, "play_matchup", fake_matchup)
+    monkeypatch.setattr(bench, "equal_time", lambda matchup, opponent, replay, log: (matchup, opponent))
+    rows = bench.measure("kalah", best, 10, 1, time_scaling=True, log=lambda text: None)
+    assert set(rows) == {"random", "alphabeta(depth=2)", "mcts", "time"}
+    assert played["random"][:2] == (10, 0) and played["mcts"][:2] == (10, 0)
+    games, openings, longer, champion = played["time"]
+    assert games == bench.TIME_GAMES * 10 == 30 and openings == bench.OPENING_PLIES
+    assert "ms=400" in longer and "ms=" not in champion
