@@ -59,7 +59,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, State
@@ -97,6 +99,27 @@ def no_hide(params, state, seed):
 
 DEFAULTS = {"features": no_features, "initial": no_initial, "state_hash": no_state_hash, "chance": no_chance,
             "hide": no_hide}
+
+
+# --- for the searches over kernels ---------------------------------------------------------------------------
+@intrinsic
+def uncounted(typingctx, array):
+    """A view of ``array`` (the same memory, shape and strides) without its reference count: Numba counts no
+    references to it, so it lives no longer than ``array`` itself, which the caller must hold (an argument of the
+    running kernel is held until the kernel returns)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(array)(context, builder, value=args[0])
+        view = context.make_array(array)(context, builder)
+        for field in ("data", "shape", "strides", "itemsize", "nitems"):
+            setattr(view, field, getattr(source, field))
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)  # no reference count: none to take or give back
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+
+    return array(array), codegen
 
 
 @dataclass(frozen=True, eq=False)
@@ -395,4 +418,5 @@ def _compile_recursive(copy, kernels: Kernels) -> None:
         compiled.disable_compile()
 
 
-__all__ = ["CHANCE", "KernelState", "Kernels", "SIMULTANEOUS", "TERMINAL", "kernels_of", "play_state", "specialise"]
+__all__ = ["CHANCE", "KernelState", "Kernels", "SIMULTANEOUS", "TERMINAL", "kernels_of", "play_state", "specialise",
+           "uncounted"]

@@ -15,11 +15,10 @@ counts a move cost more than the move itself.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from evoplay.games.base import CHANCE, TERMINAL
+from evoplay.games.kernels import uncounted
 from evoplay.games.ports.base import chance_drawn, draw, seeded, uniform
 
 # The game's kernels: bound per port by evoplay.games.kernels.specialise (PortKernels.bindings).
@@ -51,26 +50,6 @@ def random_move(params, state, found, mask, rng):
         return game_random_move(params, state, found)
     n = listed(params, state, found, mask)
     return found[draw(rng, n)] if n > 0 else -1
-
-
-@intrinsic
-def uncounted(typingctx, array):
-    """A view of ``array`` (the same memory, shape and strides) without its reference count: Numba counts no
-    references to it, so it lives no longer than ``array`` itself, which the caller must hold (an argument of the
-    running kernel is held until the kernel returns)."""
-    if not isinstance(array, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):
-        source = context.make_array(array)(context, builder, value=args[0])
-        view = context.make_array(array)(context, builder)
-        for field in ("data", "shape", "strides", "itemsize", "nitems"):
-            setattr(view, field, getattr(source, field))
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)  # no reference count: none to take or give back
-        view.parent = cgutils.get_null_value(view.parent.type)
-        return view._getvalue()
-
-    return array(array), codegen
 
 
 @njit(cache=True)
