@@ -16,18 +16,18 @@ pruning at the last ply, as the feature players search). ``after_values`` scores
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
 
-Its kernel is its own, not ``evoplay.search.alphabeta`` given hooks over the kernels: written that way
-(the same nodes, values and counts) it searched at half the speed, Kalah at depth 8 2.1 against 4.3 M nodes a CPU
-second, because Numba counts the references to every array of a tuple (the game's parameters, the scratch rows, the
-``Leaf``) that an inlined hook hands on to a kernel, at every leaf, where this kernel unpacks them once a node. For
-the same reason a depth-1 node values its children in place rather than through ``leaf_value``, and the material
-leaf without handing on the ``Leaf``: 5.3 instead of 2.7 M nodes a CPU second on Kalah at depth 8, a quarter of
-Kalah's own alpha-beta (games/kalah/search.py; ``evoplay bench engines`` measures the two side by side); an evolved
-player's batched weights leaf on Othello 6x6 at depth 5, 2.4 instead of 1.8 M. ``value`` then became a loop over
-an explicit stack of frames instead of a recursion handing a dozen arrays on at every call: Kalah at depth 8 11.1
-instead of 5.4 M nodes a CPU second, Othello 6x6 (material, depth 6) 10.4 instead of 5.6 M (only ``chance_value``,
-the horizon's dice, still recurses); and over ``uncounted`` views of its arrays, which spares the reference counts
-Numba took around every kernel call: Kalah 17.8 M, Othello 12.1 M, the batched weights leaf 5.6 instead of 2.6 M.
+Its kernel is its own, not ``evoplay.search.alphabeta`` given hooks over the kernels: written that way (the same
+nodes, values and counts) it searched at half the speed, Kalah at depth 8 2.1 against 4.3 M nodes a CPU second,
+because Numba counts the references to every array of a tuple (the game's parameters, the scratch rows, the
+``Leaf``) that an inlined hook hands on to a kernel, at every leaf. The same counts were most of this kernel's own
+time: Numba increments and decrements (atomically) the count of every array argument and view around each kernel
+call, three quarters of the search's time on Kalah. ``value`` therefore works on ``uncounted`` views of its arrays
+(evoplay.games.kernels), as a loop over an explicit stack of frames rather than a recursion handing a dozen arrays on
+at every call, with ``spend``'s budget checks out of the common path: Kalah at depth 8 (material, 30 positions)
+21 M nodes a CPU second instead of 5.4 M, within a tenth of Kalah's own alpha-beta (games/kalah/search.py;
+``evoplay bench engines`` measures the two side by side); Othello 6x6 (material, depth 6) 14 instead of 6 M; an
+evolved player's batched weights leaf on Othello 6x6 at depth 5 6.2 instead of 2.5 M. A depth-1 node values its
+children in place rather than through ``leaf_value``, and the material leaf without handing on the ``Leaf``.
 """
 from __future__ import annotations
 
