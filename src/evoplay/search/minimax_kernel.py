@@ -233,6 +233,25 @@ def leaf_value(params, ply, player, work, leaf, counters, deadline):
 
 
 @njit(cache=True, inline="always")
+def backup(maximise, v, action, best, best_action, alpha, beta):
+    """A child's value ``v`` (by ``action``) backed up into its node: a strictly better value replaces the best (the
+    highest for a maximising node, which raises ``alpha``; else the lowest, lowering ``beta``)."""
+    if maximise:
+        if v > best:
+            best = v
+            best_action = action
+        if best > alpha:
+            alpha = best
+    else:
+        if v < best:
+            best = v
+            best_action = action
+        if best < beta:
+            beta = best
+    return best, best_action, alpha, beta
+
+
+@njit(cache=True, inline="always")
 def uncounted_work(work):
     """``work`` as ``uncounted`` views (evoplay.games.kernels), its caller holding the arrays."""
     positions, masks, actions, probs, scores, row, stack = work
@@ -401,18 +420,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                 # (leaf_value's rules written out, as in frontier and chance_value: a call handing it ``work`` cost
                 # a quarter of the search's time, and the same rules as an inlined kernel over unpacked arrays a
                 # third)
-                if maximise:
-                    if w > best:
-                        best = w
-                        best_action = a
-                    if best > alpha:
-                        alpha = best
-                else:
-                    if w < best:
-                        best = w
-                        best_action = a
-                    if best < beta:
-                        beta = best
+                best, best_action, alpha, beta = backup(maximise, w, a, best, best_action, alpha, beta)
                 if alpha >= beta:
                     if use_table:
                         history[a] += depth * depth
@@ -470,18 +478,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
             beta0 = floats[ply, F_BETA0]
             best = floats[ply, F_BEST]
             a = actions[ply, at]
-            if maximise:
-                if v > best:
-                    best = v
-                    best_action = a
-                if best > alpha:
-                    alpha = best
-            else:
-                if v < best:
-                    best = v
-                    best_action = a
-                if best < beta:
-                    beta = best
+            best, best_action, alpha, beta = backup(maximise, v, a, best, best_action, alpha, beta)
             if alpha >= beta:
                 if use_table:
                     history[a] += depth * depth
