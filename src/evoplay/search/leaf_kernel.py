@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.base import SIMULTANEOUS
+from evoplay.games.kernels import uncounted
 from evoplay.gp.interpreter import evaluate_with_stack
 from evoplay.search.minimax import clip_value
 
@@ -110,6 +111,15 @@ def room(kernels, leaf: Leaf) -> tuple[int, int]:
     ``kernels`` (the searches' scratch: uct reads them through its hooks, evoplay.search.uct_kernel)."""
     row = kernels.n_features + (6 if leaf.free else 0) + int(leaf.board[7]) if leaf.kind in (LINEAR, PROGRAM) else 1
     return row, max(leaf.size, 1)
+
+
+@njit(cache=True, inline="always")
+def uncounted_leaf(leaf):
+    """``leaf`` with ``uncounted`` views of its arrays (evoplay.games.kernels), its caller holding the arrays: a
+    search hands it on at every leaf without counting references to them (minimax_kernel, uct_kernel)."""
+    return Leaf(leaf.kind, leaf.batched, leaf.index, leaf.free, uncounted(leaf.scales), uncounted(leaf.weights),
+                uncounted(leaf.opcodes), uncounted(leaf.args), uncounted(leaf.consts), leaf.size, uncounted(leaf.board),
+                uncounted(leaf.slots))
 
 
 @njit(cache=True)

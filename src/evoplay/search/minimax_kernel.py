@@ -42,7 +42,7 @@ from numba.typed import Dict
 from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise, uncounted
 from evoplay.search.leaf_kernel import (FEATURE, LINEAR, PROGRAM, SCORE, Leaf, clip_value, evaluate,  # noqa: F401
-                                       make_leaf, score_difference)
+                                       make_leaf, score_difference, uncounted_leaf)
 from evoplay.search.minimax import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
 from evoplay.search.minimax_budget import (ABORTED, COMPLETED, LIMIT, NO_END, NO_LIMIT, NODES, list_actions,
                                            order_actions, sort_descending, spend)
@@ -180,14 +180,6 @@ def uncounted_work(work):
     positions, masks, actions, probs, scores, row, stack = work
     return (uncounted(positions), uncounted(masks), uncounted(actions), uncounted(probs), uncounted(scores),
             uncounted(row), uncounted(stack))
-
-
-@njit(cache=True, inline="always")
-def uncounted_leaf(leaf):
-    """``leaf`` with ``uncounted`` views of its arrays."""
-    return Leaf(leaf.kind, leaf.batched, leaf.index, leaf.free, uncounted(leaf.scales), uncounted(leaf.weights),
-                uncounted(leaf.opcodes), uncounted(leaf.args), uncounted(leaf.consts), leaf.size, uncounted(leaf.board),
-                uncounted(leaf.slots))
 
 
 # value's states: a node entered, its next child searched, its search finished, its value handed to its parent

@@ -31,7 +31,7 @@ from numba import njit
 
 from evoplay.errors import SpecError
 from evoplay.games.base import CHANCE, TERMINAL
-from evoplay.games.kernels import Kernels, kernels_of, specialise
+from evoplay.games.kernels import Kernels, kernels_of, specialise, uncounted
 from evoplay.search import mt19937 as mt
 from evoplay.search.uct import SCORE_LIMIT, WIN_SCORE, SearchNode
 
@@ -40,7 +40,7 @@ from evoplay.search.uct import SCORE_LIMIT, WIN_SCORE, SearchNode
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
 game_chance = game_initial = game_hide = None
 HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
-hook_leaf = None
+hook_leaf = hook_uncounted = None
 
 # Columns of the tree's integer array and the first columns of its float array.
 ACTION, PLAYER, VISITS, FIRST, COUNT, PROVEN = 0, 1, 2, 3, 4, 5
@@ -292,12 +292,32 @@ def backup(ints, floats, path, length, values, solved, max_utility, has_max):
                     solved = False
 
 
+@njit(cache=True, inline="always")
+def uncounted_scratch(scratch):
+    """``scratch`` as ``uncounted`` views (evoplay.games.kernels), its caller holding the arrays."""
+    work, rollout, mask, probs, actions, priors, order, path, values, total, child, row, stack, scores, vmask = \
+        scratch
+    return (uncounted(work), uncounted(rollout), uncounted(mask), uncounted(probs), uncounted(actions),
+            uncounted(priors), uncounted(order), uncounted(path), uncounted(values), uncounted(total),
+            uncounted(child), uncounted(row), uncounted(stack), uncounted(scores), uncounted(vmask))
+
+
+@njit(cache=True, inline="always")
+def uncounted_guide(guide):
+    """``guide`` with its leaf's arrays as ``uncounted`` views (the leaf module's ``uncounted_leaf``)."""
+    return Guide(hook_uncounted(guide.leaf), guide.spread, guide.value, guide.cut, guide.rollouts, guide.prior,
+                 guide.temperature, guide.prior_visits)
+
+
 @njit(cache=True)
 def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solve, max_utility, has_max, max_nodes,
              guide, search_rng, evaluator_rng, scratch):
     """Run up to ``simulations`` simulations of ``tree_search`` on the tree (``n_nodes`` nodes used), the leaves and
     priors as ``guide`` says; returns (nodes used, simulations run, stopped: the root proven, a single move or the
     node limit reached, error code)."""
+    params, root, ints, floats = uncounted(params), uncounted(root), uncounted(ints), uncounted(floats)
+    search_rng, evaluator_rng = uncounted(search_rng), uncounted(evaluator_rng)
+    scratch, guide = uncounted_scratch(scratch), uncounted_guide(guide)
     work, rollout, mask, probs, actions, priors, order, path, values, total = scratch[:10]
     done = 0
     while done < simulations:
@@ -358,6 +378,12 @@ def simulate(params, root, ints, floats, n_nodes, simulations, uct_c, puct, solv
     return n_nodes, done, False, 0
 
 
+@njit(cache=True, inline="always")
+def same_leaf(leaf):
+    """``hook_uncounted`` for a leaf module without ``uncounted_leaf``: its leaf as it is."""
+    return leaf
+
+
 # --- Python's side of the kernels -----------------------------------------------------------------------------
 BATCH_SECONDS = 0.001  # under a time budget, the clock is read about this often
 
@@ -373,7 +399,9 @@ class Hooks:
     leaf: str
 
     def bindings(self) -> dict:
-        return {**self.kernels.bindings(), "hook_leaf": specialise(self.leaf, self.kernels).evaluate}
+        leaf = specialise(self.leaf, self.kernels)
+        return {**self.kernels.bindings(), "hook_leaf": leaf.evaluate,
+                "hook_uncounted": getattr(leaf, "uncounted_leaf", same_leaf)}
 
     @property
     def key(self) -> str:
