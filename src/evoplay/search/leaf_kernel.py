@@ -58,6 +58,10 @@ class Leaf(NamedTuple):
     slots: np.ndarray
 
 
+if __name__ != "evoplay.search.leaf_kernel":  # a copy compiled for one game (evoplay.games.kernels.specialise)
+    from evoplay.search.leaf_kernel import Leaf  # noqa: F811  builds the one Leaf type the searches are typed over
+
+
 NO_BOARD, PAIRS, LINES = 0, 1, 2  # board[0]: the view's counts over the board (evoplay.agents.feature_view)
 
 
