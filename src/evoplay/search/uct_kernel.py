@@ -65,7 +65,7 @@ class Guide(NamedTuple):
     prior_visits: int = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def outcomes_of(params, position, player, mask, probs, actions, priors):
     """The children a node gets: (action, prior) pairs in action order, the mover's legal actions with a uniform
     prior or the chance outcomes with their probabilities; how many."""
@@ -87,7 +87,7 @@ def outcomes_of(params, position, player, mask, probs, actions, priors):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sample(actions, priors, n, u):
     """``sample_outcome``: the outcome a uniform draw ``u`` picks from (action, probability) pairs."""
     total = 0.0
@@ -101,7 +101,7 @@ def sample(actions, priors, n, u):
     return actions[n - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_randomly(params, position, rng, mask, probs, actions, priors, plies):
     """``reference_play_randomly``: uniformly random legal moves (chance by its probabilities) to the end of the
     game or, with ``plies`` >= 0, after that many moves of the players; False if a player who is to move has no
@@ -120,7 +120,7 @@ def play_randomly(params, position, rng, mask, probs, actions, priors, plies):
             plies -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unit(v):
     """``clipped_values`` on one number: NaN to 0, the rest within [-1, 1]."""
     if v != v:
@@ -198,7 +198,7 @@ def late_priors(params, position, player, node, ints, floats, guide, scratch):
         floats[c, PRIOR] = by_action[ints[c, ACTION]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select(ints, floats, node, uct_c, puct):
     """``select_uct`` (or ``select_puct``): the child with the highest value, the first of equals."""
     first = ints[node, FIRST]
@@ -224,7 +224,7 @@ def select(ints, floats, node, uct_c, puct):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_chance(ints, floats, node, u):
     """``reference_select_chance``: the chance child a uniform draw ``u`` picks, each with its probability."""
     first = ints[node, FIRST]
@@ -240,7 +240,7 @@ def select_chance(ints, floats, node, u):
     return first + n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def same_outcome(floats, a, b, players):
     for p in range(players):
         if floats[a, OUTCOME + p] != floats[b, OUTCOME + p]:
@@ -248,7 +248,7 @@ def same_outcome(floats, a, b, players):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backup(ints, floats, path, length, values, solved, max_utility, has_max):
     """``reference_backup``: a visit and each node's mover's value along the path; proofs carried up while they hold."""
     players = values.shape[0]
