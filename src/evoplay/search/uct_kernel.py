@@ -386,6 +386,7 @@ def same_leaf(leaf):
 
 # --- Python's side of the kernels -----------------------------------------------------------------------------
 BATCH_SECONDS = 0.001  # under a time budget, the clock is read about this often
+KEPT_ROWS = 1 << 20  # a search's tree arrays up to this many nodes (~80 MB) are kept for the next search
 
 
 @dataclass(frozen=True, eq=False)
@@ -455,9 +456,10 @@ class KernelUct:
         k = self.kernels
         players = k.players
         root = k.position(state)
-        capacity = 1 + 64 * k.actions
-        ints = np.zeros((capacity, 6), np.int64)
-        floats = np.zeros((capacity, 2 + players))
+        ints, floats = self.__dict__.pop("_tree", None) or (np.zeros((1 + 64 * k.actions, 6), np.int64),
+                                                             np.zeros((1 + 64 * k.actions, 2 + players)))
+        capacity = ints.shape[0]
+        ints[0], floats[0] = 0, 0.0
         ints[0, PLAYER], ints[0, FIRST], floats[0, PRIOR] = state.current_player(), -1, 1.0
         scratch = self.scratch(guide, players)
         search_rng, rollout_rng = mt.state_of(rng), mt.state_of(evaluator_rng)
@@ -492,6 +494,8 @@ class KernelUct:
         finally:
             mt.restore(rng, search_rng)
             mt.restore(evaluator_rng, rollout_rng)
+        if ints.shape[0] <= KEPT_ROWS:  # the next search grows its tree in these: fresh pages cost page faults
+            self._tree = ints, floats
         return _root_node(ints, floats, players)
 
 
