@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from evoplay.search.rollout import heuristic, play_step, reseed, rollout_copy
+from evoplay.search.rollout import heuristic, play_step, reseed, rollout_copy, uncounted_arrays
 
 USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
@@ -20,6 +20,7 @@ USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout 
 def lookahead(params, root, seat, actions, rounds, discount, sums, work, scratch, seed):
     """Add ``rounds`` one-step values of each action to ``sums``; return the evaluations made. A kernel per game,
     or over States (``on_states``)."""
+    params, root, work, scratch = uncounted_arrays(params, root, work, scratch)
     reseed(seed)
     for _ in range(rounds):
         for i in range(actions.shape[0]):

@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.base import SIMULTANEOUS, TERMINAL
-from evoplay.search.rollout import (discounted, heuristic, legal_moves, mover, play_step, random_action, randint,
-                                    reseed, rollout_copy, settle, uniform)
+from evoplay.search.rollout import (discounted, heuristic, legal_moves, mover, play_step, randint, random_action,
+                                    reseed, rollout_copy, settle, uncounted_arrays, uniform)
 
 USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
@@ -37,6 +37,7 @@ def search(params, root, seat, iterations, depth, k, discount, child, visits, to
     States); node 0 is the root. The caller keeps at least ``iterations`` free places in ``visits`` and ``totals``
     (each iteration adds at most one node). ``moves`` is room for a position's legal actions (None over States).
     """
+    params, root, work, scratch = uncounted_arrays(params, root, work, scratch)
     reseed(seed)
     mask, probs, scores = scratch
     path = np.empty(depth + 2, np.int64)

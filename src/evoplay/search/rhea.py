@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.search.rollout import evaluate_sequence, randint, reseed, uniform
+from evoplay.search.rollout import evaluate_sequence, randint, reseed, uncounted_arrays, uniform
 
 USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
@@ -45,6 +45,7 @@ def evolve(params, root, seat, actions, depth, discount, pop, values, init, gene
     ``pop`` holds gene indices into ``actions``; it is kept sorted by value, best first. A kernel per game, or
     over States (``on_states``).
     """
+    params, root, work, scratch = uncounted_arrays(params, root, work, scratch)
     reseed(seed)
     size = pop.shape[0]
     n = actions.shape[0]

@@ -36,8 +36,10 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, State, search_moves
+from evoplay.games.kernels import uncounted
 
-BINDING = ("mover", "legal_moves", "settle", "random_action", "play_step", "heuristic", "rollout_copy")
+BINDING = ("mover", "legal_moves", "settle", "random_action", "play_step", "heuristic", "rollout_copy",
+           "uncounted_arrays")
 TEXTS = ("evaluate_sequence",)
 STREAM = ("reseed", "randint", "randrange", "uniform", "discounted")
 FUTURE_SEEDS = 2147483647  # hide_future draws from [1, 2**31 - 1)
@@ -229,6 +231,15 @@ def rollout_copy(params, root, work, seat):
     return work
 
 
+@njit(cache=True, inline="always")
+def uncounted_arrays(params, root, work, scratch):
+    """A search's arrays as ``uncounted`` views (evoplay.games.kernels; its caller holds them): Numba otherwise
+    counts (atomically) the references to each around every kernel call of a rollout, most of its time. A
+    controller's search calls it first; over States (``reference_uncounted_arrays``) they are as they are."""
+    mask, probs, scores = scratch
+    return uncounted(params), uncounted(root), uncounted(work), (uncounted(mask), uncounted(probs), uncounted(scores))
+
+
 @njit(cache=True)
 def evaluate_sequence(params, root, work, seat, seq, depth, discount, scratch):
     """Play ``seq`` from a copy of ``root`` against random opponents; return heuristic x discount^steps.
@@ -377,6 +388,10 @@ def reference_heuristic(params, state: State, seat: int, scores) -> float:
         if sum(1 for v in r if v == best) == 1:
             return HUGE_POSITIVE
     return float(state.scores()[seat])
+
+
+def reference_uncounted_arrays(params, root, work, scratch):
+    return params, root, work, scratch
 
 
 def reference_rollout_copy(params, root: State, work, seat: int) -> State:

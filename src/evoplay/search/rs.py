@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.search.rollout import evaluate_sequence, randint, reseed
+from evoplay.search.rollout import evaluate_sequence, randint, reseed, uncounted_arrays
 
 USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout kernels (evoplay.games.kernels)
 
@@ -22,6 +22,7 @@ USES = ("evoplay.search.rollout",)  # compiled per game with the game's rollout 
 def random_search(params, root, seat, actions, depth, discount, count, seed, best_seq, best_value, work, scratch):
     """Evaluate ``count`` random sequences; keep the best in ``best_seq`` / ``best_value[0]`` (strictly better
     replaces, so the first of equal sequences stays). A kernel per game, or over States (``on_states``)."""
+    params, root, work, scratch = uncounted_arrays(params, root, work, scratch)
     reseed(seed)
     n = actions.shape[0]
     seq = np.empty(depth, np.int64)
