@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import math
+import threading
 import time
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -396,6 +397,9 @@ def same_leaf(leaf):
 # --- Python's side of the kernels -----------------------------------------------------------------------------
 BATCH_SECONDS = 0.001  # under a time budget, the clock is read about this often
 KEPT_ROWS = 1 << 20  # a search's tree arrays up to this many nodes (~80 MB) are kept for the next search
+#: the tree arrays the last search of this thread grew, for the next one of any agent in the thread (one spare a
+#: thread, not one an agent: the browser app holds an agent a session and plays them on a few threads)
+_kept = threading.local()
 
 
 @dataclass(frozen=True, eq=False)
@@ -466,8 +470,8 @@ class KernelUct:
         k = self.kernels
         players = k.players
         root = k.position(state)
-        ints, floats = self.__dict__.pop("_tree", None) or (np.zeros((1 + 64 * k.actions, 6), np.int64),
-                                                             np.zeros((1 + 64 * k.actions, 2 + players)))
+        ints, floats = _spare_tree(2 + players) or (np.zeros((1 + 64 * k.actions, 6), np.int64),
+                                                     np.zeros((1 + 64 * k.actions, 2 + players)))
         capacity = ints.shape[0]
         ints[0], floats[0] = 0, 0.0
         ints[0, PLAYER], ints[0, FIRST], floats[0, PRIOR] = state.current_player(), -1, 1.0
@@ -505,8 +509,18 @@ class KernelUct:
             mt.restore(rng, search_rng)
             mt.restore(evaluator_rng, rollout_rng)
         if ints.shape[0] <= KEPT_ROWS:  # the next search grows its tree in these: fresh pages cost page faults
-            self._tree = ints, floats
+            _kept.tree = ints, floats
         return _root_node(ints, floats, players)
+
+
+def _spare_tree(columns: int):
+    """This thread's kept tree arrays when their float rows have ``columns`` columns (taken: a search owns them
+    until it keeps them again), else None."""
+    tree = getattr(_kept, "tree", None)
+    if tree is None or tree[1].shape[1] != columns:
+        return None
+    _kept.tree = None
+    return tree
 
 
 def _grown(ints, floats, used: int):
