@@ -391,6 +391,7 @@ def reference_heuristic(params, state: State, seat: int, scores) -> float:
 
 
 def reference_uncounted_arrays(params, root, work, scratch):
+    """``uncounted_arrays`` over States: nothing is counted there, so the arguments as they are."""
     return params, root, work, scratch
 
 
