@@ -71,11 +71,11 @@ def _leaf_figures(res: BenchResult, board, reps: int) -> None:
     from evoplay import gp
     from evoplay.games.kalah import search as search_kalah
 
-    weights = np.array([3, 1, -2, 4, 2], np.int64)
-    values = np.empty(6, np.int64)
+    weights = np.array([3, 1, -2, 4, 2], np.float64)
+    values = np.empty(6, np.float64)
     boards = np.empty((11, 14), np.int8)
-    nodes = search_kalah.weights_values(board, 0, 9, (6, True), weights, False, values, boards)[1]
-    t = median_time(lambda: search_kalah.weights_values(board, 0, 9, (6, True), weights, False, values, boards), reps)
+    nodes = search_kalah.weights_values(board, 0, 9, 6, True, weights, values)[1]
+    t = median_time(lambda: search_kalah.weights_values(board, 0, 9, 6, True, weights, values), reps)
     ref_nodes = [0]
 
     def python_weights():
@@ -106,8 +106,9 @@ def _leaf_figures(res: BenchResult, board, reps: int) -> None:
 
 def _any_game_figure(res: BenchResult, reps: int) -> None:
     """The players' alpha-beta for any game with kernels (evoplay.search.minimax_kernel), material leaf, depth 8
-    from 30 positions of random Kalah games, against Kalah's own alpha-beta on the same positions: what merging
-    the two would cost."""
+    from 30 positions of random Kalah games, against Kalah's own players' search on the same positions (the same
+    alpha-beta given Kalah's own leaf, ``Kernels.leaf``: a finished game worth its margin, the root's window not
+    opened for ties)."""
     from evoplay.games import load_game
     from evoplay.games.kalah import search as search_kalah
     from evoplay.search.minimax_kernel import SCORE, KernelSearch, make_leaf
@@ -125,7 +126,7 @@ def _any_game_figure(res: BenchResult, reps: int) -> None:
             states.append(state)
     search, leaf = KernelSearch(game), make_leaf(SCORE)
     boards = [(np.asarray(s._board, np.int8), s.current_player()) for s in states]
-    values, stack = np.empty(6, np.int64), np.empty((10, 14), np.int8)
+    values = np.empty(6, np.float64)
     counts = {"any": 0, "own": 0}
 
     def any_game():
@@ -135,8 +136,8 @@ def _any_game_figure(res: BenchResult, reps: int) -> None:
         counts["any"] = stats["nodes"]
 
     def own():
-        counts["own"] = sum(search_kalah.material_values(board, player, 8, (6, True), None, False, values,
-                                                         stack)[1] for board, player in boards)
+        counts["own"] = sum(search_kalah.material_values(board, player, 8, 6, True, values)[1]
+                            for board, player in boards)
 
     any_game(), own()  # compile
     t_any, t_own = median_time(any_game, reps, 0.3), median_time(own, reps, 0.3)
@@ -166,10 +167,9 @@ def bench_engines(quick: bool = False) -> BenchResult:
                               py_n / tp, "Python reference"))
 
     depth = 10
-    values = np.empty(6, np.int64)
-    boards = np.empty((depth + 2, 14), np.int8)
-    nodes = search_kalah.material_values(board, 0, depth, (6, True), None, False, values, boards)[1]
-    t = median_time(lambda: search_kalah.material_values(board, 0, depth, (6, True), None, False, values, boards), reps)
+    values = np.empty(6, np.float64)
+    nodes = search_kalah.material_values(board, 0, depth, 6, True, values)[1]
+    t = median_time(lambda: search_kalah.material_values(board, 0, depth, 6, True, values), reps)
     ref_nodes = [0]
 
     def python_search():
@@ -179,8 +179,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
     res.figures.append(Figure("Kalah alpha-beta nodes per second (depth 10 from the start)", nodes / t, "/s",
                               ">= 20 M", nodes / t >= 20e6, ref_nodes[0] / tp, "Python reference (depth 6)"))
 
-    boards8 = np.empty((10, 14), np.int8)
-    t = median_time(lambda: search_kalah.material_values(board, 0, 8, (6, True), None, False, values, boards8), 21)
+    t = median_time(lambda: search_kalah.material_values(board, 0, 8, 6, True, values), 21)
     tp = median_time(lambda: search_kalah.reference_root_values(list(board), 0, 8, 6, True, False), 3)
     res.figures.append(Figure("Kalah depth-8 move from the initial position", t * 1e3, "ms", "<= 2 ms",
                               t * 1e3 <= 2.0, tp * 1e3, "ms Python reference", higher_is_better=False))
@@ -196,7 +195,7 @@ def bench_engines(quick: bool = False) -> BenchResult:
         t = median_time(lambda: kalah_mod.random_playouts(kalah_std, 0, 6, False, n, 1), reps)
         res.figures.append(Figure("standard Kalah random playouts per second, against OpenSpiel mancala",
                                   n / t, "/s", "", None, os_playouts, "/s OpenSpiel from Python"))
-        t = median_time(lambda: search_kalah.material_values(kalah_std, 0, 8, (6, False), None, False, values, boards8), 21)
+        t = median_time(lambda: search_kalah.material_values(kalah_std, 0, 8, 6, False, values), 21)
         res.figures.append(Figure("standard Kalah depth-8 move, against OpenSpiel's Python alpha-beta", t * 1e3, "ms",
                                   "", None, os_depth8 * 1e3, "ms OpenSpiel alpha_beta_search",
                                   higher_is_better=False))

@@ -34,6 +34,11 @@ kernel                                       what it does                       
                                              kernel) in action order; return how many
 ``hide(params, state, seed)``                draw afresh, from ``seed``, what no player can know yet (a     no
                                              rollout's copy must not see the game's future dice)
+``leaf(params, state, player, ply, leaf,     the game's own leaf for its own players (the alpha-beta's      no
+row, stack)``                                ``Leaf`` of kind GAME, evoplay.search.leaf_kernel): the value
+                                             from ``player``'s side of a finished position or of one
+                                             ``ply`` plies below the root, in ``Kernels.leaf_width``
+                                             numbers of ``row`` and the stack
 ===========================================  ============================================================  ========
 
 ``Kernels.encode(state)`` (plain Python) turns the game's State into its position; the searches start from it.
@@ -67,7 +72,7 @@ from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, State
 
 REQUIRED = ("legal", "apply", "mover", "returns", "scores")
-OPTIONAL = ("features", "initial", "state_hash", "chance", "hide")
+OPTIONAL = ("features", "initial", "state_hash", "chance", "hide", "leaf")
 
 
 # --- the defaults of the optional kernels: never called where the flags say the game has none --------------------
@@ -97,8 +102,13 @@ def no_hide(params, state, seed):
     pass
 
 
+@njit(cache=True)
+def no_leaf(params, state, player, ply, leaf, row, stack):
+    return 0.0
+
+
 DEFAULTS = {"features": no_features, "initial": no_initial, "state_hash": no_state_hash, "chance": no_chance,
-            "hide": no_hide}
+            "hide": no_hide, "leaf": no_leaf}
 
 
 # --- for the searches over kernels ---------------------------------------------------------------------------
@@ -144,6 +154,8 @@ class Kernels:
     chance: Callable | None = None
     hide: Callable | None = None
     simultaneous: bool = False
+    leaf: Callable | None = None
+    leaf_width: int = 0
 
     def __post_init__(self):
         for name in REQUIRED + OPTIONAL:
@@ -218,7 +230,8 @@ class Kernels:
             fn = getattr(self, name)
             out[f"game_{name}"] = fn if fn is not None else DEFAULTS[name]
         out.update(HAS_FEATURES=self.features is not None, HAS_HASH=self.state_hash is not None,
-                   HAS_CHANCE=self.chance is not None, SIMULTANEOUS_GAME=self.simultaneous)
+                   HAS_CHANCE=self.chance is not None, SIMULTANEOUS_GAME=self.simultaneous,
+                   HAS_GAME_LEAF=self.leaf is not None)
         return out
 
     @property

@@ -32,10 +32,12 @@ from evoplay.search.minimax import clip_value
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
-game_chance = game_initial = game_hide = None
-HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
+game_chance = game_initial = game_hide = game_leaf = None
+HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = HAS_GAME_LEAF = False
 
-SCORE, FEATURE, LINEAR, PROGRAM = 0, 1, 2, 3  # the leaf kinds
+#: the leaf kinds; GAME is the game's own leaf (``Kernels.leaf``, which reads the Leaf as it likes: ``index`` a
+#: leaf of its own, ``weights``, the program's arrays), valuing finished positions as well, searched by alpha-beta
+SCORE, FEATURE, LINEAR, PROGRAM, GAME = 0, 1, 2, 3, 4
 
 
 class Leaf(NamedTuple):

@@ -13,6 +13,13 @@ evaluation) is scored one leaf at a time or, ``batched``, for all the children o
 pruning at the last ply, as the feature players search). ``after_values`` scores each legal move's after-state
 (the feature players' policy ``move``).
 
+**A game's own players** (Kalah's material, weights and program searches, the m,n,k searches) are this search
+given the game's own leaf: a ``Leaf`` of kind GAME is valued by the game's ``Kernels.leaf`` (``game_leaf``, given
+the plies from the root), finished positions included, in place of the terminal value and the clipped
+evaluation. ``root_values`` (``game_search`` from Python) is their fixed-depth search: every action's value, the
+root's window opened for ties only when asked (``iteration``'s ``exact``), the first legal action standing until a
+strictly better one comes, the root counted among the nodes, and a node budget that holds from the first node.
+
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
 
@@ -41,16 +48,16 @@ from numba.typed import Dict
 # FEATURE, SCORE and make_leaf are the leaf's names, not used here: a caller may take them beside the search's.
 from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise, uncounted
-from evoplay.search.leaf_kernel import (FEATURE, LINEAR, PROGRAM, SCORE, Leaf, clip_value, evaluate,  # noqa: F401
-                                       make_leaf, score_difference, uncounted_leaf)
+from evoplay.search.leaf_kernel import (FEATURE, GAME, LINEAR, PROGRAM, SCORE, Leaf, clip_value,  # noqa: F401
+                                       evaluate, make_leaf, score_difference, uncounted_leaf)
 from evoplay.search.minimax import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
 from evoplay.search.minimax_budget import (ABORTED, COMPLETED, LIMIT, NO_END, NO_LIMIT, NODES, list_actions,
                                            order_actions, sort_descending, spend)
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
-game_chance = game_initial = game_hide = None
-HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = False
+game_chance = game_initial = game_hide = game_leaf = None
+HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = HAS_GAME_LEAF = False
 USES = ("evoplay.search.leaf_kernel",)  # the leaf, compiled for the same game
 
 #: rows of the position stack beyond the depth: chance nodes take a row but no ply of the depth
@@ -133,6 +140,8 @@ def chance_value(params, ply, player, work, leaf, counters, deadline):
                 v = chance_value(params, ply + 1, player, work, leaf, counters, deadline)
                 if counters[ABORTED]:
                     return 0.0
+            elif HAS_GAME_LEAF and leaf.kind == GAME:
+                v = game_leaf(params, child, player, ply + 1, leaf, row, stack)
             elif leaf.kind == SCORE:  # the material leaf without handing the Leaf's arrays on: 1.5x the nodes
                 v = clip_value(score_difference(params, child, player, scores))
             else:
@@ -212,6 +221,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     floats = np.empty((rows, 7), np.float64)
     batched = leaf.batched
     material = leaf.kind == SCORE
+    own_leaf = HAS_GAME_LEAF and leaf.kind == GAME  # the game's own leaf values finished positions too
     # the frame of the node at row ``ply``
     maximise = False
     chance = False
@@ -234,7 +244,9 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
             node = positions[ply]
             mover = game_mover(params, node)
             state = BACK
-            if mover == TERMINAL:
+            if own_leaf and (mover == TERMINAL or (depth <= 0 and mover != CHANCE)):
+                v = game_leaf(params, node, player, ply, leaf, row, stack)
+            elif mover == TERMINAL:
                 v = terminal_value(params, node, player, depth, scores)
             elif depth <= 0 and mover != CHANCE:
                 v = evaluate(params, node, player, leaf, masks[ply], scores, row, stack)
@@ -322,7 +334,9 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                 if spend(counters, deadline, 1):
                     return 0.0
                 mover_after = game_mover(params, child)
-                if mover_after == TERMINAL:
+                if own_leaf and mover_after != CHANCE:
+                    w = game_leaf(params, child, player, ply + 1, leaf, row, stack)
+                elif mover_after == TERMINAL:
                     w = terminal_value(params, child, player, 0, scores)
                 elif HAS_CHANCE and mover_after == CHANCE:
                     w = chance_value(params, ply + 1, player, work, leaf, counters, deadline)
@@ -428,9 +442,11 @@ RECURSIVE = {"chance_value": chance_value_signature}
 
 @njit(cache=True)
 def iteration(params, player, children, order, n, depth, out, work, leaf, counters, deadline, table, use_table,
-              history):
+              history, exact):
     """The values of the root's children ``children[order[:n]]`` searched ``depth`` plies from the root, into
-    ``out`` (minimax's ``iteration``: the window opened just below the best so far); False if aborted."""
+    ``out`` (minimax's ``iteration``: with ``exact`` the window opened just below the best so far, so a child that
+    ties it comes back exact; else from the best, as the games' own players search); False if aborted. The first
+    child's value is the best until a strictly better one comes (a NaN first stands)."""
     positions, masks, actions, probs, scores, row, stack = work
     if depth == 1 and leaf.batched:
         spend(counters, deadline, n)
@@ -444,24 +460,30 @@ def iteration(params, player, children, order, n, depth, out, work, leaf, counte
         return True
     best = -math.inf
     for i in range(n):
-        alpha = np.nextafter(best, -math.inf) if best > -math.inf else -math.inf
+        alpha = best
+        if exact:
+            alpha = np.nextafter(best, -math.inf) if best > -math.inf else -math.inf
+        elif not best > -math.inf:  # a NaN best
+            alpha = -math.inf
         positions[1, :] = children[order[i]]
         v = value(params, 1, player, depth - 1, alpha, math.inf, work, leaf, counters, deadline, table, use_table,
                   history)
         if counters[ABORTED]:
             return False
         out[i] = v
-        if v > best:
+        if i == 0 or v > best:
             best = v
     return True
 
 
 @njit(cache=True)
 def search(params, root, player, depth, deepen, leaf, counters, deadline, table, use_table, root_actions, values,
-           work):
+           work, exact=True):
     """minimax's ``search`` from ``root`` (``player`` to move): the legal actions into ``root_actions``,
     their values into ``values``; returns how many. With ``deepen`` (a budget) iterative deepening to ``depth``
-    (``counters[COMPLETED]`` the deepest finished), else one search of ``depth`` plies."""
+    (``counters[COMPLETED]`` the deepest finished), else one search of ``depth`` plies, cut off by the budget only
+    when ``counters[COMPLETED]`` is set on entry (a game's own player's fixed-depth search under a deadline).
+    ``exact`` False: the root's window is not opened for ties (see ``iteration``)."""
     positions, masks, actions, probs, scores, row, stack = work
     n = game_legal(params, root, player, masks[0])
     list_actions(masks[0], root_actions)
@@ -471,15 +493,15 @@ def search(params, root, player, depth, deepen, leaf, counters, deadline, table,
         game_apply(params, children[i], root_actions[i])
     history = np.zeros(masks.shape[1], np.int64)
     order = np.arange(n)
-    found = np.empty(n, np.float64)
+    found = np.zeros(n, np.float64)  # (a search cut off leaves some unset)
     if not deepen:
         iteration(params, player, children, order, n, depth, found, work, leaf, counters, deadline, table,
-                  use_table, history)
+                  use_table, history, exact)
         values[:n] = found
         return n
     for d in range(1, depth + 1):
         if not iteration(params, player, children, order, n, d, found, work, leaf, counters, deadline, table,
-                         use_table, history):
+                         use_table, history, exact):
             break
         for i in range(n):
             values[order[i]] = found[i]
@@ -514,10 +536,82 @@ def after_values(params, root, player, leaf, root_actions, values, work):
     return n
 
 
+# --- a game's own players' search --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
+                       counters):
+    """The fixed-depth search a game's own players make (Kalah's, m,n,k's): ``search`` from ``root`` with the
+    game's own leaf (a ``Leaf`` of kind GAME: ``Kernels.leaf``, ``width`` its ``leaf_width``), the root's window
+    not opened for ties unless ``exact_ties``. Every action's value goes into ``values`` (``closed`` where not
+    legal; an int64 ``values`` takes the game's integer values); returns (the first best action: the first legal
+    one stands until a strictly better one comes, the nodes searched counting the root). ``table``: an empty
+    ``new_table()`` (unused). ``counters`` (minimax_budget's) with ``COMPLETED`` set arm the node limit ``LIMIT``
+    (the budget less the root), which another thread may lower while the search runs (``game_search``)."""
+    actions = values.shape[0]
+    rows = depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
+    work = (np.empty((rows, root.shape[0]), root.dtype), np.zeros((rows, actions), np.int8),
+            np.zeros((rows, actions), np.int64), np.zeros((rows, actions), np.float64), np.zeros(players, np.float64),
+            np.zeros(width, np.float64), np.zeros(max(leaf.size, 1), np.float64))
+    legal = np.empty(actions, np.int64)
+    found = np.empty(actions, np.float64)
+    n = search(params, root, player, depth, False, leaf, counters, np.full(2, math.inf), table, False, legal, found,
+               work, exact_ties)
+    values[:] = closed
+    best = np.int64(-1)
+    top = 0.0
+    for i in range(n):
+        values[legal[i]] = found[i]
+        if best < 0 or found[i] > top:
+            best = legal[i]
+            top = found[i]
+    return best, counters[NODES] + 1
+
+
+@njit(cache=True, nogil=True)
+def root_values(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table):
+    """``root_values_within`` without a budget."""
+    counters = np.zeros(5, np.int64)
+    counters[LIMIT] = NO_LIMIT
+    return root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
+                              counters)
+
+
+def game_search(kernels: Kernels, params, root, player: int, depth: int, leaf: Leaf, values, closed,
+                exact_ties: bool = False, nodes=None, deadline=None, long: bool = False) -> tuple[int, int]:
+    """Run ``root_values`` for the game of ``kernels`` (``params``: this game's, ``root`` its position, ``values``
+    and ``closed`` as ``root_values`` takes them): (first best action, nodes searched). ``nodes``: an int64 array
+    [count, budget] the search counts into and is cut off by; ``deadline``: a function giving a
+    ``time.perf_counter()`` deadline (or None), read while the search runs, which cuts it off once passed;
+    ``long``: a search that takes a tenth of a second or more, run where Ctrl-C can stop it
+    (``evoplay.interrupt.run_search``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values and move
+    mean nothing."""
+    from evoplay.interrupt import run_search
+
+    copy = specialise(__name__, kernels)
+    args = (params, root, player, depth, leaf, exact_ties, values, closed, kernels.players,
+            max(kernels.leaf_width, 1), _UNUSED_TABLE)
+    if nodes is None and deadline is None:
+        return run_search(copy.root_values, None, args, long) if long else copy.root_values(*args)
+    counters = np.zeros(5, np.int64)
+    counters[COMPLETED] = 1  # the limit holds from the first node
+    counters[LIMIT] = NO_LIMIT
+    if nodes is not None and nodes[1] < NO_LIMIT:
+        counters[LIMIT] = max(int(nodes[1]) - 1, 0)  # the root is counted apart
+    best, count = run_search(copy.root_values, copy.root_values_within, args, long, counters, deadline)
+    if nodes is not None:
+        nodes[0] += count
+        if counters[NODES] > counters[LIMIT]:
+            nodes[1] = min(int(nodes[1]), int(count) - 1)  # cut off (by the budget or the deadline): dropped
+    return best, count
+
+
 # --- Python's side --------------------------------------------------------------------------------------------------
 def new_table():
     """An empty transposition table for ``KernelSearch.search`` (kept by the caller between moves)."""
     return Dict.empty(key_type=types.int64, value_type=ENTRY)
+
+
+_UNUSED_TABLE = new_table()  # a game's own players' searches keep no table: nothing is stored in it
 
 
 def supports(game) -> bool:
@@ -549,6 +643,8 @@ class KernelSearch:
         k = self.kernels
         width = k.n_features + ((6 if leaf.free else 0) + int(leaf.board[7]) if leaf.kind in (LINEAR, PROGRAM)
                                 else 0)
+        if leaf.kind == GAME:
+            width = k.leaf_width
         shape = (depth, width, leaf.size)
         made = self._work.get(shape)
         if made is None:

@@ -54,7 +54,7 @@ def minimax_pit(board, player, depth, pits, empty_capture, memo, log, log_n, sta
         searched = 0
     else:
         stats[1] += 1
-        pit, nodes = material_values(board, player, depth, (pits, empty_capture), None, False, values, boards)
+        pit, nodes = material_values(board, player, depth, pits, empty_capture, values)
         memo[key] = pit
         searched = 1
     log_decision(log, log_n, key, pit, searched)
@@ -80,7 +80,7 @@ def play_vs_minimax(policy, search_depth, opcodes, args, consts, starts, ends, p
     ``out[g]`` = (program's store, minimax's store) at the end. ``policy``: a code of ``program_player.POLICY_CODES``."""
     size = 2 * pits + 2
     work, scratch, tree, row, stack = game_buffers(starts, ends, pits, search_depth)
-    values = np.empty(pits, np.int64)
+    values = np.empty(pits, np.float64)
     deepest = 1
     for g in range(depths.shape[0]):
         deepest = max(deepest, depths[g])

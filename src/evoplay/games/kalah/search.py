@@ -1,53 +1,59 @@
-"""Kalah's alpha-beta: the one alpha-beta of the games' own searches (``evoplay.search.alphabeta``, a Numba kernel
-and the plain-Python reference it must match node for node) given Kalah's pits, sowing and leaves.
+"""Kalah's alpha-beta: the one alpha-beta (``evoplay.search.minimax_kernel``, over Kalah's kernels) given Kalah's
+own leaves as the game's leaf hook (``k_leaf``, Kalah's ``Kernels.leaf``), with the plain-Python reference it must
+match node for node (``reference_root_values``, over Kalah's rules as hooks of ``evoplay.search.alphabeta``).
 
 Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. A leaf (a
 finished game, or a position at the depth horizon) is valued from the root player's side by the evaluation that
-the arguments ``weights`` and ``program`` choose; the alpha-beta is compiled once per leaf (``MATERIAL``,
-``WEIGHTS``, ``PROGRAM``), so no search pays for the evaluations it does not use:
+the arguments ``weights`` and ``program`` choose (the ``index`` of a ``Leaf`` of kind GAME: ``LEAF_MATERIAL``,
+``LEAF_WEIGHTS``, ``LEAF_PROGRAM``):
 
 - material (both None): the root player's store minus the opponent's: at a finished game the true final margin,
   at the horizon the current store difference;
-- weights (``weights`` given, int64): ``search_weights``' evaluation, the weighted feature differences at the
+- weights (``weights`` given, integers): ``search_weights``' evaluation, the weighted feature differences at the
   horizon and ``WIN`` plus the margin at a finished game;
-- program (``program`` given): an evolved program (``evoplay.games.kalah.program_player``, policy ``kalah_search``) reads the
-  row [the board in the root's view (``mover_view``), 1 if the root is to move else 0, the plies from the root]
-  at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin. In the kernels ``program`` is the
-  tuple (opcodes, args, consts, start, end, row, stack) of the program and its scratch (``row`` exactly
-  2*pits+4 numbers), handed untouched to ``program_leaf`` (a tuple of arrays unpacked or passed through an
-  inlined function is reference counted at every leaf; one argument, not seven, keeps the recursive calls
-  lean); in the reference a ``Program``. Values are float64 then, int64 otherwise.
+- program (``program`` given): an evolved program (``evoplay.games.kalah.program_player``, policy ``kalah_search``)
+  reads the row [the board in the root's view (``mover_view``), 1 if the root is to move else 0, the plies from
+  the root] at the horizon; a finished game is worth ``WIN_SCALE`` x the final margin.
 
-Children are visited in pit order and only a strictly better value replaces the best, so ties go to the lowest
-pit; at the root the first legal pit stands until a strictly better one comes (so a program valuing every
-position NaN still moves).
+Every value is an integer but the program's (the kernel computes in float64, exactly); ``search`` returns the
+material and weights values as int64. Children are visited in pit order and only a strictly better value
+replaces the best, so ties go to the lowest pit; at the root the first legal pit stands until a strictly better
+one comes (so a program valuing every position NaN still moves), and a child is searched within the window from
+the best so far (``exact_ties``: opened by one, so that a pit tying the best comes back exact).
 
-A node budget (``nodes`` = [count, budget], material and weights leaves) cuts a search off: once the count
-passes the budget no further child is searched, and the caller, seeing ``count > budget``, drops the search's
-values. A deadline sets the budget to 0 from another thread while the kernel runs (``search(deadline=...)``).
-Without a budget it is the largest int64, which no search reaches.
+A node budget (``nodes`` = [count, budget], the root counted) cuts a search off: once the count passes the
+budget no further node is searched, and the caller, seeing ``count > budget``, drops the search's values. A
+deadline sets the budget to 0 from another thread while the kernel runs (``search(deadline=...)``). Without a
+budget it is the largest int64, which no search reaches.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
-from numba import boolean, float64, int32, int64, njit, types
+from numba import boolean, float64, int64, njit, types
+from numba.typed import Dict
 
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
-from evoplay.games.kalah.game import reference_sow, sow
+from evoplay.games.kalah.game import KalahGame, reference_sow, sow
 from evoplay.games.kalah.search_weights import margin, reference_margin
+from evoplay.games.kernels import specialise
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 from evoplay.interrupt import NO_BUDGET
-from evoplay.search import alphabeta
+from evoplay.search import alphabeta, minimax_kernel
+from evoplay.search.leaf_kernel import GAME, Leaf, make_leaf
+from evoplay.search.minimax_kernel import ENTRY
 
 INF = 1 << 40
 WIN_SCALE = 1e6  # a finished game's store margin x this, so a known result outweighs any program's leaf value
 INTERRUPTIBLE_DEPTH = 12
+MAX_PITS = 20  # KalahGame's most pits a side
 
 # --------------------------------------------------------------------------------------------------------------
-# Kalah's hooks: the rules tuple is (pits, empty_capture); a move is a pit of the mover's side.
+# Kalah's rules and leaves as hooks of evoplay.search.alphabeta (the reference, and deepening.py's search): the
+# rules tuple is (pits, empty_capture); a move is a pit of the mover's side.
 # --------------------------------------------------------------------------------------------------------------
 
 
@@ -115,22 +121,7 @@ def weights_leaf(board, to_move, outcome, root, ply, rules, weights):
     return search_weights.leaf(board, root, rules[0], weights, to_move == TERMINAL)
 
 
-@njit(cache=True)
-def program_leaf(board, to_move, outcome, root, ply, rules, program):
-    """Kernel of ``reference_leaf`` with a program (called, not inlined)."""
-    pits = rules[0]
-    if to_move == TERMINAL:
-        return WIN_SCALE * np.float64(margin(board, root, pits))
-    opcodes, args, consts, start, end, row, stack = program
-    size = 2 * pits + 2
-    view_row(board, root, pits, row)
-    row[size] = 1.0 if to_move == root else 0.0
-    row[size + 1] = ply
-    return evaluate_with_stack(opcodes, args, consts, start, end, row, stack)
-
-
 _RULES = types.Tuple((int64, boolean))
-_PROGRAM = types.Tuple((int32[::1], int32[::1], float64[::1], int64, int64, float64[::1], float64[::1]))
 
 
 def _hooks(name, leaf, reference, infinity, leaf_type, value_type=int64, nodes_type=int64[::1]):
@@ -138,24 +129,15 @@ def _hooks(name, leaf, reference, infinity, leaf_type, value_type=int64, nodes_t
                            _RULES, leaf_type, value_type, nodes_type)
 
 
-#: the alpha-beta's hooks per leaf; the program search counts no nodes (nothing reads them, and the array cost
-#: reference counting at every node)
+#: the hooks per leaf, for the plain-Python reference (which reads their ``reference_*`` and the plain-Python of
+#: ``pit_count`` and ``has_seeds``; the kernels search through Kalah's ``Kernels.leaf``)
 MATERIAL = _hooks("material", material_leaf, lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0]),
                   INF, types.none)
 WEIGHTS = _hooks("weights", weights_leaf,
                  lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], weights=leaf), INF, int64[::1])
-PROGRAM = _hooks("program", program_leaf,
+PROGRAM = _hooks("program", material_leaf,
                  lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], program=leaf), math.inf,
-                 _PROGRAM, float64, types.none)
-#: the material and weights searches from a position: (board, player, depth, (pits, empty_capture), weights or
-#: None, exact_ties, values, boards) -> (first best pit, nodes) (``alphabeta.root_values``)
-material_values = alphabeta.compiled(MATERIAL).root_values
-weights_values = alphabeta.compiled(WEIGHTS).root_values
-program_root = alphabeta.compiled(PROGRAM).search_root
-
-# --------------------------------------------------------------------------------------------------------------
-# The searches: reference and kernels.
-# --------------------------------------------------------------------------------------------------------------
+                 types.none, float64, types.none)
 
 
 def reference_root_values(board, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool,
@@ -169,23 +151,128 @@ def reference_root_values(board, player: int, depth: int, pits: int, empty_captu
                                            budget)
 
 
+# --------------------------------------------------------------------------------------------------------------
+# The kernels: the one alpha-beta (evoplay.search.minimax_kernel) over Kalah's kernels with Kalah's own leaf.
+# --------------------------------------------------------------------------------------------------------------
+
+LEAF_MATERIAL, LEAF_WEIGHTS, LEAF_PROGRAM = 0, 1, 2  # Kalah's own leaves: the ``index`` of a ``Leaf`` of kind GAME
+
+
+@njit(cache=True, inline="always")
+def k_leaf(params, position, root, ply, leaf, row, stack):
+    """Kalah's own leaf, bound as ``Kernels.leaf`` in its own players' copy of the one alpha-beta (``kernels``):
+    ``reference_leaf`` of the position (the board, then the player to move or TERMINAL) ``ply`` plies below the
+    root, ``leaf.index`` choosing the leaf (``weights`` as float64, the program as the Leaf's arrays), the program
+    reading the first 2*pits+4 numbers of ``row``."""
+    pits = params[0]
+    to_move = np.int64(position[2 * pits + 2])
+    kind = leaf.index
+    if kind == LEAF_MATERIAL:
+        return np.float64(margin(position, root, pits))
+    if kind == LEAF_WEIGHTS:
+        if to_move == TERMINAL:
+            return np.float64(search_weights.terminal_value(position, root, pits))
+        return np.float64(search_weights.evaluate(position, root, pits, leaf.weights))
+    if to_move == TERMINAL:
+        return WIN_SCALE * np.float64(margin(position, root, pits))
+    size = 2 * pits + 2
+    view_row(position, root, pits, row)
+    row[size] = 1.0 if to_move == root else 0.0
+    row[size + 1] = ply
+    return evaluate_with_stack(leaf.opcodes, leaf.args, leaf.consts, 0, leaf.size, row[:size + 2], stack)
+
+
+def kernels():
+    """Kalah's kernels with its own leaf (``k_leaf``) bound: the game's own players' copy of the one alpha-beta
+    (any pits and rules: a search takes the game's own ``params``)."""
+    return replace(KalahGame().kernels(), leaf=k_leaf, leaf_width=2 * MAX_PITS + 4)
+
+
+KERNELS = kernels()
+_root_values = specialise("evoplay.search.minimax_kernel", KERNELS).root_values
+
+
+@njit(cache=True, inline="always")
+def _leaf(kind, weights, opcodes, args, consts, size):
+    """A ``Leaf`` of Kalah's own leaf ``kind`` inside a kernel."""
+    empty_f = np.zeros(0, np.float64)
+    return Leaf(np.int64(GAME), False, np.int64(kind), False, empty_f, weights, opcodes, args, consts, np.int64(size),
+                np.zeros(8, np.int64), np.zeros(0, np.int64))
+
+
+@njit(cache=True, inline="always")
+def _root(board, player, depth, pits, empty_capture, leaf, values):
+    """(first best pit, nodes) of the one alpha-beta's search from (``board``, ``player``) inside a kernel."""
+    size = 2 * pits + 2
+    position = np.empty(size + 1, np.int8)
+    position[:size] = board[:size]
+    position[size] = player
+    params = np.array([pits, 1 if empty_capture else 0, 0], np.int64)
+    return _root_values(params, position, player, depth, leaf, False, values, -math.inf, 2, size + 2,
+                        Dict.empty(int64, ENTRY))
+
+
+@njit(cache=True)
+def material_values(board, player, depth, pits, empty_capture, values):
+    """The material search from a position inside a kernel (the mancala recipes' minimax): (first best pit,
+    nodes), the values (float64) into ``values``."""
+    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    leaf = _leaf(LEAF_MATERIAL, empty_f, empty_i, empty_i, empty_f, 0)
+    return _root(board, player, depth, pits, empty_capture, leaf, values)
+
+
+@njit(cache=True)
+def weights_values(board, player, depth, pits, empty_capture, weights, values):
+    """The weights search (``weights`` float64) inside a kernel: (first best pit, nodes), the values into
+    ``values``."""
+    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    leaf = _leaf(LEAF_WEIGHTS, weights, empty_i, empty_i, empty_f, 0)
+    return _root(board, player, depth, pits, empty_capture, leaf, values)
+
+
 @njit(cache=True)
 def program_search(opcodes, args, consts, start, end, board, player, pits, empty_capture, depth, boards, row, stack):
-    """The pit of the search with the program ``opcodes[start:end]`` at the leaves (``evoplay.games.kalah.program_player``'s
-    ``kalah_search``): ``boards`` int8[:, ::1] of at least depth + 1 rows of 2*pits+2 scratch, ``row`` float64[::1]
-    of exactly 2*pits+4, ``stack`` float64[::1] of at least ``end - start``."""
+    """The pit of the search with the program ``opcodes[start:end]`` at the leaves (policy ``kalah_search`` of
+    ``evoplay.games.kalah.program_player``); ``boards``, ``row`` and ``stack``: unused (the search keeps its own)."""
     values = np.empty(pits, np.float64)
-    program = (opcodes, args, consts, np.int64(start), np.int64(end), row, stack)
-    return program_root(board, player, depth, (pits, empty_capture), program, boards, None, values, False, None, None,
-                        -1)
+    leaf = _leaf(LEAF_PROGRAM, np.zeros(0, np.float64), opcodes[start:end].astype(np.int64),
+                 args[start:end].astype(np.int64), consts[start:end].copy(), end - start)
+    return _root(board, player, depth, pits, empty_capture, leaf, values)[0]
 
 
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
            weights=None, nodes: np.ndarray | None = None, deadline=None):
-    """Run the material or weights kernel from a position: returns (values per pit, first best pit, nodes
-    searched); ``nodes`` and ``deadline`` as ``alphabeta.search`` takes them."""
-    leaf = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
+    """Run the material or weights search from a position: returns (values per pit, int64, first best pit, nodes
+    searched); ``nodes`` and ``deadline`` as ``minimax_kernel.game_search`` takes them."""
+    size = 2 * pits + 2
+    position = np.empty(size + 1, np.int8)
+    position[:size] = board
+    position[size] = player
+    values = np.empty(pits, np.int64)
     # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-    rules = (int(pits), bool(empty_capture))
-    return alphabeta.search(MATERIAL if leaf is None else WEIGHTS, board, player, depth, rules, leaf, exact_ties, nodes,
-                            deadline, depth >= INTERRUPTIBLE_DEPTH)
+    best, count = minimax_kernel.game_search(KERNELS, _params(pits, empty_capture), position, player, depth,
+                                             _MATERIAL if weights is None else _weights_leaf(weights), values, -INF,
+                                             exact_ties, nodes, deadline, depth >= INTERRUPTIBLE_DEPTH)
+    return values, int(best), int(count)
+
+
+_MATERIAL = make_leaf(GAME, index=LEAF_MATERIAL)
+_cache: dict = {}
+
+
+def _params(pits: int, empty_capture: bool) -> np.ndarray:
+    key = (pits, empty_capture)
+    made = _cache.get(key)
+    if made is None:
+        made = _cache[key] = np.array([pits, int(empty_capture), 0], np.int64)
+    return made
+
+
+def _weights_leaf(weights):
+    """The weights leaf (the last one made is kept: a player searches with the same weights move after move)."""
+    weights = np.asarray(weights)
+    key = weights.tobytes()
+    if _cache.get("weights") != key:
+        _cache["weights"] = key
+        _cache["weights leaf"] = make_leaf(GAME, index=LEAF_WEIGHTS, weights=weights.astype(np.float64))
+    return _cache["weights leaf"]
