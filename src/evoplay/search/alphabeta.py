@@ -36,9 +36,11 @@ hits] counts the last two as well. The root is neither looked up nor stored.
 **Compiled per game and leaf.** The kernel text (``value``) is written once against the names ``hook_*`` and
 ``INFINITY``; ``compiled(hooks)`` loads a copy of this module with them bound to a game's :class:`Hooks`
 (``evoplay.games.kernels.specialise``), so Numba compiles the search with the game's rules and leaf inlined, as if
-written for it. Used by ``games/kalah/search.py`` (material, weights and program leaves),
-``games/kalah/deepening.py`` (the weights leaf with a table and Kalah's move order) and ``games/mnk/search.py``
-(line counts, seed 001's evaluation).
+written for it. Its kernel is used by ``games/kalah/deepening.py`` (the weights leaf with a table and Kalah's move
+order); its reference is also the plain-Python reference of Kalah's and m,n,k's own searches
+(``games/kalah/search.py``, ``games/mnk/search.py``), whose kernels are now the one alpha-beta,
+``evoplay.search.minimax_kernel``, given the game's own leaf (issue 38: this module's search goes once
+``deepening.py`` runs there too and the references move beside ``minimax.py``).
 """
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ from numba import njit, types
 
 from evoplay.games.agent import Agent
 from evoplay.games.base import TERMINAL
-from evoplay.interrupt import NO_BUDGET, run_search
+from evoplay.interrupt import NO_BUDGET
 
 DEFAULT_DEPTH = 4  # plies an ``alphabeta`` agent searches when given no depth
 
@@ -386,39 +388,6 @@ def search_root(board, player, depth, rules, leaf, boards, nodes, values, exact_
         values[i] = -INFINITY
     return root_value(boards, 0, player, player, depth, -INFINITY, INFINITY, rules, leaf, nodes, values, exact_ties,
                       table, moves, np.int64(first))
-
-
-@njit(cache=True, nogil=True)
-def root_values_within(board, player, depth, rules, leaf, exact_ties, values, boards, nodes):
-    """The search from a position (``search_root``, no table) counting into the caller's ``nodes`` = [count,
-    budget] and cut off once the count passes the budget (which another thread may lower while it runs): returns
-    (first best move, nodes)."""
-    best = search_root(board, player, depth, rules, leaf, boards, nodes, values, exact_ties, None, None, NO_MOVE)
-    return best, nodes[0]
-
-
-@njit(cache=True, nogil=True)
-def root_values(board, player, depth, rules, leaf, exact_ties, values, boards):
-    """``root_values_within`` without a budget."""
-    nodes = np.zeros(2, np.int64)
-    nodes[1] = NO_BUDGET
-    return root_values_within(board, player, depth, rules, leaf, exact_ties, values, boards, nodes)
-
-
-def search(hooks: Hooks, board, player: int, depth: int, rules, leaf, exact_ties: bool = False, nodes=None,
-           deadline=None, long: bool = False) -> tuple[np.ndarray, int, int]:
-    """Run the search of ``hooks`` (int64 values) from a position: (values per move, first best move, nodes
-    searched). ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a
-    function giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which sets the budget
-    to 0 once passed; ``long``: a search that takes a tenth of a second or more, run where Ctrl-C can stop it
-    (``evoplay.interrupt.run_search``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values and move
-    mean nothing."""
-    copy = compiled(hooks)
-    values = np.empty(hooks.moves.py_func(rules), np.int64)
-    boards = np.empty((depth + 2, len(board)), np.int8)
-    args = (np.ascontiguousarray(board, dtype=np.int8), player, depth, rules, leaf, exact_ties, values, boards)
-    best, count = run_search(copy.root_values, copy.root_values_within, args, long, nodes, deadline)
-    return values, int(best), int(count)
 
 
 def compiled(hooks: Hooks):

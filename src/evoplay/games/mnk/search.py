@@ -1,5 +1,7 @@
-"""Alpha-beta search for the m,n,k-game: the one alpha-beta of the games' own searches (``evoplay.search.alphabeta``,
-a Numba kernel and its plain-Python reference) given the m,n,k cells, moves and evaluations.
+"""Alpha-beta search for the m,n,k-game: the one alpha-beta (``evoplay.search.minimax_kernel`` over the m,n,k
+kernels) given the m,n,k evaluations as the game's own leaf (``k_leaf``, bound as ``Kernels.leaf`` in the copy its
+players compile), with the plain-Python reference it must match node for node (``reference_root_values``, over
+the m,n,k rules as hooks of ``evoplay.search.alphabeta``).
 
 Values are seen from the root player. A won position is worth ``WIN`` plus the number of empty cells left (a
 quicker win is better), a lost one the negative of that, a full board 0. At the depth horizon the position is
@@ -26,6 +28,8 @@ which no search reaches.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numba import int64, njit, types
 
@@ -33,7 +37,8 @@ from evoplay.errors import SpecError
 from evoplay.interrupt import NO_BUDGET
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
-from evoplay.search import alphabeta
+from evoplay.search import alphabeta, minimax_kernel
+from evoplay.search.leaf_kernel import GAME, Leaf
 
 INF = 1 << 40
 WIN = 1 << 30
@@ -352,15 +357,64 @@ def leaf(board, to_move, winner, root, ply, rules, evaluation):
 
 HOOKS = alphabeta.Hooks("mnk", cell_count, is_empty, play_cell, leaf, reference_play_cell, reference_leaf, INF,
                         types.UniTuple(int64, 4), types.Tuple((int64, int64[::1], int64[:, ::1])))
+@njit(cache=True, inline="always")
+def k_leaf(params, position, root, ply, leaf, row, stack):
+    """The m,n,k-game's own leaf, bound as ``Kernels.leaf`` in its own players' copy of the one alpha-beta
+    (``kernels``): ``reference_leaf`` of the position (the cells, then the player to move or TERMINAL, the empty cells, the winner), the evaluation
+    ``leaf.index`` (EVAL_LINES, EVAL_SEED001) with its ``params`` as the Leaf's ``args`` and the line windows
+    (``line_windows``, flattened) as its ``slots``."""
+    size = params[0] * params[1]
+    if position[size] == TERMINAL:
+        return np.float64(terminal_value(np.int64(position[size + 2]), root, np.int64(position[size + 1])))
+    return np.float64(evaluate(position, root, leaf.index, leaf.args, leaf.slots.reshape((-1, params[2]))))
+
+
+def kernels():
+    """The m,n,k-game's kernels with its own leaf (``k_leaf``) bound: the game's own players' copy of the one
+    alpha-beta (any m, n, k: a search takes the game's own ``params``)."""
+    from evoplay.games.mnk.game import MnkGame
+
+    return replace(MnkGame().kernels(), leaf=k_leaf)
+
+
 def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, nodes=None, deadline=None):
-    """Run the kernel from a position: returns (values per cell, first best cell, nodes searched); ``nodes`` and
-    ``deadline`` as ``alphabeta.search`` takes them."""
-    empties = int(np.count_nonzero(np.asarray(board) == 0))
-    evaluation = (int(eval_kind), np.ascontiguousarray(params, dtype=np.int64),
-                  np.ascontiguousarray(windows, dtype=np.int64))
+    """Run the one alpha-beta (``evoplay.search.minimax_kernel``) with the m,n,k leaf from a position: returns
+    (values per cell, int64, first best cell, nodes searched); ``nodes`` and ``deadline`` as
+    ``minimax_kernel.game_search`` takes them."""
+    size = m * n
+    position = np.empty(size + 3, np.int16)
+    position[:size] = board
+    empties = size - int(np.count_nonzero(position[:size]))
+    position[size:] = (player, empties, -1)
+    values = np.empty(size, np.int64)
     # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-    return alphabeta.search(HOOKS, board, player, depth, (int(m), int(n), int(k), empties), evaluation, exact_ties,
-                            nodes, deadline, depth >= INTERRUPTIBLE_DEPTH)
+    best, count = minimax_kernel.game_search(_kernels(), np.array([m, n, k], np.int64), position, player, depth,
+                                             _leaf(eval_kind, params, windows), values, -INF, exact_ties, nodes,
+                                             deadline, depth >= INTERRUPTIBLE_DEPTH)
+    return values, int(best), int(count)
+
+
+_EMPTY_F, _EMPTY_I, _BOARD = np.zeros(0, np.float64), np.zeros(0, np.int64), np.zeros(8, np.int64)
+_cache: dict = {}
+
+
+def _leaf(eval_kind, params, windows) -> Leaf:
+    """The m,n,k leaf of an evaluation (the last one made is kept: a player searches with the same one move after
+    move)."""
+    key = (int(eval_kind), np.asarray(params).tobytes(), np.asarray(windows).tobytes())
+    if _cache.get("key") != key:
+        _cache["key"] = key
+        _cache["leaf"] = Leaf(GAME, False, int(eval_kind), False, _EMPTY_F, _EMPTY_F, _EMPTY_I,
+                              np.ascontiguousarray(params, dtype=np.int64), _EMPTY_F, 0, _BOARD,
+                              np.ascontiguousarray(windows, dtype=np.int64).ravel())
+    return _cache["leaf"]
+
+
+def _kernels():
+    cached = getattr(_kernels, "kernels", None)
+    if cached is None:
+        cached = _kernels.kernels = kernels()
+    return cached
 
 
 # --------------------------------------------------------------------------------------------------------------
