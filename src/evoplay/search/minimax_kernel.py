@@ -16,7 +16,7 @@ pruning at the last ply, as the feature players search). ``after_values`` scores
 **A game's own players** (Kalah's material, weights and program searches, the m,n,k searches) are this search
 given the game's own leaf: a ``Leaf`` of kind GAME is valued by the game's ``Kernels.leaf`` (``game_leaf``, given
 the plies from the root), finished positions included, in place of the terminal value and the clipped
-evaluation. ``root_values`` (``game_search`` from Python) is their fixed-depth search: every action's value, the
+evaluation. ``root_values`` (run by ``run_game_search``) is their fixed-depth search: every action's value, the
 root's window opened for ties only when asked (``iteration``'s ``exact``), the first legal action standing until a
 strictly better one comes, the root counted among the nodes, and a node budget that holds from the first node.
 
@@ -545,8 +545,8 @@ def root_values_within(params, root, player, depth, leaf, exact_ties, values, cl
     not opened for ties unless ``exact_ties``. Every action's value goes into ``values`` (``closed`` where not
     legal; an int64 ``values`` takes the game's integer values); returns (the first best action: the first legal
     one stands until a strictly better one comes, the nodes searched counting the root). ``table``: an empty
-    ``new_table()`` (unused). ``counters`` (minimax_budget's) with ``COMPLETED`` set arm the node limit ``LIMIT``
-    (the budget less the root), which another thread may lower while the search runs (``game_search``)."""
+    ``new_table()`` (no table is kept). ``counters`` (minimax_budget's) with ``COMPLETED`` set arm the node limit ``LIMIT``
+    (the budget less the root), which another thread may lower while the search runs (``run_game_search``)."""
     actions = values.shape[0]
     rows = depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
     work = (np.empty((rows, root.shape[0]), root.dtype), np.zeros((rows, actions), np.int8),
@@ -576,28 +576,25 @@ def root_values(params, root, player, depth, leaf, exact_ties, values, closed, p
                               counters)
 
 
-def game_search(kernels: Kernels, params, root, player: int, depth: int, leaf: Leaf, values, closed,
-                exact_ties: bool = False, nodes=None, deadline=None, long: bool = False) -> tuple[int, int]:
-    """Run ``root_values`` for the game of ``kernels`` (``params``: this game's, ``root`` its position, ``values``
-    and ``closed`` as ``root_values`` takes them): (first best action, nodes searched). ``nodes``: an int64 array
-    [count, budget] the search counts into and is cut off by; ``deadline``: a function giving a
-    ``time.perf_counter()`` deadline (or None), read while the search runs, which cuts it off once passed;
-    ``long``: a search that takes a tenth of a second or more, run where Ctrl-C can stop it
+def run_game_search(plain, within, args: tuple, nodes=None, deadline=None, long: bool = False) -> tuple[int, int]:
+    """``plain(*args)`` or, with ``nodes`` or ``deadline``, ``within(*args, counters)``: a game's own players'
+    search (a game's kernel calling ``root_values_within``: one dispatch of plain arrays, no ``Leaf`` handed in
+    from Python, which cost a shallow search half its time), returning (first best action, nodes searched).
+    ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a function
+    giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which cuts it off once
+    passed; ``long``: a search that takes a tenth of a second or more, run where Ctrl-C can stop it
     (``evoplay.interrupt.run_search``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values and move
     mean nothing."""
     from evoplay.interrupt import run_search
 
-    copy = specialise(__name__, kernels)
-    args = (params, root, player, depth, leaf, exact_ties, values, closed, kernels.players,
-            max(kernels.leaf_width, 1), _UNUSED_TABLE)
     if nodes is None and deadline is None:
-        return run_search(copy.root_values, None, args, long) if long else copy.root_values(*args)
+        return run_search(plain, None, args, long) if long else plain(*args)
     counters = np.zeros(5, np.int64)
     counters[COMPLETED] = 1  # the limit holds from the first node
     counters[LIMIT] = NO_LIMIT
     if nodes is not None and nodes[1] < NO_LIMIT:
         counters[LIMIT] = max(int(nodes[1]) - 1, 0)  # the root is counted apart
-    best, count = run_search(copy.root_values, copy.root_values_within, args, long, counters, deadline)
+    best, count = run_search(plain, within, args, long, counters, deadline)
     if nodes is not None:
         nodes[0] += count
         if counters[NODES] > counters[LIMIT]:
@@ -610,8 +607,6 @@ def new_table():
     """An empty transposition table for ``KernelSearch.search`` (kept by the caller between moves)."""
     return Dict.empty(key_type=types.int64, value_type=ENTRY)
 
-
-_UNUSED_TABLE = new_table()  # a game's own players' searches keep no table: nothing is stored in it
 
 
 def supports(game) -> bool:

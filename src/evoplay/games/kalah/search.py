@@ -43,7 +43,7 @@ from evoplay.games.kernels import specialise
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 from evoplay.interrupt import NO_BUDGET
 from evoplay.search import alphabeta, minimax_kernel
-from evoplay.search.leaf_kernel import GAME, Leaf, make_leaf
+from evoplay.search.leaf_kernel import GAME, Leaf
 from evoplay.search.minimax_kernel import ENTRY
 
 INF = 1 << 40
@@ -190,6 +190,7 @@ def kernels():
 
 KERNELS = kernels()
 _root_values = specialise("evoplay.search.minimax_kernel", KERNELS).root_values
+_root_values_within = specialise("evoplay.search.minimax_kernel", KERNELS).root_values_within
 
 
 @njit(cache=True, inline="always")
@@ -240,39 +241,40 @@ def program_search(opcodes, args, consts, start, end, board, player, pits, empty
     return _root(board, player, depth, pits, empty_capture, leaf, values)[0]
 
 
+@njit(cache=True, nogil=True)
+def search_within(board, player, depth, pits, empty_capture, kind, weights, exact_ties, values, counters):
+    """The material (``kind`` LEAF_MATERIAL) or weights search (float64 ``weights``) as ``search`` runs it:
+    ``root_values_within`` from (``board``, ``player``), the values (int64) into ``values``."""
+    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    size = 2 * pits + 2
+    position = np.empty(size + 1, np.int8)
+    position[:size] = board[:size]
+    position[size] = player
+    params = np.array([pits, 1 if empty_capture else 0, 0], np.int64)
+    return _root_values_within(params, position, player, depth, _leaf(kind, weights, empty_i, empty_i, empty_f, 0),
+                               exact_ties, values, -INF, 2, size + 2, Dict.empty(int64, ENTRY), counters)
+
+
+@njit(cache=True, nogil=True)
+def search_plain(board, player, depth, pits, empty_capture, kind, weights, exact_ties, values):
+    """``search_within`` without a budget."""
+    counters = np.zeros(5, np.int64)
+    counters[1] = NO_BUDGET
+    return search_within(board, player, depth, pits, empty_capture, kind, weights, exact_ties, values, counters)
+
+
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
            weights=None, nodes: np.ndarray | None = None, deadline=None):
     """Run the material or weights search from a position: returns (values per pit, int64, first best pit, nodes
-    searched); ``nodes`` and ``deadline`` as ``minimax_kernel.game_search`` takes them."""
-    size = 2 * pits + 2
-    position = np.empty(size + 1, np.int8)
-    position[:size] = board
-    position[size] = player
+    searched); ``nodes`` and ``deadline`` as ``minimax_kernel.run_game_search`` takes them."""
     values = np.empty(pits, np.int64)
+    kind, w = (LEAF_MATERIAL, _NO_WEIGHTS) if weights is None else (LEAF_WEIGHTS, np.asarray(weights, np.float64))
+    args = (np.asarray(board, np.int8), int(player), int(depth), int(pits), bool(empty_capture), kind, w,
+            bool(exact_ties), values)
     # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-    best, count = minimax_kernel.game_search(KERNELS, _params(pits, empty_capture), position, player, depth,
-                                             _MATERIAL if weights is None else _weights_leaf(weights), values, -INF,
-                                             exact_ties, nodes, deadline, depth >= INTERRUPTIBLE_DEPTH)
+    best, count = minimax_kernel.run_game_search(search_plain, search_within, args, nodes, deadline,
+                                                 depth >= INTERRUPTIBLE_DEPTH)
     return values, int(best), int(count)
 
 
-_MATERIAL = make_leaf(GAME, index=LEAF_MATERIAL)
-_cache: dict = {}
-
-
-def _params(pits: int, empty_capture: bool) -> np.ndarray:
-    key = (pits, empty_capture)
-    made = _cache.get(key)
-    if made is None:
-        made = _cache[key] = np.array([pits, int(empty_capture), 0], np.int64)
-    return made
-
-
-def _weights_leaf(weights):
-    """The weights leaf (the last one made is kept: a player searches with the same weights move after move)."""
-    weights = np.asarray(weights)
-    key = weights.tobytes()
-    if _cache.get("weights") != key:
-        _cache["weights"] = key
-        _cache["weights leaf"] = make_leaf(GAME, index=LEAF_WEIGHTS, weights=weights.astype(np.float64))
-    return _cache["weights leaf"]
+_NO_WEIGHTS = np.zeros(0, np.float64)

@@ -32,13 +32,16 @@ from dataclasses import replace
 
 import numpy as np
 from numba import int64, njit, types
+from numba.typed import Dict
 
 from evoplay.errors import SpecError
 from evoplay.interrupt import NO_BUDGET
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
+from evoplay.games.kernels import specialise
 from evoplay.search import alphabeta, minimax_kernel
 from evoplay.search.leaf_kernel import GAME, Leaf
+from evoplay.search.minimax_kernel import ENTRY
 
 INF = 1 << 40
 WIN = 1 << 30
@@ -377,44 +380,50 @@ def kernels():
     return replace(MnkGame().kernels(), leaf=k_leaf)
 
 
+_root_values_within = specialise("evoplay.search.minimax_kernel", kernels()).root_values_within
+
+
+@njit(cache=True, nogil=True)
+def search_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, counters):
+    """The search as ``search`` runs it: ``root_values_within`` from (``board``, ``player``) with the evaluation
+    ``eval_kind`` (its ``params``, the ``windows`` of ``line_windows``), the values (int64) into ``values``."""
+    size = m * n
+    position = np.empty(size + 3, np.int16)
+    empties = 0
+    for c in range(size):
+        position[c] = board[c]
+        if board[c] == 0:
+            empties += 1
+    position[size] = player
+    position[size + 1] = empties
+    position[size + 2] = -1
+    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    leaf = Leaf(np.int64(GAME), False, np.int64(eval_kind), False, empty_f, empty_f, empty_i, params, empty_f,
+                np.int64(0), np.zeros(8, np.int64), windows.reshape(windows.size))
+    return _root_values_within(np.array([m, n, k], np.int64), position, player, depth, leaf, exact_ties, values, -INF,
+                               2, 1, Dict.empty(int64, ENTRY), counters)
+
+
+@njit(cache=True, nogil=True)
+def search_plain(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values):
+    """``search_within`` without a budget."""
+    counters = np.zeros(5, np.int64)
+    counters[1] = NO_BUDGET
+    return search_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, counters)
+
+
 def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, nodes=None, deadline=None):
     """Run the one alpha-beta (``evoplay.search.minimax_kernel``) with the m,n,k leaf from a position: returns
     (values per cell, int64, first best cell, nodes searched); ``nodes`` and ``deadline`` as
-    ``minimax_kernel.game_search`` takes them."""
-    size = m * n
-    position = np.empty(size + 3, np.int16)
-    position[:size] = board
-    empties = size - int(np.count_nonzero(position[:size]))
-    position[size:] = (player, empties, -1)
-    values = np.empty(size, np.int64)
+    ``minimax_kernel.run_game_search`` takes them."""
+    values = np.empty(m * n, np.int64)
+    args = (np.asarray(board), int(player), int(depth), int(m), int(n), int(k), int(eval_kind),
+            np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
+            bool(exact_ties), values)
     # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-    best, count = minimax_kernel.game_search(_kernels(), np.array([m, n, k], np.int64), position, player, depth,
-                                             _leaf(eval_kind, params, windows), values, -INF, exact_ties, nodes,
-                                             deadline, depth >= INTERRUPTIBLE_DEPTH)
+    best, count = minimax_kernel.run_game_search(search_plain, search_within, args, nodes, deadline,
+                                                 depth >= INTERRUPTIBLE_DEPTH)
     return values, int(best), int(count)
-
-
-_EMPTY_F, _EMPTY_I, _BOARD = np.zeros(0, np.float64), np.zeros(0, np.int64), np.zeros(8, np.int64)
-_cache: dict = {}
-
-
-def _leaf(eval_kind, params, windows) -> Leaf:
-    """The m,n,k leaf of an evaluation (the last one made is kept: a player searches with the same one move after
-    move)."""
-    key = (int(eval_kind), np.asarray(params).tobytes(), np.asarray(windows).tobytes())
-    if _cache.get("key") != key:
-        _cache["key"] = key
-        _cache["leaf"] = Leaf(GAME, False, int(eval_kind), False, _EMPTY_F, _EMPTY_F, _EMPTY_I,
-                              np.ascontiguousarray(params, dtype=np.int64), _EMPTY_F, 0, _BOARD,
-                              np.ascontiguousarray(windows, dtype=np.int64).ravel())
-    return _cache["leaf"]
-
-
-def _kernels():
-    cached = getattr(_kernels, "kernels", None)
-    if cached is None:
-        cached = _kernels.kernels = kernels()
-    return cached
 
 
 # --------------------------------------------------------------------------------------------------------------
