@@ -15,26 +15,17 @@ pruning at the last ply, as the feature players search). ``after_values`` scores
 
 **A game's own players** (Kalah's material, weights and program searches, the m,n,k searches) are this search
 given the game's own leaf: a ``Leaf`` of kind GAME is valued by the game's ``Kernels.leaf`` (``game_leaf``, given
-the plies from the root), finished positions included, in place of the terminal value and the clipped
-evaluation. ``root_values`` (run by ``run_game_search``) is their fixed-depth search: every action's value, the
-root's window opened for ties only when asked (``iteration``'s ``exact``), the first legal action standing until a
-strictly better one comes, the root counted among the nodes, and a node budget that holds from the first node.
+the plies from the root), finished positions included. Their fixed-depth entry is evoplay.search.minimax_game.
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
 
-Its kernel is its own, not ``evoplay.search.alphabeta`` given hooks over the kernels: written that way (the same
-nodes, values and counts) it searched at half the speed, Kalah at depth 8 2.1 against 4.3 M nodes a CPU second,
-because Numba counts the references to every array of a tuple (the game's parameters, the scratch rows, the
-``Leaf``) that an inlined hook hands on to a kernel, at every leaf. The same counts were most of this kernel's own
-time: Numba increments and decrements (atomically) the count of every array argument and view around each kernel
-call, three quarters of the search's time on Kalah. ``value`` therefore works on ``uncounted`` views of its arrays
-(evoplay.games.kernels), as a loop over an explicit stack of frames rather than a recursion handing a dozen arrays on
-at every call, with ``spend``'s budget checks out of the common path: Kalah at depth 8 (material, 30 positions)
-21 M nodes a CPU second instead of 5.4 M, within a tenth of Kalah's own alpha-beta (games/kalah/search.py;
-``evoplay bench engines`` measures the two side by side); Othello 6x6 (material, depth 6) 14 instead of 6 M; an
-evolved player's batched weights leaf on Othello 6x6 at depth 5 6.2 instead of 2.5 M. A depth-1 node values its
-children in place rather than through ``leaf_value``, and the material leaf without handing on the ``Leaf``.
+Speed: Numba counts (atomically) the references to every array argument and view around each kernel call, three
+quarters of this search's time on Kalah when it recursed. ``value`` therefore works on ``uncounted`` views of its
+arrays (evoplay.games.kernels), as a loop over an explicit stack of frames, with ``spend``'s budget checks out of
+the common path, a depth-1 node valuing its children in place and the material leaf not handed the ``Leaf``:
+Kalah at depth 8 (material, 30 positions) 21 M nodes a CPU second instead of 5.4 M; Othello 6x6 (material,
+depth 6) 14 instead of 6 M; an evolved batched weights leaf on Othello 6x6 at depth 5 6.2 instead of 2.5 M.
 """
 from __future__ import annotations
 
@@ -536,77 +527,10 @@ def after_values(params, root, player, leaf, root_actions, values, work):
     return n
 
 
-# --- a game's own players' search --------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
-                       counters):
-    """The fixed-depth search a game's own players make (Kalah's, m,n,k's): ``search`` from ``root`` with the
-    game's own leaf (a ``Leaf`` of kind GAME: ``Kernels.leaf``, ``width`` its ``leaf_width``), the root's window
-    not opened for ties unless ``exact_ties``. Every action's value goes into ``values`` (``closed`` where not
-    legal; an int64 ``values`` takes the game's integer values); returns (the first best action: the first legal
-    one stands until a strictly better one comes, the nodes searched counting the root). ``table``: an empty
-    ``new_table()`` (no table is kept). ``counters`` (minimax_budget's) with ``COMPLETED`` set arm the node limit ``LIMIT``
-    (the budget less the root), which another thread may lower while the search runs (``run_game_search``)."""
-    actions = values.shape[0]
-    rows = depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
-    work = (np.empty((rows, root.shape[0]), root.dtype), np.zeros((rows, actions), np.int8),
-            np.zeros((rows, actions), np.int64), np.zeros((rows, actions), np.float64), np.zeros(players, np.float64),
-            np.zeros(width, np.float64), np.zeros(max(leaf.size, 1), np.float64))
-    legal = np.empty(actions, np.int64)
-    found = np.empty(actions, np.float64)
-    n = search(params, root, player, depth, False, leaf, counters, np.full(2, math.inf), table, False, legal, found,
-               work, exact_ties)
-    values[:] = closed
-    best = np.int64(-1)
-    top = 0.0
-    for i in range(n):
-        values[legal[i]] = found[i]
-        if best < 0 or found[i] > top:
-            best = legal[i]
-            top = found[i]
-    return best, counters[NODES] + 1
-
-
-@njit(cache=True, nogil=True)
-def root_values(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table):
-    """``root_values_within`` without a budget."""
-    counters = np.zeros(5, np.int64)
-    counters[LIMIT] = NO_LIMIT
-    return root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
-                              counters)
-
-
-def run_game_search(plain, within, args: tuple, nodes=None, deadline=None, long: bool = False) -> tuple[int, int]:
-    """``plain(*args)`` or, with ``nodes`` or ``deadline``, ``within(*args, counters)``: a game's own players'
-    search (a game's kernel calling ``root_values_within``: one dispatch of plain arrays, no ``Leaf`` handed in
-    from Python, which cost a shallow search half its time), returning (first best action, nodes searched).
-    ``nodes``: an int64 array [count, budget] the search counts into and is cut off by; ``deadline``: a function
-    giving a ``time.perf_counter()`` deadline (or None), read while the search runs, which cuts it off once
-    passed; ``long``: a search that takes a tenth of a second or more, run where Ctrl-C can stop it
-    (``evoplay.interrupt.run_search``). A search cut off leaves ``nodes[0] > nodes[1]``, and its values and move
-    mean nothing."""
-    from evoplay.interrupt import run_search
-
-    if nodes is None and deadline is None:
-        return run_search(plain, None, args, long) if long else plain(*args)
-    counters = np.zeros(5, np.int64)
-    counters[COMPLETED] = 1  # the limit holds from the first node
-    counters[LIMIT] = NO_LIMIT
-    if nodes is not None and nodes[1] < NO_LIMIT:
-        counters[LIMIT] = max(int(nodes[1]) - 1, 0)  # the root is counted apart
-    best, count = run_search(plain, within, args, long, counters, deadline)
-    if nodes is not None:
-        nodes[0] += count
-        if counters[NODES] > counters[LIMIT]:
-            nodes[1] = min(int(nodes[1]), int(count) - 1)  # cut off (by the budget or the deadline): dropped
-    return best, count
-
-
 # --- Python's side --------------------------------------------------------------------------------------------------
 def new_table():
     """An empty transposition table for ``KernelSearch.search`` (kept by the caller between moves)."""
     return Dict.empty(key_type=types.int64, value_type=ENTRY)
-
 
 
 def supports(game) -> bool:

@@ -42,7 +42,7 @@ from evoplay.games.kalah.search_weights import margin, reference_margin
 from evoplay.games.kernels import specialise
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 from evoplay.interrupt import NO_BUDGET
-from evoplay.search import alphabeta, minimax_kernel
+from evoplay.search import alphabeta, minimax_game
 from evoplay.search.leaf_kernel import GAME, Leaf
 from evoplay.search.minimax_kernel import ENTRY
 
@@ -189,8 +189,8 @@ def kernels():
 
 
 KERNELS = kernels()
-_root_values = specialise("evoplay.search.minimax_kernel", KERNELS).root_values
-_root_values_within = specialise("evoplay.search.minimax_kernel", KERNELS).root_values_within
+_root_values = specialise("evoplay.search.minimax_game", KERNELS).root_values
+_root_values_within = specialise("evoplay.search.minimax_game", KERNELS).root_values_within
 
 
 @njit(cache=True, inline="always")
@@ -266,13 +266,13 @@ def search_plain(board, player, depth, pits, empty_capture, kind, weights, exact
 def search(board: np.ndarray, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool = False,
            weights=None, nodes: np.ndarray | None = None, deadline=None):
     """Run the material or weights search from a position: returns (values per pit, int64, first best pit, nodes
-    searched); ``nodes`` and ``deadline`` as ``minimax_kernel.run_game_search`` takes them."""
+    searched); ``nodes`` and ``deadline`` as ``minimax_game.run_game_search`` takes them."""
     values = np.empty(pits, np.int64)
     kind, w = (LEAF_MATERIAL, _NO_WEIGHTS) if weights is None else (LEAF_WEIGHTS, np.asarray(weights, np.float64))
     args = (np.asarray(board, np.int8), int(player), int(depth), int(pits), bool(empty_capture), kind, w,
             bool(exact_ties), values)
     # From depth 12 one search takes a quarter of a second or more: run it where Ctrl-C can stop the wait.
-    best, count = minimax_kernel.run_game_search(search_plain, search_within, args, nodes, deadline,
+    best, count = minimax_game.run_game_search(search_plain, search_within, args, nodes, deadline,
                                                  depth >= INTERRUPTIBLE_DEPTH)
     return values, int(best), int(count)
 

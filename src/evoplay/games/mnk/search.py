@@ -39,7 +39,7 @@ from evoplay.interrupt import NO_BUDGET
 from evoplay.games.base import TERMINAL
 from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
 from evoplay.games.kernels import specialise
-from evoplay.search import alphabeta, minimax_kernel
+from evoplay.search import alphabeta, minimax_game
 from evoplay.search.leaf_kernel import GAME, Leaf
 from evoplay.search.minimax_kernel import ENTRY
 
@@ -380,7 +380,7 @@ def kernels():
     return replace(MnkGame().kernels(), leaf=k_leaf)
 
 
-_root_values_within = specialise("evoplay.search.minimax_kernel", kernels()).root_values_within
+_root_values_within = specialise("evoplay.search.minimax_game", kernels()).root_values_within
 
 
 @njit(cache=True, nogil=True)
@@ -415,13 +415,13 @@ def search_plain(board, player, depth, m, n, k, eval_kind, params, windows, exac
 def search(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties=False, nodes=None, deadline=None):
     """Run the one alpha-beta (``evoplay.search.minimax_kernel``) with the m,n,k leaf from a position: returns
     (values per cell, int64, first best cell, nodes searched); ``nodes`` and ``deadline`` as
-    ``minimax_kernel.run_game_search`` takes them."""
+    ``minimax_game.run_game_search`` takes them."""
     values = np.empty(m * n, np.int64)
     args = (np.asarray(board), int(player), int(depth), int(m), int(n), int(k), int(eval_kind),
             np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(windows, dtype=np.int64),
             bool(exact_ties), values)
     # From depth 5 on an open board one search takes a tenth of a second or more: run it where Ctrl-C can stop it.
-    best, count = minimax_kernel.run_game_search(search_plain, search_within, args, nodes, deadline,
+    best, count = minimax_game.run_game_search(search_plain, search_within, args, nodes, deadline,
                                                  depth >= INTERRUPTIBLE_DEPTH)
     return values, int(best), int(count)
 
