@@ -132,7 +132,18 @@ def test_bad_requests_get_a_4xx_with_the_reason(runs_root, method, path, kwargs)
 
 
 def test_an_expensive_agent_moves_within_the_move_time(runs_root):
-    """alphabeta(depth=30) would think for hours; with a move time it plays its best move so far."""
+    """alphabeta(depth=30) would think for hours; with a move time it plays its best move so far. (Its kernels are
+    compiled first: a cold Numba cache compiles Kalah's search for tens of seconds on a loaded machine, which no
+    move time caps.)"""
+    from evoplay.agents import make_agent
+    from evoplay.games import load_game
+
+    game = load_game("kalah")
+    warm = make_agent("alphabeta(depth=1)", game)
+    warm.restart(0, 1)
+    state = game.new_initial_state(0)
+    state.apply_action(state.legal_actions()[0])
+    warm.step(state)
     with TestClient(make_app(runs_root, move_seconds=0.3)) as c:
         started = time.perf_counter()
         view = c.post("/api/games", json={"game": "kalah", "opponent": "alphabeta(depth=30)", "seat": "second"})
