@@ -41,6 +41,7 @@ from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
 from evoplay.games.kernels import specialise
 from evoplay.search import alphabeta, minimax_game
 from evoplay.search.leaf_kernel import GAME, Leaf
+from evoplay.search.minimax_budget import LIMIT
 from evoplay.search.minimax_kernel import ENTRY
 
 INF = 1 << 40
@@ -408,7 +409,7 @@ def search_within(board, player, depth, m, n, k, eval_kind, params, windows, exa
 def search_plain(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values):
     """``search_within`` without a budget."""
     counters = np.zeros(5, np.int64)
-    counters[1] = NO_BUDGET
+    counters[LIMIT] = NO_BUDGET  # (minimax_budget's counters)
     return search_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, counters)
 
 
