@@ -3,7 +3,8 @@ with the game's own leaf, entered from the game's package with plain arrays.
 
 ``root_values`` values every action of the root at a fixed depth (the root's window opened for ties only when
 asked, the first legal action standing until a strictly better one, the root counted among the nodes) and
-``run_game_search`` runs it from Python within a node budget or a deadline. Compiled per game beside
+``run_game_search`` runs it from Python within a node budget or a deadline; ``deepen`` deepens iteratively within a
+node budget, its iterations sharing one transposition table (Kalah's champion's search). Compiled per game beside
 minimax_kernel (``USES``): a game's package calls ``specialise("evoplay.search.minimax_game", kernels)``.
 """
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.typed import Dict
 
-from evoplay.search.minimax_budget import COMPLETED, LIMIT, NO_LIMIT, NODES
-from evoplay.search.minimax_kernel import CHANCE_ROWS, search
+from evoplay.search.minimax_budget import COMPLETED, LIMIT, NO_LIMIT, NODES, list_actions, sort_descending
+from evoplay.search.minimax_kernel import CHANCE_ROWS, ENTRY, iteration, search
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
@@ -60,6 +62,58 @@ def root_values(params, root, player, depth, leaf, exact_ties, values, closed, p
     counters[LIMIT] = NO_LIMIT
     return root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
                               counters)
+
+
+@njit(cache=True, nogil=True)
+def deepen(params, root, player, max_depth, leaf, budget, proven, actions, players, width):
+    """Iterative deepening within a node budget (Kalah's champion's search): fixed-depth searches of 1, 2, ...
+    plies from ``root`` with the game's own leaf (as ``root_values_within``, the root's window not opened for ties),
+    sharing one transposition table and the history scores (minimax's move order: the table's action, then by
+    history), each trying the root's actions best first by the one before (``actions``, ``players``, ``width``:
+    the game's action count, players and ``leaf_width``). After an iteration of ``n`` nodes (the
+    root counted), the one before having cost ``p``, the next is predicted to cost ``n * n / p`` and runs only when
+    the nodes spent so far plus that prediction stay within ``budget``; none is cut off. The deepening stops early
+    when the best value is proven (beyond +-``proven``: a finished game's). Returns (the best action, the depth of
+    the last iteration, the nodes spent)."""
+    rows = max_depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
+    size = root.shape[0]
+    work = (np.empty((rows, size), root.dtype), np.zeros((rows, actions), np.int8),
+            np.zeros((rows, actions), np.int64), np.zeros((rows, actions), np.float64), np.zeros(players, np.float64),
+            np.zeros(width, np.float64), np.zeros(max(leaf.size, 1), np.float64))
+    legal = np.empty(actions, np.int64)
+    n = game_legal(params, root, player, work[1][0])
+    list_actions(work[1][0], legal)
+    children = np.empty((n, size), root.dtype)
+    for i in range(n):
+        children[i, :] = root
+        game_apply(params, children[i], legal[i])
+    counters = np.zeros(5, np.int64)
+    counters[LIMIT] = NO_LIMIT
+    deadline = np.full(2, math.inf)
+    table = Dict.empty(types.int64, ENTRY)
+    history = np.zeros(actions, np.int64)
+    order = np.arange(n)
+    found = np.zeros(n, np.float64)
+    values = np.zeros(n, np.float64)
+    spent = previous = np.int64(0)
+    depth = np.int64(0)
+    for d in range(1, max_depth + 1):
+        before = counters[NODES]
+        iteration(params, player, children, order, n, d, found, work, leaf, counters, deadline, table, True,
+                  history, False)
+        for i in range(n):
+            values[order[i]] = found[i]
+        sort_descending(order, n, values)
+        nodes = counters[NODES] - before + 1  # the root counted
+        spent += nodes
+        depth = d
+        top = values[order[0]]
+        if top >= proven or top <= -proven:
+            break
+        if spent + nodes * nodes // max(previous, np.int64(1)) > budget:
+            break
+        previous = nodes
+    return legal[order[0]], depth, spent
 
 
 def run_game_search(plain, within, args: tuple, nodes=None, deadline=None, long: bool = False) -> tuple[int, int]:

@@ -25,6 +25,8 @@ from numba import boolean, int8, int64, njit, types
 
 from evoplay.games.kalah.search import INF, WEIGHTS, has_seeds, pit_count, play, reference_play, weights_leaf
 from evoplay.games.kalah.search_weights import WIN
+from evoplay.games.kernels import specialise
+from evoplay.games.kalah import search as search_kalah
 from evoplay.interrupt import NO_BUDGET
 from evoplay.search import alphabeta
 
@@ -184,6 +186,32 @@ def deepen(board, player, pits, empty_capture, weights, budget, max_depth, zobri
             break
         previous = counts[NODES]
     return best, depth, spent
+
+
+_deepen = specialise("evoplay.search.minimax_game", search_kalah.KERNELS).deepen
+
+
+@njit(cache=True, nogil=True)
+def deepen_kernel(board, player, pits, empty_capture, weights, budget, max_depth):
+    """The weights leaf's iterative deepening (``minimax_game.deepen``) from (``board``, ``player``)."""
+    size = 2 * pits + 2
+    position = np.empty(size + 1, np.int8)
+    position[:size] = board[:size]
+    position[size] = player
+    params = np.array([pits, 1 if empty_capture else 0, 0], np.int64)
+    empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int64)
+    leaf = search_kalah._leaf(search_kalah.LEAF_WEIGHTS, weights, empty_i, empty_i, empty_f, 0)
+    return _deepen(params, position, player, max_depth, leaf, budget, np.float64(PROVEN), pits, 2, size + 2)
+
+
+def search_new(board, player: int, pits: int, empty_capture: bool, weights, budget: int,
+               max_depth: int = MAX_DEPTH) -> tuple[int, int, int]:
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise ValueError(f"max_depth={max_depth}; use 1..{MAX_DEPTH}")
+    pit, depth, nodes = deepen_kernel(np.ascontiguousarray(board, dtype=np.int8), int(player), int(pits),
+                                      bool(empty_capture), np.ascontiguousarray(weights, dtype=np.float64),
+                                      int(budget), int(max_depth))
+    return int(pit), int(depth), int(nodes)
 
 
 def search(board, player: int, pits: int, empty_capture: bool, weights, budget: int,

@@ -183,10 +183,20 @@ def k_leaf(params, position, root, ply, leaf, row, stack):
     return evaluate_with_stack(leaf.opcodes, leaf.args, leaf.consts, 0, leaf.size, row[:size + 2], stack)
 
 
+@njit(cache=True)
+def k_hash(params, position):
+    """The position's 64-bit FNV-1a hash (the board and the player to move): the transposition table's key of
+    Kalah's own players (``deepening.py``)."""
+    h = np.uint64(14695981039346656037)
+    for i in range(2 * params[0] + 3):
+        h = (h ^ np.uint64(np.int64(position[i]) & 0xFF)) * np.uint64(1099511628211)
+    return np.int64(h)
+
+
 def kernels():
-    """Kalah's kernels with its own leaf (``k_leaf``) bound: the game's own players' copy of the one alpha-beta
-    (any pits and rules: a search takes the game's own ``params``)."""
-    return replace(KalahGame().kernels(), leaf=k_leaf, leaf_width=2 * MAX_PITS + 4)
+    """Kalah's kernels with its own leaf (``k_leaf``) and a hash (``k_hash``) bound: the game's own players' copy
+    of the one alpha-beta (any pits and rules: a search takes the game's own ``params``)."""
+    return replace(KalahGame().kernels(), leaf=k_leaf, leaf_width=2 * MAX_PITS + 4, state_hash=k_hash)
 
 
 KERNELS = kernels()
