@@ -39,6 +39,9 @@ row, stack)``                                ``Leaf`` of kind GAME, evoplay.sear
                                              from ``player``'s side of a finished position or of one
                                              ``ply`` plies below the root, in ``Kernels.leaf_width``
                                              numbers of ``row`` and the stack
+``order(params, state, actions, n, first)``  the game's own move order for its own players' search with a   no
+                                             table: ``actions[:n]`` (the legal ones, increasing) reordered
+                                             in place, ``first`` (the table's action, or -1) in front
 ===========================================  ============================================================  ========
 
 ``Kernels.encode(state)`` (plain Python) turns the game's State into its position; the searches start from it.
@@ -72,7 +75,7 @@ from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import CHANCE, SIMULTANEOUS, TERMINAL, State
 
 REQUIRED = ("legal", "apply", "mover", "returns", "scores")
-OPTIONAL = ("features", "initial", "state_hash", "chance", "hide", "leaf")
+OPTIONAL = ("features", "initial", "state_hash", "chance", "hide", "leaf", "order")
 
 
 # --- the defaults of the optional kernels: never called where the flags say the game has none --------------------
@@ -107,8 +110,13 @@ def no_leaf(params, state, player, ply, leaf, row, stack):
     return 0.0
 
 
+@njit(cache=True)
+def no_order(params, state, actions, n, first):
+    pass
+
+
 DEFAULTS = {"features": no_features, "initial": no_initial, "state_hash": no_state_hash, "chance": no_chance,
-            "hide": no_hide, "leaf": no_leaf}
+            "hide": no_hide, "leaf": no_leaf, "order": no_order}
 
 
 # --- for the searches over kernels ---------------------------------------------------------------------------
@@ -156,6 +164,7 @@ class Kernels:
     simultaneous: bool = False
     leaf: Callable | None = None
     leaf_width: int = 0
+    order: Callable | None = None
 
     def __post_init__(self):
         for name in REQUIRED + OPTIONAL:
@@ -231,7 +240,7 @@ class Kernels:
             out[f"game_{name}"] = fn if fn is not None else DEFAULTS[name]
         out.update(HAS_FEATURES=self.features is not None, HAS_HASH=self.state_hash is not None,
                    HAS_CHANCE=self.chance is not None, SIMULTANEOUS_GAME=self.simultaneous,
-                   HAS_GAME_LEAF=self.leaf is not None)
+                   HAS_GAME_LEAF=self.leaf is not None, HAS_GAME_ORDER=self.order is not None)
         return out
 
     @property

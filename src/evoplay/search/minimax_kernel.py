@@ -13,19 +13,19 @@ evaluation) is scored one leaf at a time or, ``batched``, for all the children o
 pruning at the last ply, as the feature players search). ``after_values`` scores each legal move's after-state
 (the feature players' policy ``move``).
 
-**A game's own players** (Kalah's material, weights and program searches, the m,n,k searches) are this search
-given the game's own leaf: a ``Leaf`` of kind GAME is valued by the game's ``Kernels.leaf`` (``game_leaf``, given
-the plies from the root), finished positions included. Their fixed-depth entry is evoplay.search.minimax_game.
+**A game's own players** (Kalah's material, weights, program searches and iterative deepening, the m,n,k
+searches) are this search given the game's own leaf: a ``Leaf`` of kind GAME is valued by the game's
+``Kernels.leaf`` (``game_leaf``, given the plies from the root), finished positions included; with a table, the
+game's ``Kernels.order`` (where given) orders the moves instead of the history. Their entries are
+evoplay.search.minimax_game.
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
 
-Speed: Numba counts (atomically) the references to every array argument and view around each kernel call, three
-quarters of this search's time on Kalah when it recursed. ``value`` therefore works on ``uncounted`` views of its
-arrays (evoplay.games.kernels), as a loop over an explicit stack of frames, with ``spend``'s budget checks out of
-the common path, a depth-1 node valuing its children in place and the material leaf not handed the ``Leaf``:
-Kalah at depth 8 (material, 30 positions) 21 M nodes a CPU second instead of 5.4 M; Othello 6x6 (material,
-depth 6) 14 instead of 6 M; an evolved batched weights leaf on Othello 6x6 at depth 5 6.2 instead of 2.5 M.
+Speed: ``value`` works on ``uncounted`` views of its arrays (evoplay.games.kernels: Numba's atomic reference counts
+were three quarters of its time when it recursed), as a loop over a stack of frames, ``spend``'s budget checks out
+of the common path, a depth-1 node valuing its children in place, the material leaf not handed the ``Leaf``: Kalah
+depth 8 (material, 30 positions) 21 M nodes a CPU second, not 5.4 M; Othello 6x6 14 (depth 6), not 6 M.
 """
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ from evoplay.search.minimax_budget import (ABORTED, COMPLETED, LIMIT, NO_END, NO
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
-game_chance = game_initial = game_hide = game_leaf = None
-HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = HAS_GAME_LEAF = False
+game_chance = game_initial = game_hide = game_leaf = game_order = None
+HAS_FEATURES = HAS_HASH = HAS_CHANCE = SIMULTANEOUS_GAME = HAS_GAME_LEAF = HAS_GAME_ORDER = False
 USES = ("evoplay.search.leaf_kernel",)  # the leaf, compiled for the same game
 
 #: rows of the position stack beyond the depth: chance nodes take a row but no ply of the depth
@@ -276,7 +276,9 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                                         v = stored
                                         hit = True
                                     first = stored_action
-                            if not hit:
+                            if not hit and HAS_GAME_ORDER:  # the game's own order (Kalah's players)
+                                game_order(params, node, own, n, first)
+                            elif not hit:
                                 order_actions(own, n, history, first)
                         if not hit:
                             alpha0 = alpha
@@ -338,8 +340,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                 else:
                     w = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
                 # (leaf_value's rules written out, as in frontier and chance_value: a call handing it ``work`` cost
-                # a quarter of the search's time, and the same rules as an inlined kernel over unpacked arrays a
-                # third)
+                # a quarter of the search's time, the same rules as an inlined kernel over unpacked arrays a third)
                 best, best_action, alpha, beta = backup(maximise, w, a, best, best_action, alpha, beta)
                 if alpha >= beta:
                     if use_table:
@@ -422,8 +423,7 @@ def value_signature(kernels: Kernels):
 
 def chance_value_signature(kernels: Kernels):
     """``chance_value``'s explicit signature (``value``'s arguments without the depth, window and table)."""
-    full = value_signature(kernels)
-    a = full.args
+    a = value_signature(kernels).args
     return types.float64(a[0], a[1], a[2], a[6], a[7], a[8], a[9])
 
 

@@ -193,10 +193,31 @@ def k_hash(params, position):
     return np.int64(h)
 
 
+@njit(cache=True)
+def k_order(params, position, actions, n, first):
+    """Kalah's own move order in a search with a table (``deepening.py``): ``first`` (the table's pit, when legal),
+    then the pits whose sowing ends in the mover's store (an extra move), then the others, each group from the pit
+    nearest the store, into ``actions``."""
+    pits = params[0]
+    base = 0 if position[2 * pits + 2] == 0 else pits + 1
+    count = 0
+    if first >= 0 and position[base + first] > 0:
+        actions[0] = first
+        count = 1
+    for group in range(2):  # the extra moves, then the others
+        for pit in range(pits - 1, -1, -1):
+            seeds = np.int64(position[base + pit])
+            if pit != first and seeds > 0 and (seeds % (2 * pits + 1) == pits - pit) == (group == 0):
+                actions[count] = pit
+                count += 1
+
+
 def kernels():
-    """Kalah's kernels with its own leaf (``k_leaf``) and a hash (``k_hash``) bound: the game's own players' copy
-    of the one alpha-beta (any pits and rules: a search takes the game's own ``params``)."""
-    return replace(KalahGame().kernels(), leaf=k_leaf, leaf_width=2 * MAX_PITS + 4, state_hash=k_hash)
+    """Kalah's kernels with its own leaf (``k_leaf``), a hash (``k_hash``) and move order (``k_order``) bound: the
+    game's own players' copy of the one alpha-beta (any pits and rules: a search takes the game's own
+    ``params``)."""
+    return replace(KalahGame().kernels(), leaf=k_leaf, leaf_width=2 * MAX_PITS + 4, state_hash=k_hash,
+                   order=k_order)
 
 
 KERNELS = kernels()
