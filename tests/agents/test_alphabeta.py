@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evoplay import load_game, make_agent
-from evoplay.search import alphabeta
 from evoplay.games.kalah import search as search_kalah
 from evoplay.games.mnk import search as search_mnk
 from evoplay.agents.human import HumanAgent, HumanQuit
@@ -77,8 +76,10 @@ def test_exact_ties_give_exact_values_for_every_tied_move():
         child.apply_action(pit)
         if child.is_terminal():
             continue
-        v = alphabeta.reference_value(child.board().tolist(), child.current_player(), 0, 3, -search_kalah.INF,
-                                      search_kalah.INF, (6, True), None, [0], search_kalah.MATERIAL, 1)
+        # The child's exact value: its mover's best (the tie searched exactly), the store difference seen from 0.
+        values, best, _ = search_kalah.reference_root_values(child.board().tolist(), child.current_player(), 3, 6,
+                                                             True, True)
+        v = values[best] if child.current_player() == 0 else -values[best]
         if full[pit] >= full.max():
             assert full[pit] == v  # a tied best move carries its exact value
         else:

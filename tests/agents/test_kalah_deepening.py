@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from evoplay.games.kalah import deepening as kd
+from evoplay.games.kalah import search as search_kalah
 from evoplay.agents import make_agent
 from evoplay.games.kalah.search_weights import evaluate, reference_evaluate
 from evoplay.agents.weights import genome_agent
@@ -34,7 +35,7 @@ def test_kernel_equals_reference_pit_depth_and_nodes(spec):
         weights = rng.integers(-8, 9, size=5)
         for budget in (1, 400, 6000):
             got = kd.search(state._board, state.current_player(), game.pits, game.empty_capture, weights, budget)
-            want = kd.reference_deepen(state._board, state.current_player(), game.pits, game.empty_capture, weights,
+            want = kd.reference_search(state._board, state.current_player(), game.pits, game.empty_capture, weights,
                                        budget)
             assert got == want
 
@@ -53,11 +54,13 @@ def test_evaluate_kernel_equals_reference():
 def test_order_puts_extra_moves_first_from_the_store_end():
     # pits 0..5 of the first player: pit 5 with 1 seed and pit 3 with 3 end in the store.
     board = [2, 0, 5, 3, 7, 1, 0] + [4] * 6 + [0]
-    assert kd.reference_order(board, 0, (6, False)) == [5, 3, 4, 2, 0]
-    assert kd.reference_order(board, 0, (6, False), first=2) == [2, 5, 3, 4, 0]
-    out = np.empty(12, np.int64)
-    count = kd.order(np.array(board, np.int8), 0, (6, False), -1, out)
-    assert list(out[:count]) == [5, 3, 4, 2, 0]
+    assert kd.reference_order(board, 0, 6) == [5, 3, 4, 2, 0]
+    assert kd.reference_order(board, 0, 6, first=2) == [2, 5, 3, 4, 0]
+    params = np.array([6, 0, 4], np.int64)
+    for first, want in ((-1, [5, 3, 4, 2, 0]), (2, [2, 5, 3, 4, 0])):
+        out = np.array([0, 2, 3, 4, 5], np.int64)  # the legal pits, as the search lists them
+        search_kalah.k_order(params, np.array(board + [0], np.int8), out, 5, first)
+        assert list(out) == want
 
 
 def test_a_bigger_budget_searches_deeper_and_spends_within_reach_of_it():
@@ -76,7 +79,7 @@ def test_a_proven_win_stops_the_deepening_and_is_played():
     # the store, the side is empty, and the game ends 30-18 with every other move losing or worse.
     board = [0, 0, 0, 0, 2, 1, 27] + [3, 3, 3, 3, 3, 3, 0]
     pit, depth, _ = kd.search(np.array(board, np.int8), 0, 6, False, np.array([1, 0, 0, 0, 0]), 10**9)
-    ref = kd.reference_deepen(board, 0, 6, False, [1, 0, 0, 0, 0], 10**9)
+    ref = kd.reference_search(board, 0, 6, False, [1, 0, 0, 0, 0], 10**9)
     assert (pit, depth) == ref[:2]
     assert depth < kd.MAX_DEPTH  # stopped by the proof, not the depth cap
     assert pit in (4, 5)

@@ -36,8 +36,9 @@ the other actions by how often each cut off the search before (the history heuri
 list of states, ``evaluate(states, player) -> array``, once for all the leaf children of a node at depth 1 (those
 children are then all generated, giving up pruning at the last ply for one interpreter call).
 
-Its Numba kernels over a game's kernels are evoplay.search.minimax_kernel (the same nodes, values and counts); the
-games' own searches are another alpha-beta, evoplay.search.alphabeta, given a game's hooks.
+Its Numba kernels over a game's kernels are evoplay.search.minimax_kernel (the same nodes, values and counts), which
+the games' own players search with the game's own leaf (evoplay.search.minimax_game; their plain-Python reference is
+this search's, evoplay.search.minimax_own).
 """
 from __future__ import annotations
 
@@ -153,6 +154,7 @@ class _Search:
         self.table = table
         self.history = history
         self.completed = 0  # the deepest iteration finished
+        self.exact = True  # the root's window opened for ties (see ``iteration``)
 
     def spend(self, count: int = 1) -> None:
         """Count ``count`` nodes; past the budget, stop the iteration running (never the first)."""
@@ -239,16 +241,16 @@ class _Search:
             return self.frontier(maximise, [make(a) for a in actions])
         key = None
         if self.table is not None:
-            key = transposition_key(state)
+            key = self.key(state)
             entry = self.table.get(key) if key is not None else None
             if entry is not None:
                 stored_depth, stored, flag, best_action = entry
                 if stored_depth >= depth and (flag == EXACT or (flag == LOWER and stored >= beta)
                                               or (flag == UPPER and stored <= alpha)):
                     return stored
-                actions = self.ordered(actions, best_action)
+                actions = self.ordered(actions, best_action, state)
             else:
-                actions = self.ordered(actions, None)
+                actions = self.ordered(actions, None, state)
         alpha0, beta0 = alpha, beta
         best = -math.inf if maximise else math.inf
         best_action = actions[0] if actions else None
@@ -275,7 +277,11 @@ class _Search:
             self.table[key] = (depth, best, flag, best_action)
         return best
 
-    def ordered(self, actions: list[int], first) -> list[int]:
+    def key(self, state: State):
+        """The transposition table's key of ``state`` (None: not stored)."""
+        return transposition_key(state)
+
+    def ordered(self, actions: list[int], first, state: State) -> list[int]:
         """``first`` (a transposition table's best action), then the rest by their history score."""
         history = self.history
         if history:
@@ -400,11 +406,15 @@ class _Search:
         values = np.empty(len(children), dtype=np.float64)
         best = -math.inf
         for i, c in enumerate(children):
-            # Open the window just below the best so far: a tie comes back exact, a worse move as a bound below it.
-            alpha = float(np.nextafter(best, -math.inf)) if best > -math.inf else -math.inf
+            # Open the window just below the best so far: a tie comes back exact, a worse move as a bound below it
+            # (``exact`` False, a game's own players' search: from the best itself; the first value stands until a
+            # strictly better one, NaN included).
+            alpha = best if best > -math.inf else -math.inf
+            if self.exact and best > -math.inf:
+                alpha = float(np.nextafter(best, -math.inf))
             v = self.value(c, depth - 1, alpha, math.inf)
             values[i] = v
-            if v > best:
+            if i == 0 or v > best:
                 best = v
         return values
 

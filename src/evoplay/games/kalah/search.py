@@ -1,6 +1,6 @@
 """Kalah's alpha-beta: the one alpha-beta (``evoplay.search.minimax_kernel``, over Kalah's kernels) given Kalah's
 own leaves as the game's leaf hook (``k_leaf``, Kalah's ``Kernels.leaf``), with the plain-Python reference it must
-match node for node (``reference_root_values``, over Kalah's rules as hooks of ``evoplay.search.alphabeta``).
+match node for node (``reference_root_values``: ``evoplay.search.minimax_own`` over Kalah's State).
 
 Minimax (not negamax) because an extra move keeps the same player on move; every sowing is a ply. A leaf (a
 finished game, or a position at the depth horizon) is valued from the root player's side by the evaluation that
@@ -32,17 +32,17 @@ import math
 from dataclasses import replace
 
 import numpy as np
-from numba import boolean, float64, int64, njit, types
+from numba import int64, njit
 from numba.typed import Dict
 
 from evoplay.games.base import TERMINAL
 from evoplay.games.kalah import search_weights
-from evoplay.games.kalah.game import KalahGame, reference_sow, sow
+from evoplay.games.kalah.game import KalahGame, KalahState
 from evoplay.games.kalah.search_weights import margin, reference_margin
 from evoplay.games.kernels import specialise
 from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 from evoplay.interrupt import NO_BUDGET
-from evoplay.search import alphabeta, minimax_game
+from evoplay.search import minimax_game, minimax_own
 from evoplay.search.leaf_kernel import GAME, Leaf
 from evoplay.search.minimax_budget import LIMIT
 from evoplay.search.minimax_kernel import ENTRY
@@ -53,30 +53,8 @@ INTERRUPTIBLE_DEPTH = 12
 MAX_PITS = 20  # KalahGame's most pits a side
 
 # --------------------------------------------------------------------------------------------------------------
-# Kalah's rules and leaves as hooks of evoplay.search.alphabeta (the reference, and deepening.py's search): the
-# rules tuple is (pits, empty_capture); a move is a pit of the mover's side.
+# The plain-Python reference: evoplay.search.minimax_own over Kalah's State with ``reference_leaf``.
 # --------------------------------------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def pit_count(rules):
-    return rules[0]
-
-
-@njit(cache=True, inline="always")
-def has_seeds(board, player, pit, rules):
-    """Is ``pit`` of ``player``'s side a legal move (not empty)?"""
-    return board[(0 if player == 0 else rules[0] + 1) + pit] != 0
-
-
-@njit(cache=True, inline="always")
-def play(child, player, pit, rules, ply):
-    """Sow ``pit``: (the next mover or TERMINAL, 0)."""
-    return sow(child, player, pit, rules[0], rules[1]), 0
-
-
-def reference_play(child, player: int, pit: int, rules, ply: int):
-    return reference_sow(child, player, pit, rules[0], rules[1]), 0
 
 
 def mover_view(board, player: int, pits: int) -> list[int]:
@@ -110,46 +88,36 @@ def view_row(board, player, pits, row):
         row[i] = board[j]
 
 
-@njit(cache=True, inline="always")
-def material_leaf(board, to_move, outcome, root, ply, rules, leaf):
-    """Kernel of ``reference_leaf`` with neither weights nor a program: the store difference."""
-    return margin(board, root, rules[0])
+def reference_state(board, player: int, pits: int, empty_capture: bool) -> KalahState:
+    """The State of (``board``, ``player``) under the rules (``pits``, ``empty_capture``), for the references."""
+    game = KalahGame(pits=pits, seeds=1, empty_capture=empty_capture)
+    return KalahState(game, np.array([int(x) for x in board[:2 * pits + 2]], np.int8), int(player))
 
 
-@njit(cache=True, inline="always")
-def weights_leaf(board, to_move, outcome, root, ply, rules, weights):
-    """Kernel of ``reference_leaf`` with ``weights``."""
-    return search_weights.leaf(board, root, rules[0], weights, to_move == TERMINAL)
-
-
-_RULES = types.Tuple((int64, boolean))
-
-
-def _hooks(name, leaf, reference, infinity, leaf_type, value_type=int64, nodes_type=int64[::1]):
-    return alphabeta.Hooks(f"kalah_{name}", pit_count, has_seeds, play, leaf, reference_play, reference, infinity,
-                           _RULES, leaf_type, value_type, nodes_type)
-
-
-#: the hooks per leaf, for the plain-Python reference (which reads their ``reference_*`` and the plain-Python of
-#: ``pit_count`` and ``has_seeds``; the kernels search through Kalah's ``Kernels.leaf``)
-MATERIAL = _hooks("material", material_leaf, lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0]),
-                  INF, types.none)
-WEIGHTS = _hooks("weights", weights_leaf,
-                 lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], weights=leaf), INF, int64[::1])
-PROGRAM = _hooks("program", material_leaf,
-                 lambda b, t, o, r, p, rules, leaf: reference_leaf(b, t, r, p, rules[0], program=leaf), math.inf,
-                 types.none, float64, types.none)
+def reference_order(board, player: int, pits: int, first: int = -1) -> list[int]:
+    """``k_order``'s pits in plain Python: ``first`` (when legal), then the extra moves, then the others, each
+    group from the store's end."""
+    base = 0 if player == 0 else pits + 1
+    open_pits = [pit for pit in range(pits - 1, -1, -1) if board[base + pit] > 0 and pit != first]
+    extra = [pit for pit in open_pits if board[base + pit] % (2 * pits + 1) == pits - pit]
+    return ([first] if first >= 0 and board[base + first] > 0 else []) + extra + [p for p in open_pits
+                                                                                   if p not in extra]
 
 
 def reference_root_values(board, player: int, depth: int, pits: int, empty_capture: bool, exact_ties: bool,
                           weights=None, program=None, budget: int = NO_BUDGET) -> tuple[list, int, int]:
-    """The search in plain Python (``alphabeta.reference_root_values``): the values of the pits (minus infinity
-    for the empty ones), the first best pit and the node count (past ``budget`` when the budget cut the search
-    off)."""
-    hooks, leaf = (PROGRAM, program) if program is not None else (MATERIAL, None) if weights is None else (WEIGHTS,
-                                                                                                          weights)
-    return alphabeta.reference_root_values(board, player, depth, (pits, empty_capture), leaf, hooks, exact_ties,
-                                           budget)
+    """The search in plain Python (``minimax_own.root_values`` with ``reference_leaf``): the values of the pits
+    (minus infinity for the empty ones; integers but the program's), the first best pit and the node count (past
+    ``budget`` when the budget cut the search off)."""
+    state = reference_state(board, player, pits, empty_capture)
+    actions, values, best, nodes = minimax_own.root_values(
+        state, depth, lambda s, root, ply: reference_leaf(s._board, s.current_player(), root, ply, pits, weights,
+                                                          program),
+        exact_ties, None if budget >= NO_BUDGET else budget)
+    out = [-math.inf if program is not None else -INF] * pits
+    for a, v in zip(actions, values):
+        out[a] = float(v) if program is not None else int(v)
+    return out, best, nodes
 
 
 # --------------------------------------------------------------------------------------------------------------
