@@ -151,17 +151,17 @@ def test_games_has_three_rooms():
 
 
 def test_search_sits_between_the_game_api_and_the_players():
-    """The one alpha-beta lives in search/: the players import it, a game's package hands it hooks, and the game API
-    (games/*.py, its kernels included) never imports it; a game's package that did import it from the API's side
-    would be an arrow back up."""
-    assert "evoplay.search.alphabeta" in REACHES["evoplay.agents.alphabeta"]
-    assert "evoplay.search.alphabeta" in REACHES["evoplay.games.kalah.search"]
-    assert "evoplay.games.kernels" in REACHES["evoplay.search.alphabeta"]
+    """The one alpha-beta lives in search/: the players import it, a game's package hands it its kernels and own
+    leaf, and the game API (games/*.py, its kernels included) never imports it; a game's package that did import it
+    from the API's side would be an arrow back up."""
+    assert "evoplay.search.minimax_kernel" in REACHES["evoplay.agents.alphabeta"]
+    assert "evoplay.search.minimax_game" in REACHES["evoplay.games.kalah.search"]
+    assert "evoplay.games.kernels" in REACHES["evoplay.search.minimax_kernel"]
     assert in_game_package("evoplay.games.kalah.search") and not in_game_package("evoplay.games.kernels")
     saved = dict(REACHES)
     try:  # the game API reaching up into search/ is caught
-        REACHES["evoplay.games.kernels"] = REACHES["evoplay.games.kernels"] | {"evoplay.search.alphabeta"}
-        assert _edges("games", ("search",)) == ["evoplay.games.kernels imports evoplay.search.alphabeta"]
+        REACHES["evoplay.games.kernels"] = REACHES["evoplay.games.kernels"] | {"evoplay.search.minimax_kernel"}
+        assert _edges("games", ("search",)) == ["evoplay.games.kernels imports evoplay.search.minimax_kernel"]
     finally:
         REACHES.clear()
         REACHES.update(saved)

@@ -169,20 +169,3 @@ def test_unknown_agents_and_parameters():
         make_agent("alphabet", "kalah")
     with pytest.raises(SpecError, match="no parameter 'dept'"):
         make_agent("alphabeta(dept=3)", "kalah")
-
-
-_STEP_VALUES = st.one_of(st.integers(-50, 50), st.sampled_from([float("inf"), float("-inf"), float("nan"), 0.5]))
-
-
-@given(maximizing=st.booleans(), value=_STEP_VALUES, best=_STEP_VALUES, alpha=_STEP_VALUES, beta=_STEP_VALUES)
-def test_alphabeta_step_kernel_matches_reference(maximizing, value, best, alpha, beta):
-    import math
-
-    from evoplay.search.alphabeta import backup, better, reference_backup, reference_better
-
-    args = [float(x) for x in (value, best, alpha, beta)]
-    got = backup(maximizing, *args)
-    want = reference_backup(maximizing, *args)
-    same = [a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(got, want)]
-    assert all(same), (got, want)
-    assert better(maximizing, args[0], args[1]) == reference_better(maximizing, args[0], args[1])

@@ -1,7 +1,7 @@
 """Alpha-beta search for the m,n,k-game: the one alpha-beta (``evoplay.search.minimax_kernel`` over the m,n,k
 kernels) given the m,n,k evaluations as the game's own leaf (``k_leaf``, bound as ``Kernels.leaf`` in the copy its
-players compile), with the plain-Python reference it must match node for node (``reference_root_values``, over
-the m,n,k rules as hooks of ``evoplay.search.alphabeta``).
+players compile), with the plain-Python reference it must match node for node (``reference_root_values``:
+``evoplay.search.minimax_own`` over the m,n,k State).
 
 Values are seen from the root player. A won position is worth ``WIN`` plus the number of empty cells left (a
 quicker win is better), a lost one the negative of that, a full board 0. At the depth horizon the position is
@@ -31,15 +31,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from numba import int64, njit, types
+from numba import int64, njit
 from numba.typed import Dict
 
 from evoplay.errors import SpecError
 from evoplay.interrupt import NO_BUDGET
 from evoplay.games.base import TERMINAL
-from evoplay.games.mnk.game import DIRECTIONS, direction, play, reference_play
+from evoplay.games.mnk.game import DIRECTIONS, direction
 from evoplay.games.kernels import specialise
-from evoplay.search import alphabeta, minimax_game
+from evoplay.search import minimax_game, minimax_own
 from evoplay.search.leaf_kernel import GAME, Leaf
 from evoplay.search.minimax_budget import LIMIT
 from evoplay.search.minimax_kernel import ENTRY
@@ -204,23 +204,26 @@ def _reference_seed001(board, root: int, params) -> int:
 
 def reference_root_values(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties,
                           budget=NO_BUDGET):
-    """The search in plain Python (``alphabeta.reference_root_values``): the values of the cells (minus ``INF``
-    for the occupied ones), the first best cell and the node count (past ``budget`` when the budget cut the
-    search off)."""
-    empties = sum(1 for v in board if v == 0)
-    return alphabeta.reference_root_values(board, player, depth, (m, n, k, empties), (eval_kind, params, windows),
-                                           HOOKS, exact_ties, budget)
+    """The search in plain Python (``minimax_own.root_values`` over the m,n,k State with ``reference_leaf``): the
+    values of the cells (minus ``INF`` for the occupied ones), the first best cell and the node count (past
+    ``budget`` when the budget cut the search off)."""
+    from evoplay.games.mnk.game import MnkGame, MnkState
+
+    state = MnkState(MnkGame(m=m, n=n, k=k), np.array([int(v) for v in board], np.int8), int(player), -1)
+    actions, values, best, nodes = minimax_own.root_values(
+        state, depth, lambda s, root, ply: reference_leaf(s, root, eval_kind, params, windows), exact_ties,
+        None if budget >= NO_BUDGET else budget)
+    out = [-INF] * (m * n)
+    for a, v in zip(actions, values):
+        out[a] = int(v)
+    return out, best, nodes
 
 
-def reference_play_cell(child, player, cell, rules, ply):
-    return reference_play(child, player, cell, rules[0], rules[1], rules[2])
-
-
-def reference_leaf(board, to_move, winner, root, ply, rules, leaf):
-    """A finished game's value (the empty cells left are the root's minus ``ply``) or the evaluation."""
-    if to_move == TERMINAL:
-        return _terminal_value(winner, root, rules[3] - ply)
-    return reference_evaluate(board, root, *leaf)
+def reference_leaf(state, root: int, eval_kind: int, params, windows) -> int:
+    """A finished game's value (by the empty cells left) or the evaluation of ``state`` from ``root``'s side."""
+    if state.current_player() == TERMINAL:
+        return _terminal_value(state._winner, root, state.empties())
+    return reference_evaluate([int(v) for v in state._board], root, eval_kind, params, windows)
 
 
 def _terminal_value(winner: int, root: int, empties_left: int) -> int:
@@ -334,33 +337,6 @@ def terminal_value(winner, root, empties_left):
     return -np.int64(WIN + empties_left)
 
 
-# The alpha-beta's hooks: the rules tuple is (m, n, k, the empty cells at the root); a move is an empty cell.
-@njit(cache=True, inline="always")
-def cell_count(rules):
-    return rules[0] * rules[1]
-
-
-@njit(cache=True, inline="always")
-def is_empty(board, player, cell, rules):
-    return board[cell] == 0
-
-
-@njit(cache=True, inline="always")
-def play_cell(child, player, cell, rules, ply):
-    """Play ``cell`` ``ply`` plies below the root: (the next mover or TERMINAL, the winner or -1)."""
-    return play(child, player, cell, rules[0], rules[1], rules[2], rules[3] - ply)
-
-
-@njit(cache=True, inline="always")
-def leaf(board, to_move, winner, root, ply, rules, evaluation):
-    """Kernel of ``reference_leaf``."""
-    if to_move == TERMINAL:
-        return terminal_value(winner, root, rules[3] - ply)
-    return evaluate(board, root, evaluation[0], evaluation[1], evaluation[2])
-
-
-HOOKS = alphabeta.Hooks("mnk", cell_count, is_empty, play_cell, leaf, reference_play_cell, reference_leaf, INF,
-                        types.UniTuple(int64, 4), types.Tuple((int64, int64[::1], int64[:, ::1])))
 @njit(cache=True, inline="always")
 def k_leaf(params, position, root, ply, leaf, row, stack):
     """The m,n,k-game's own leaf, bound as ``Kernels.leaf`` in its own players' copy of the one alpha-beta
