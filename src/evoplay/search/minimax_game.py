@@ -26,6 +26,15 @@ USES = ("evoplay.search.minimax_kernel",)  # its search, compiled for the same g
 
 
 @njit(cache=True, nogil=True)
+def scratch(root, depth, actions, players, width, leaf):
+    """The ``work`` arrays of minimax_kernel's ``search`` ``depth`` plies deep from ``root``."""
+    rows = depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
+    return (np.empty((rows, root.shape[0]), root.dtype), np.zeros((rows, actions), np.int8),
+            np.zeros((rows, actions), np.int64), np.zeros((rows, actions), np.float64), np.zeros(players, np.float64),
+            np.zeros(width, np.float64), np.zeros(max(leaf.size, 1), np.float64))
+
+
+@njit(cache=True, nogil=True)
 def root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
                        counters):
     """The fixed-depth search a game's own players make (Kalah's, m,n,k's): ``search`` from ``root`` with the
@@ -36,10 +45,7 @@ def root_values_within(params, root, player, depth, leaf, exact_ties, values, cl
     ``new_table()`` (no table is kept). ``counters`` (minimax_budget's) with ``COMPLETED`` set arm the node limit ``LIMIT``
     (the budget less the root), which another thread may lower while the search runs (``run_game_search``)."""
     actions = values.shape[0]
-    rows = depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
-    work = (np.empty((rows, root.shape[0]), root.dtype), np.zeros((rows, actions), np.int8),
-            np.zeros((rows, actions), np.int64), np.zeros((rows, actions), np.float64), np.zeros(players, np.float64),
-            np.zeros(width, np.float64), np.zeros(max(leaf.size, 1), np.float64))
+    work = scratch(root, depth, actions, players, width, leaf)
     legal = np.empty(actions, np.int64)
     found = np.empty(actions, np.float64)
     n = search(params, root, player, depth, False, leaf, counters, np.full(2, math.inf), table, False, legal, found,
@@ -68,18 +74,16 @@ def root_values(params, root, player, depth, leaf, exact_ties, values, closed, p
 def deepen(params, root, player, max_depth, leaf, budget, proven, actions, players, width):
     """Iterative deepening within a node budget (Kalah's champion's search): fixed-depth searches of 1, 2, ...
     plies from ``root`` with the game's own leaf (as ``root_values_within``, the root's window not opened for ties),
-    sharing one transposition table and the history scores (minimax's move order: the table's action, then by
-    history), each trying the root's actions best first by the one before (``actions``, ``players``, ``width``:
-    the game's action count, players and ``leaf_width``). After an iteration of ``n`` nodes (the
-    root counted), the one before having cost ``p``, the next is predicted to cost ``n * n / p`` and runs only when
-    the nodes spent so far plus that prediction stay within ``budget``; none is cut off. The deepening stops early
-    when the best value is proven (beyond +-``proven``: a finished game's). Returns (the best action, the depth of
-    the last iteration, the nodes spent)."""
-    rows = max_depth + 2 + (CHANCE_ROWS if HAS_CHANCE else 0)
+    sharing one transposition table (keyed by the game's ``state_hash``) and the history scores (the move order:
+    the table's action, then the game's own ``Kernels.order`` where it gives one, else by history), each trying the
+    root's actions best first by the one before (``actions``, ``players``, ``width``: the game's action count,
+    players and ``leaf_width``). After an iteration of ``n`` nodes (the root counted), the one before having cost
+    ``p``, the next is predicted to cost ``n * n / p`` and runs only when the nodes spent so far plus that
+    prediction stay within ``budget``; none is cut off. The deepening stops early when the best value is proven
+    (beyond +-``proven``: a finished game's). Returns (the best action, the depth of the last iteration, the nodes
+    spent)."""
     size = root.shape[0]
-    work = (np.empty((rows, size), root.dtype), np.zeros((rows, actions), np.int8),
-            np.zeros((rows, actions), np.int64), np.zeros((rows, actions), np.float64), np.zeros(players, np.float64),
-            np.zeros(width, np.float64), np.zeros(max(leaf.size, 1), np.float64))
+    work = scratch(root, max_depth, actions, players, width, leaf)
     legal = np.empty(actions, np.int64)
     n = game_legal(params, root, player, work[1][0])
     list_actions(work[1][0], legal)
