@@ -469,3 +469,45 @@ def test_an_evolved_evaluation_that_is_missing_or_not_named_is_refused(tmp_path)
     (tmp_path / "best.json").write_text("not json")
     with pytest.raises(SpecError, match="not a run's best.json"):
         make_agent(f"uct(value={tmp_path / 'best.json'})", "openspiel:tic_tac_toe")
+
+
+class _ScaledStores:
+    """A stand-in for an evolved player: ``scale`` x a fixed weighted sum of the features the player sees."""
+
+    def __init__(self, scale: float):
+        self.scale = scale
+
+    def after_states(self, state, player, actions):
+        children = []
+        for action in actions:
+            child = state.clone()
+            child.apply_action(action)
+            children.append(child)
+        return children
+
+    def rows(self, states, player):
+        return [(s, player) for s in states]
+
+    def score_rows(self, rows):
+        return [self.scale * float(np.dot(np.asarray(s.features(p), dtype=float), np.sin(np.arange(1.0, 15.0))))
+                for s, p in rows]
+
+    def evaluation_phrase(self):
+        return "the store lead"
+
+
+def test_the_prior_temperature_is_fitted_to_its_entropy_whatever_the_scale_of_the_scores():
+    from evoplay.agents.uct import EvolvedEvaluation
+
+    game = load_game("kalah")
+    found = {}
+    for scale in (1.0, 7.0):
+        evaluation = EvolvedEvaluation(game, _ScaledStores(scale), spread=1.0)
+        for entropy in (0.6, 0.9):
+            found[scale, entropy] = evaluation.temperature_for(game, entropy, positions=32, seed=3)
+    # the scores seven times as far apart want a temperature seven times as high, and a flatter prior a higher one
+    assert math.isclose(found[7.0, 0.6], 7 * found[1.0, 0.6], rel_tol=1e-3)
+    assert math.isclose(found[7.0, 0.9], 7 * found[1.0, 0.9], rel_tol=1e-3)
+    assert found[1.0, 0.9] > found[1.0, 0.6] > 0
+    with pytest.raises(SpecError, match="strictly between 0"):
+        EvolvedEvaluation(game, _ScaledStores(1.0), spread=1.0).temperature_for(game, 1.0)

@@ -27,11 +27,12 @@ UCT_CANDIDATES = ("kernels", "always", "never")
 #: uniform before: the prior is paid where the search comes back, and the simulations it costs stay few
 #: (hex 6x6 against MCTS at equal CPU, 40 games: 47.5 % computed at every expansion, 57.5-67.5 % at visit 4-64)
 PRIOR_VISITS = 16
-#: the uct candidate's prior is the softmax of its evaluation's scores (in units of their spread) over this
-#: temperature: flat enough that moves the evaluation dislikes still get simulations as the budget grows (connect
-#: four's and Kalah's champions, 400 against 100 ms: 56.5 and 62.5 % at 4, 54 and 57 % at 1; against MCTS at
-#: equal CPU a few points less at 4; all within the noise of 40-100 games: docs/learning.md)
-PRIOR_TEMPERATURE = 4.0
+#: the uct candidate's prior is the softmax of its evaluation's scores of the moves over a temperature fitted so that
+#: the prior's entropy, averaged over random positions, is this share of a uniform choice's
+#: (EvolvedEvaluation.temperature_for): one temperature in units of the scores' spread left one of Kalah's seeds a
+#: near-uniform prior and another a sharp one (43.75 against 66 % against MCTS at equal CPU; the first at the
+#: temperature of the second's entropy 70 %: docs/learning.md)
+PRIOR_ENTROPY = 0.85
 #: the play check ships the player as trained (a fixed shallow search that leaves its thinking time unused) only when
 #: it won more of its games against the yardstick than the best searching candidate beyond chance: its lead over
 #: this many standard errors (a one-sided two-proportion test at 5 %); a lead within the noise of a few games ships
@@ -377,13 +378,14 @@ class GenericEvolution:
         if self.play_uct == "never" or not self.play.get("ms") or supports(self.game) is not None:
             return None
         candidate = dict(doc, play={"search": "uct", "ms": ms or self.play["ms"], "prior": True, "leaf": "rollouts",
-                                    "prior_visits": PRIOR_VISITS, "temperature": PRIOR_TEMPERATURE,
+                                    "prior_visits": PRIOR_VISITS,
                                     **({"clock": self.play["clock"]} if self.play.get("clock") else {})})
         agent = document_agent(self.game, candidate, "uct")
         if self.play_uct == "kernels" and not agent.on_kernels:
             return None
-        # the evaluation's scale, measured once: what every later load of the document reads it on
+        # the evaluation's scale and the prior's temperature, measured once: what every later load reads
         candidate["play"]["spread"] = agent.evaluation_scale
+        candidate["play"]["temperature"] = agent.evaluation.temperature_for(self.game, PRIOR_ENTROPY, seed=self.seed)
         return candidate
 
     def play_check(self, individual, doc: dict, state: dict, executor=None, seconds: float | None = None
