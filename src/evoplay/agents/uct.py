@@ -22,7 +22,7 @@ from evoplay.errors import IllegalActionError, SpecError
 from evoplay.games.base import Game, State
 from evoplay.games.kernels import kernels_of
 from evoplay.search import leaf_kernel
-from evoplay.search.uct import (MAX_NODES, SELECTIONS, UCT_C, WIN_SCORE, CutRolloutEvaluator, Evaluator,
+from evoplay.search.uct import (MAX_NODES, SCORE_LIMIT, SELECTIONS, UCT_C, WIN_SCORE, CutRolloutEvaluator, Evaluator,
                                 PriorEvaluator, RandomRolloutEvaluator, SearchNode, sample_outcome, tree_search)
 from evoplay.search.uct_kernel import Guide, KernelUct
 
@@ -77,12 +77,13 @@ class EvolvedEvaluation:
 
 
     def temperature_for(self, game: Game, entropy: float, positions: int = SCALE_POSITIONS, seed: int = 0) -> float:
-        """The prior's temperature at which its softmax over the moves' scores has, on average over seeded random
-        positions where a player chooses among unfinished after-states, ``entropy`` (0..1: the entropy over that of
-        a uniform choice). An evaluation's scores differ between the moves of one position by a share of their
-        spread over positions that varies from one evolved evaluation to the next (0.2 to 0.45 on Kalah's three
-        seeds), so one temperature in units of the spread gives one champion a near-uniform prior and another a
-        sharp one; a temperature fitted to the prior's entropy gives every champion the same say over the search."""
+        """The prior's temperature at which its softmax over the moves' scores (a finished after-state's its
+        result x WIN_SCORE, as the prior reads it) has, on average over seeded random positions where a player has
+        a choice, ``entropy`` (0..1: the entropy over that of a uniform choice). An evaluation's scores differ
+        between the moves of one position by a share of their spread over positions that varies from one evolved
+        evaluation to the next (0.2 to 0.45 on Kalah's three seeds), so one temperature in units of the spread
+        gives one champion a near-uniform prior and another a sharp one; a temperature fitted to the prior's
+        entropy gives every champion the same say over the search."""
         from evoplay.agents.feature_view import decisions
 
         if not 0.0 < entropy < 1.0:
@@ -93,9 +94,9 @@ class EvolvedEvaluation:
             if state.is_chance_node() or state.current_player() < 0:
                 continue
             actions = list(state.legal_actions())
-            if len(actions) < 2 or any(c.is_terminal() for c in self.agent.after_states(state, state.current_player(), actions)):
+            if len(actions) < 2:
                 continue
-            scores = np.nan_to_num(self.move_scores(state, actions))
+            scores = np.clip(np.nan_to_num(self.move_scores(state, actions)), -SCORE_LIMIT, SCORE_LIMIT)
             rows.append(scores - scores.max())
         if not rows:
             return 1.0
