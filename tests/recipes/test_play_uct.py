@@ -55,13 +55,13 @@ def test_the_play_check_races_uct_on_a_game_whose_kernels_run_it(tmp_path):
 
 def shipped_by(check: dict) -> str:
     """What the play check ships: of the searches (alpha-beta, uct) the best win rate against its yardstick, then the
-    best score (which also counts the candidates' games against each other), then alpha-beta before uct; the trained
+    best score (which also counts the candidates' games against each other), then uct before alpha-beta; the trained
     player instead only with a lead over that search beyond 1.645 standard errors of the difference."""
     def games(label):
         w, d, l_ = (sum(x) for x in zip(*check["wdl"][label].values()))
         return (w + 0.5 * d) / max(w + d + l_, 1), w + d + l_
     labels = list(check["scores"])
-    search = min(labels[1:], key=lambda k: (-games(k)[0], -check["scores"][k], labels.index(k)))
+    search = min(labels[1:], key=lambda k: (-games(k)[0], -check["scores"][k], -labels.index(k)))
     (r0, n0), (r1, n1) = games("as trained"), games(search)
     p = (r0 * n0 + r1 * n1) / (n0 + n1)
     return "as trained" if r0 - r1 > 1.645 * math.sqrt(p * (1 - p) * (1 / n0 + 1 / n1)) and r0 > r1 else search
@@ -84,6 +84,15 @@ def test_the_trained_player_ships_only_with_a_lead_beyond_chance(trained, search
     check = {"scores": {"as trained": 1.0, "within the play budget": 0.0},
              "wdl": {"as trained": {"mcts": list(trained)}, "within the play budget": {"mcts": list(search)}}}
     assert shipped_by(check) == ships
+
+
+def test_a_tie_between_the_searches_ships_uct():
+    labels = ["as trained", "within the play budget", UCT]
+    played = np.array([8.0, 8.0, 8.0])
+    rate = np.array([5 / 8, 5 / 8, 5 / 8])  # pig seed 1's check: 5/0/3 each
+    assert generic.ship_label(labels, rate, played, np.array([0.46, 0.58, 0.58])) == UCT
+    assert generic.ship_label(labels, rate, played, np.array([0.46, 0.6, 0.58])) == "within the play budget"
+    assert generic.ship_label(labels, np.array([5 / 8, 6 / 8, 5 / 8]), played, np.zeros(3)) == "within the play budget"
 
 
 def test_the_play_check_ranks_by_its_games_against_mcts_before_the_scores(tmp_path, monkeypatch):
