@@ -119,3 +119,19 @@ def test_champion_says_when_the_rules_differ_from_its_evolution(capsys):
     assert "rules differ" in other.note and "rules differ" in capsys.readouterr().err
     state = other.game.new_initial_state(0)
     assert other.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("board, player, depth", [
+    ([0, 0, 0, 3, 1, 0, 20] + [0, 0, 0, 1, 2, 0, 21], 1, 10),  # 7 seeds left, drawn with best play
+    ([1, 0, 0, 0, 0, 2, 20] + [1, 0, 2, 0, 2, 1, 19], 0, 6),
+])
+def test_an_endgame_searched_to_its_end_stops_deepening(board, player, depth):
+    # An iteration that valued no position on its horizon and took no value from the table has searched the whole
+    # game below the root: the deepening stops there, neither proven nor out of budget (it went on to MAX_DEPTH).
+    weights = [4, 1, 0, 1, 1]
+    got = kd.search(np.array(board, np.int8), player, 6, False, np.array(weights), 10**6)
+    assert got == kd.reference_search(board, player, 6, False, weights, 10**6)
+    assert got[1] == depth < kd.MAX_DEPTH and got[2] < 1000
+    shallower = kd.search(np.array(board, np.int8), player, 6, False, np.array(weights), 10**6, depth - 1)
+    assert shallower[1] == depth - 1  # no iteration before it stopped the deepening
+    assert kd.reference_search(board, player, 6, False, weights, 10**6, depth - 1)[1] == depth - 1

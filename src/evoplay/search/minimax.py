@@ -147,6 +147,7 @@ class _Search:
         self.batched = bool(getattr(evaluate, "batched", False))
         self.rng = rng
         self.nodes = 0
+        self.hits = 0  # the values taken from the table
         self.budget = budget
         self.node_limit = budget.nodes if budget and budget.nodes else math.inf
         # the ends on time.perf_counter() and on time.thread_time()
@@ -247,6 +248,7 @@ class _Search:
                 stored_depth, stored, flag, best_action = entry
                 if stored_depth >= depth and (flag == EXACT or (flag == LOWER and stored >= beta)
                                               or (flag == UPPER and stored <= alpha)):
+                    self.hits += 1
                     return stored
                 actions = self.ordered(actions, best_action, state)
             else:

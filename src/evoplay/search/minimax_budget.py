@@ -10,8 +10,10 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-# counters[...]: nodes visited, the node limit, the deepest iteration finished, aborted (1), the next clock read
-NODES, LIMIT, COMPLETED, ABORTED, CLOCK = 0, 1, 2, 3, 4
+# counters[...]: nodes visited, the node limit, the deepest iteration finished, aborted (1), the next clock read,
+# the positions a game's own leaf valued on the horizon (not finished), the values taken from the table
+NODES, LIMIT, COMPLETED, ABORTED, CLOCK, HORIZON, HITS = range(7)
+COUNTERS = 7  # a counters array's length
 CLOCK_EVERY = 256  # nodes between two reads of the clock under a time budget
 NO_LIMIT = np.iinfo(np.int64).max
 NO_END = (math.inf, math.inf)  # no end on either clock

@@ -15,7 +15,8 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from evoplay.search.minimax_budget import COMPLETED, LIMIT, NO_LIMIT, NODES, list_actions, sort_descending
+from evoplay.search.minimax_budget import (COMPLETED, COUNTERS, HITS, HORIZON, LIMIT, NO_LIMIT, NODES, list_actions,
+                                           sort_descending)
 from evoplay.search.minimax_kernel import CHANCE_ROWS, ENTRY, iteration, search
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
@@ -64,7 +65,7 @@ def root_values_within(params, root, player, depth, leaf, exact_ties, values, cl
 @njit(cache=True, nogil=True)
 def root_values(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table):
     """``root_values_within`` without a budget."""
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(COUNTERS, np.int64)
     counters[LIMIT] = NO_LIMIT
     return root_values_within(params, root, player, depth, leaf, exact_ties, values, closed, players, width, table,
                               counters)
@@ -80,8 +81,9 @@ def deepen(params, root, player, max_depth, leaf, budget, proven, actions, playe
     players and ``leaf_width``). After an iteration of ``n`` nodes (the root counted), the one before having cost
     ``p``, the next is predicted to cost ``n * n / p`` and runs only when the nodes spent so far plus that
     prediction stay within ``budget``; none is cut off. The deepening stops early when the best value is proven
-    (beyond +-``proven``: a finished game's). Returns (the best action, the depth of the last iteration, the nodes
-    spent)."""
+    (beyond +-``proven``: a finished game's) or when an iteration valued no position on its horizon and took no
+    value from the table (the whole game below the root searched: a deeper iteration finds the same). Returns (the
+    best action, the depth of the last iteration, the nodes spent)."""
     size = root.shape[0]
     work = scratch(root, max_depth, actions, players, width, leaf)
     legal = np.empty(actions, np.int64)
@@ -91,7 +93,7 @@ def deepen(params, root, player, max_depth, leaf, budget, proven, actions, playe
     for i in range(n):
         children[i, :] = root
         game_apply(params, children[i], legal[i])
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(COUNTERS, np.int64)
     counters[LIMIT] = NO_LIMIT
     deadline = np.full(2, math.inf)
     table = Dict.empty(types.int64, ENTRY)
@@ -103,6 +105,7 @@ def deepen(params, root, player, max_depth, leaf, budget, proven, actions, playe
     depth = np.int64(0)
     for d in range(1, max_depth + 1):
         before = counters[NODES]
+        counters[HORIZON] = counters[HITS] = 0
         iteration(params, player, children, order, n, d, found, work, leaf, counters, deadline, table, True,
                   history, False)
         for i in range(n):
@@ -112,7 +115,7 @@ def deepen(params, root, player, max_depth, leaf, budget, proven, actions, playe
         spent += nodes
         depth = d
         top = values[order[0]]
-        if top >= proven or top <= -proven:
+        if top >= proven or top <= -proven or (counters[HORIZON] == 0 and counters[HITS] == 0):
             break
         if spent + nodes * nodes // max(previous, np.int64(1)) > budget:
             break
@@ -133,7 +136,7 @@ def run_game_search(plain, within, args: tuple, nodes=None, deadline=None, long:
 
     if nodes is None and deadline is None:
         return run_search(plain, None, args, long) if long else plain(*args)
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(COUNTERS, np.int64)
     counters[COMPLETED] = 1  # the limit holds from the first node
     counters[LIMIT] = NO_LIMIT
     if nodes is not None and nodes[1] < NO_LIMIT:

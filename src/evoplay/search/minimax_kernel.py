@@ -13,11 +13,11 @@ evaluation) is scored one leaf at a time or, ``batched``, for all the children o
 pruning at the last ply, as the feature players search). ``after_values`` scores each legal move's after-state
 (the feature players' policy ``move``).
 
-**A game's own players** (Kalah's material, weights, program searches and iterative deepening, the m,n,k
-searches) are this search given the game's own leaf: a ``Leaf`` of kind GAME is valued by the game's
-``Kernels.leaf`` (``game_leaf``, given the plies from the root), finished positions included; with a table, the
-game's ``Kernels.order`` (where given) orders the moves instead of the history. Their entries are
-evoplay.search.minimax_game.
+**A game's own players** (Kalah's searches and iterative deepening, m,n,k's: entries in evoplay.search.minimax_game)
+are this search given the game's own leaf: a ``Leaf`` of kind GAME valued by the game's ``Kernels.leaf``
+(``game_leaf``, given the plies from the root), finished positions included, those on the horizon counted into
+``counters[HORIZON]`` (values taken from the table into ``HITS``); with a table the game's ``Kernels.order`` (where
+given) orders the moves instead of the history.
 
 This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
 kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
@@ -36,14 +36,14 @@ from numba import njit, types
 from numba.np import numpy_support
 from numba.typed import Dict
 
-# FEATURE, SCORE and make_leaf are the leaf's names, not used here: a caller may take them beside the search's.
 from evoplay.games.base import CHANCE, TERMINAL
 from evoplay.games.kernels import Kernels, kernels_of, specialise, uncounted
+# FEATURE, SCORE and make_leaf are the leaf's names, not used here: a caller may take them beside the search's.
 from evoplay.search.leaf_kernel import (FEATURE, GAME, LINEAR, PROGRAM, SCORE, Leaf, clip_value,  # noqa: F401
                                        evaluate, make_leaf, score_difference, uncounted_leaf)
 from evoplay.search.minimax import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
-from evoplay.search.minimax_budget import (ABORTED, COMPLETED, LIMIT, NO_END, NO_LIMIT, NODES, list_actions,
-                                           order_actions, sort_descending, spend)
+from evoplay.search.minimax_budget import (ABORTED, COMPLETED, COUNTERS, HITS, HORIZON, LIMIT, NO_END, NO_LIMIT, NODES,
+                                           list_actions, order_actions, sort_descending, spend)
 
 # The game's kernels and what it gives: bound per game by evoplay.games.kernels.specialise.
 game_legal = game_apply = game_mover = game_returns = game_scores = game_features = game_state_hash = None
@@ -194,15 +194,13 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     """The alpha-beta value of ``work``'s position row ``ply`` searched ``depth`` plies, from ``player``'s side
     (minimax's ``_Search.value``); 0 once the budget aborted the search.
 
-    Written as a loop over an explicit stack of frames, one per row below ``ply`` (a node's own row: a chance node
-    takes a row as a move does), rather than recursion: the same nodes in the same order with the same arithmetic,
-    at twice the speed (a recursive call hands on a dozen arrays, each counted). It works on ``uncounted`` views of
-    its arguments (held by its caller throughout): Numba otherwise counted references (atomic operations) to the
-    position rows around every kernel call, three quarters of the search's time. ``state`` says what the loop does
-    next at row ``ply``: ENTER the node there (its visit counted, a leaf or finished game valued at once), search
-    its NEXT child (a search node's action ``at``, a chance node's outcome after ``at``), its search is DONE (the
-    table stored), or hand its value ``v`` BACK to the node of the row above. Once aborted it returns 0 at once,
-    as every level of the recursion did, storing nothing."""
+    A loop over an explicit stack of frames, one per row below ``ply`` (a chance node takes a row as a move does),
+    not recursion: the same nodes, order and arithmetic at twice the speed. It works on ``uncounted`` views of its
+    arguments (held by its caller): Numba otherwise counted references around every kernel call, three quarters of
+    the search's time. ``state`` says what the loop does next at row ``ply``: ENTER the node there (its visit
+    counted, a leaf or finished game valued at once), search its NEXT child (a search node's action ``at``, a chance
+    node's outcome after ``at``), its search is DONE (the table stored), or hand its value ``v`` BACK to the row
+    above. Once aborted it returns 0 at once, storing nothing."""
     params, counters, deadline, history = uncounted(params), uncounted(counters), uncounted(deadline), uncounted(history)
     work, leaf = uncounted_work(work), uncounted_leaf(leaf)
     positions, masks, actions, probs, scores, row, stack = work
@@ -237,6 +235,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
             state = BACK
             if own_leaf and (mover == TERMINAL or (depth <= 0 and mover != CHANCE)):
                 v = game_leaf(params, node, player, ply, leaf, row, stack)
+                counters[HORIZON] += mover != TERMINAL
             elif mover == TERMINAL:
                 v = terminal_value(params, node, player, depth, scores)
             elif depth <= 0 and mover != CHANCE:
@@ -275,6 +274,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                                                                   or (flag == UPPER and stored <= alpha)):
                                         v = stored
                                         hit = True
+                                        counters[HITS] += 1
                                     first = stored_action
                             if not hit and HAS_GAME_ORDER:  # the game's own order (Kalah's players)
                                 game_order(params, node, own, n, first)
@@ -329,6 +329,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                 mover_after = game_mover(params, child)
                 if own_leaf and mover_after != CHANCE:
                     w = game_leaf(params, child, player, ply + 1, leaf, row, stack)
+                    counters[HORIZON] += mover_after != TERMINAL
                 elif mover_after == TERMINAL:
                     w = terminal_value(params, child, player, 0, scores)
                 elif HAS_CHANCE and mover_after == CHANCE:
@@ -339,8 +340,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                     w = clip_value(score_difference(params, child, player, scores))
                 else:
                     w = evaluate(params, child, player, leaf, masks[ply + 1], scores, row, stack)
-                # (leaf_value's rules written out, as in frontier and chance_value: a call handing it ``work`` cost
-                # a quarter of the search's time, the same rules as an inlined kernel over unpacked arrays a third)
+                # (leaf_value's rules written out: a call handing it ``work`` cost a quarter of the search's time)
                 best, best_action, alpha, beta = backup(maximise, w, a, best, best_action, alpha, beta)
                 if alpha >= beta:
                     if use_table:
@@ -517,7 +517,7 @@ def after_values(params, root, player, leaf, root_actions, values, work):
     n = game_legal(params, root, player, masks[0])
     list_actions(masks[0], root_actions)
     child = positions[1]
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(COUNTERS, np.int64)
     counters[LIMIT] = NO_LIMIT
     deadline = np.array(NO_END)
     for i in range(n):
@@ -579,7 +579,7 @@ class KernelSearch:
         """minimax.search(state, player, depth, ...) through the kernels: the legal actions and their
         values (``table`` from ``new_table()``, used with a budget as the State path uses its dict)."""
         k = self.kernels
-        counters = np.zeros(5, np.int64)
+        counters = np.zeros(COUNTERS, np.int64)
         counters[LIMIT] = budget.nodes if budget and budget.nodes else NO_LIMIT
         deepen = bool(budget)
         use_table = deepen and table is not None

@@ -19,6 +19,7 @@ class _OwnSearch(_Search):
         super().__init__(player, 0, None, None, table=table, history={} if table is not None else None)
         self.own_leaf, self.exact, self.key_of, self.order = leaf, exact_ties, key, order
         self.top = 0  # the depth of the iteration running: a node ``depth`` plies from its horizon is top - depth in
+        self.horizon = 0  # the positions valued on the horizon (not finished)
         if limit is not None:  # a fixed-depth search cut off past ``limit`` nodes
             self.completed, self.node_limit = 1, limit
 
@@ -26,6 +27,7 @@ class _OwnSearch(_Search):
         return self.own_leaf(state, self.player, self.top - depth)
 
     def leaf(self, state) -> float:
+        self.horizon += 1
         return self.own_leaf(state, self.player, self.top)
 
     def key(self, state):
@@ -71,7 +73,8 @@ def root_values(state, depth: int, leaf, exact_ties: bool = False, budget: int |
 
 def deepen(state, max_depth: int, leaf, budget: int, proven: float, key=None, order=None) -> tuple[int, int, int]:
     """``minimax_game.deepen``'s reference from ``state``: (the best action, the depth of the last iteration, the
-    nodes spent)."""
+    nodes spent), stopping, as it does, after an iteration that valued no position on its horizon and took no value
+    from the table."""
     s = _OwnSearch(state.current_player(), leaf, False, {}, key, order)
     actions, children = _children(state)
     order_of = list(range(len(actions)))
@@ -79,13 +82,16 @@ def deepen(state, max_depth: int, leaf, budget: int, proven: float, key=None, or
     spent = previous = depth = 0
     for d in range(1, max_depth + 1):
         before = s.nodes
+        s.horizon = s.hits = 0
         values[order_of] = s.iteration([children[i] for i in order_of], d)
         order_of = sorted(order_of, key=lambda i: -values[i])
         nodes = s.nodes - before + 1  # the root counted
         spent += nodes
         depth = d
         top = values[order_of[0]]
-        if top >= proven or top <= -proven or spent + nodes * nodes // max(previous, 1) > budget:
+        if top >= proven or top <= -proven or (s.horizon == 0 and s.hits == 0):
+            break
+        if spent + nodes * nodes // max(previous, 1) > budget:
             break
         previous = nodes
     return actions[order_of[0]], depth, spent

@@ -44,7 +44,7 @@ from evoplay.gp.interpreter import evaluate_with_stack, reference_evaluate
 from evoplay.interrupt import NO_BUDGET
 from evoplay.search import minimax_game, minimax_own
 from evoplay.search.leaf_kernel import GAME, Leaf
-from evoplay.search.minimax_budget import LIMIT
+from evoplay.search.minimax_budget import COUNTERS, LIMIT
 from evoplay.search.minimax_kernel import ENTRY
 
 INF = 1 << 40
@@ -258,7 +258,7 @@ def search_within(board, player, depth, pits, empty_capture, kind, weights, exac
 @njit(cache=True, nogil=True)
 def search_plain(board, player, depth, pits, empty_capture, kind, weights, exact_ties, values):
     """``search_within`` without a budget."""
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(COUNTERS, np.int64)
     counters[LIMIT] = NO_BUDGET  # (minimax_budget's counters)
     return search_within(board, player, depth, pits, empty_capture, kind, weights, exact_ties, values, counters)
 

@@ -41,7 +41,7 @@ from evoplay.games.mnk.game import DIRECTIONS, direction
 from evoplay.games.kernels import specialise
 from evoplay.search import minimax_game, minimax_own
 from evoplay.search.leaf_kernel import GAME, Leaf
-from evoplay.search.minimax_budget import LIMIT
+from evoplay.search.minimax_budget import COUNTERS, LIMIT
 from evoplay.search.minimax_kernel import ENTRY
 
 INF = 1 << 40
@@ -384,7 +384,7 @@ def search_within(board, player, depth, m, n, k, eval_kind, params, windows, exa
 @njit(cache=True, nogil=True)
 def search_plain(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values):
     """``search_within`` without a budget."""
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(COUNTERS, np.int64)
     counters[LIMIT] = NO_BUDGET  # (minimax_budget's counters)
     return search_within(board, player, depth, m, n, k, eval_kind, params, windows, exact_ties, values, counters)
 
