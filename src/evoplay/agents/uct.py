@@ -75,10 +75,9 @@ class EvolvedEvaluation:
                          if child.is_terminal() else self.scores([child], mover)[0] / self.spread)
         return values
 
-
     def temperature_for(self, game: Game, entropy: float, positions: int = SCALE_POSITIONS, seed: int = 0) -> float:
-        """The prior's temperature at which its softmax over the moves' scores (a finished after-state's its
-        result x WIN_SCORE, as the prior reads it) has, on average over seeded random positions where a player has
+        """The prior's temperature at which its softmax over the moves' scores (a finished after-state scored
+        by its result x WIN_SCORE, as the prior reads it) has, on average over seeded random positions where a player has
         a choice, ``entropy`` (0..1: the entropy over that of a uniform choice). An evaluation's scores differ
         between the moves of one position by a share of their spread over positions that varies from one evolved
         evaluation to the next (0.2 to 0.45 on Kalah's three seeds), so one temperature in units of the spread
