@@ -124,6 +124,9 @@ def test_champion_says_when_the_rules_differ_from_its_evolution(capsys):
 @pytest.mark.parametrize("board, player, depth", [
     ([0, 0, 0, 3, 1, 0, 20] + [0, 0, 0, 1, 2, 0, 21], 1, 10),  # 7 seeds left, drawn with best play
     ([1, 0, 0, 0, 0, 2, 20] + [1, 0, 2, 0, 2, 1, 19], 0, 6),
+    # a game whose deeper iterations took values from the table: stopped only by MAX_DEPTH, 64 plies, before the
+    # entries of a subtree searched to its end were stored FINAL (holding at any depth, taking one not a hit)
+    ([1, 1, 0, 0, 0, 1, 21] + [0, 2, 1, 0, 0, 0, 21], 0, 15),
 ])
 def test_an_endgame_searched_to_its_end_stops_deepening(board, player, depth):
     # An iteration that valued no position on its horizon and took no value from the table has searched the whole

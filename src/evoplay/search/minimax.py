@@ -63,6 +63,10 @@ SAMPLES = 8
 #: entries a transposition table holds before it is cleared
 TABLE_LIMIT = 400_000
 EXACT, LOWER, UPPER = 0, 1, 2
+#: the depth a table entry is stored at when the search below its node reached no horizon and took no value from the
+#: table that did (a game's own players' search, where the horizon is counted): the whole game below it was searched,
+#: so the entry holds at any depth, and taking it is not counted as a hit
+FINAL = 1 << 40
 
 
 @dataclass(frozen=True)
@@ -248,12 +252,13 @@ class _Search:
                 stored_depth, stored, flag, best_action = entry
                 if stored_depth >= depth and (flag == EXACT or (flag == LOWER and stored >= beta)
                                               or (flag == UPPER and stored <= alpha)):
-                    self.hits += 1
+                    self.hits += stored_depth < FINAL
                     return stored
                 actions = self.ordered(actions, best_action, state)
             else:
                 actions = self.ordered(actions, None, state)
         alpha0, beta0 = alpha, beta
+        mark = self.horizon_mark() if key is not None else None
         best = -math.inf if maximise else math.inf
         best_action = actions[0] if actions else None
         for a in actions:
@@ -276,8 +281,15 @@ class _Search:
             if len(self.table) >= TABLE_LIMIT:
                 self.table.clear()
             flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
-            self.table[key] = (depth, best, flag, best_action)
+            whole = mark is not None and self.horizon_mark() == mark
+            self.table[key] = (FINAL if whole else depth, best, flag, best_action)
         return best
+
+    def horizon_mark(self):
+        """What the search has valued on its horizon or taken from the table so far, where it counts that (a game's
+        own players' search): a node whose mark is the same after its search reached neither (``FINAL``); None
+        here."""
+        return None
 
     def key(self, state: State):
         """The transposition table's key of ``state`` (None: not stored)."""

@@ -82,7 +82,8 @@ def deepen(params, root, player, max_depth, leaf, budget, proven, actions, playe
     ``p``, the next is predicted to cost ``n * n / p`` and runs only when the nodes spent so far plus that
     prediction stay within ``budget``; none is cut off. The deepening stops early when the best value is proven
     (beyond +-``proven``: a finished game's) or when an iteration valued no position on its horizon and took no
-    value from the table (the whole game below the root searched: a deeper iteration finds the same). Returns (the
+    value from the table but a ``FINAL`` one (the whole game below the root searched: a deeper iteration finds the
+    same). Returns (the
     best action, the depth of the last iteration, the nodes spent)."""
     size = root.shape[0]
     work = scratch(root, max_depth, actions, players, width, leaf)

@@ -1,12 +1,9 @@
 """Alpha-beta over a game's kernels: evoplay.search.minimax inside Numba, compiled once per game.
 
-The same search as ``minimax.search`` (its docstring gives the rules: terminal values, clipped leaves,
-chance nodes, paranoid minimax, the root window, iterative deepening within a ``Budget``, the transposition table
-and history ordering) for a turn-based game of perfect information that hands over kernels
-(evoplay.games.kernels). It visits the nodes in the same order, counts them the same way and computes every value
-with the same arithmetic, so it returns what the search through the State returns, node budget included; a
-node's position is a row of a stack of arrays instead of a cloned State, and the transposition table is keyed by
-the game's ``state_hash`` instead of ``transposition_key()``.
+The same search as ``minimax.search`` (its docstring gives the rules) for a turn-based game of perfect information
+that hands over kernels (evoplay.games.kernels): the same nodes in the same order, counted alike, every value by the
+same arithmetic, so it returns what the search through the State returns, node budget included; a node's position
+is a row of a stack of arrays, the transposition table keyed by the game's ``state_hash``.
 
 The leaf (a ``Leaf`` of evoplay.search.leaf_kernel: the score difference, one named feature, or a feature player's
 evaluation) is scored one leaf at a time or, ``batched``, for all the children of a depth-1 node together (no
@@ -16,16 +13,14 @@ pruning at the last ply, as the feature players search). ``after_values`` scores
 **A game's own players** (Kalah's searches and iterative deepening, m,n,k's: entries in evoplay.search.minimax_game)
 are this search given the game's own leaf: a ``Leaf`` of kind GAME valued by the game's ``Kernels.leaf``
 (``game_leaf``, given the plies from the root), finished positions included, those on the horizon counted into
-``counters[HORIZON]`` (values taken from the table into ``HITS``); with a table the game's ``Kernels.order`` (where
-given) orders the moves instead of the history.
+``counters[HORIZON]`` (values taken from the table into ``HITS``, but an entry's stored ``FINAL``: no horizon and
+no such hit below it, the whole game there searched, it holds at any depth); with a table the game's
+``Kernels.order`` (where given) orders the moves instead of the history.
 
-This module is compiled per game by ``evoplay.games.kernels.specialise``: the names ``game_*`` are that game's
-kernels, and the leaf it calls is leaf_kernel's copy for the same game (``USES``).
+Compiled per game by ``evoplay.games.kernels.specialise`` (``game_*`` that game's kernels, ``USES`` its leaf).
 
-Speed: ``value`` works on ``uncounted`` views of its arrays (evoplay.games.kernels: Numba's atomic reference counts
-were three quarters of its time when it recursed), as a loop over a stack of frames, ``spend``'s budget checks out
-of the common path, a depth-1 node valuing its children in place, the material leaf not handed the ``Leaf``: Kalah
-depth 8 (material, 30 positions) 21 M nodes a CPU second, not 5.4 M; Othello 6x6 14 (depth 6), not 6 M.
+Speed: ``value`` loops over a stack of frames on ``uncounted`` views of its arrays (Numba's reference counts were
+three quarters of its time), a depth-1 node valuing its children in place: Kalah depth 8 21 M nodes a CPU second.
 """
 from __future__ import annotations
 
@@ -41,7 +36,7 @@ from evoplay.games.kernels import Kernels, kernels_of, specialise, uncounted
 # FEATURE, SCORE and make_leaf are the leaf's names, not used here: a caller may take them beside the search's.
 from evoplay.search.leaf_kernel import (FEATURE, GAME, LINEAR, PROGRAM, SCORE, Leaf, clip_value,  # noqa: F401
                                        evaluate, make_leaf, score_difference, uncounted_leaf)
-from evoplay.search.minimax import EXACT, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
+from evoplay.search.minimax import EXACT, FINAL, LOWER, TABLE_LIMIT, TERMINAL_SCALE, UPPER, Budget
 from evoplay.search.minimax_budget import (ABORTED, COMPLETED, COUNTERS, HITS, HORIZON, LIMIT, NO_END, NO_LIMIT, NODES,
                                            list_actions, order_actions, sort_descending, spend)
 
@@ -185,7 +180,7 @@ def uncounted_work(work):
 # value's states: a node entered, its next child searched, its search finished, its value handed to its parent
 ENTER, NEXT, DONE, BACK = 0, 1, 2, 3
 # the columns of value's saved frames: integers, then floats
-F_DEPTH, F_BEST_ACTION, F_AT, F_COUNT, F_MAXIMISE, F_KEY, F_KEYED, F_CHANCE = range(8)
+F_DEPTH, F_BEST_ACTION, F_AT, F_COUNT, F_MAXIMISE, F_KEY, F_KEYED, F_CHANCE, F_MARK = range(9)
 F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_TOTAL, F_MASS = range(7)
 
 
@@ -206,7 +201,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     positions, masks, actions, probs, scores, row, stack = work
     rows = positions.shape[0]
     top = ply
-    ints = np.empty((rows, 8), np.int64)
+    ints = np.empty((rows, 9), np.int64)
     floats = np.empty((rows, 7), np.float64)
     batched = leaf.batched
     material = leaf.kind == SCORE
@@ -219,6 +214,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
     best_action = np.int64(0)
     key = np.int64(0)
     keyed = False
+    mark = np.int64(0)  # HORIZON + HITS when the node's search began (``FINAL`` entries)
     alpha0 = alpha
     beta0 = beta
     best = 0.0
@@ -274,7 +270,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                                                                   or (flag == UPPER and stored <= alpha)):
                                         v = stored
                                         hit = True
-                                        counters[HITS] += 1
+                                        counters[HITS] += stored_depth < FINAL
                                     first = stored_action
                             if not hit and HAS_GAME_ORDER:  # the game's own order (Kalah's players)
                                 game_order(params, node, own, n, first)
@@ -283,6 +279,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                         if not hit:
                             alpha0 = alpha
                             beta0 = beta
+                            mark = counters[HORIZON] + counters[HITS]
                             best = -math.inf if maximise else math.inf
                             best_action = own[0]
                             at = 0
@@ -356,6 +353,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                 ints[ply, F_KEY] = key
                 ints[ply, F_KEYED] = keyed
                 ints[ply, F_CHANCE] = 0
+                ints[ply, F_MARK] = mark
                 floats[ply, F_ALPHA] = alpha
                 floats[ply, F_BETA] = beta
                 floats[ply, F_ALPHA0] = alpha0
@@ -372,7 +370,8 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
                     flag = UPPER
                 elif best >= beta0:
                     flag = LOWER
-                table[key] = (np.int64(depth), best, np.int64(flag), np.int64(best_action))
+                whole = own_leaf and counters[HORIZON] + counters[HITS] == mark  # the whole game below searched
+                table[key] = (np.int64(FINAL if whole else depth), best, np.int64(flag), np.int64(best_action))
             v = best
             state = BACK
         else:  # BACK: ``v`` is the value of the node at row ``ply``
@@ -395,6 +394,7 @@ def value(params, ply, player, depth, alpha, beta, work, leaf, counters, deadlin
             maximise = ints[ply, F_MAXIMISE] != 0
             key = ints[ply, F_KEY]
             keyed = ints[ply, F_KEYED] != 0
+            mark = ints[ply, F_MARK]
             alpha0 = floats[ply, F_ALPHA0]
             beta0 = floats[ply, F_BETA0]
             best = floats[ply, F_BEST]

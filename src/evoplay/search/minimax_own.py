@@ -33,6 +33,9 @@ class _OwnSearch(_Search):
     def key(self, state):
         return self.key_of(state) if self.key_of is not None else None
 
+    def horizon_mark(self):
+        return self.horizon + self.hits
+
     def ordered(self, actions: list[int], first, state) -> list[int]:
         if self.order is None:
             return super().ordered(actions, first, state)
@@ -74,7 +77,7 @@ def root_values(state, depth: int, leaf, exact_ties: bool = False, budget: int |
 def deepen(state, max_depth: int, leaf, budget: int, proven: float, key=None, order=None) -> tuple[int, int, int]:
     """``minimax_game.deepen``'s reference from ``state``: (the best action, the depth of the last iteration, the
     nodes spent), stopping, as it does, after an iteration that valued no position on its horizon and took no value
-    from the table."""
+    from the table but a ``FINAL`` one."""
     s = _OwnSearch(state.current_player(), leaf, False, {}, key, order)
     actions, children = _children(state)
     order_of = list(range(len(actions)))

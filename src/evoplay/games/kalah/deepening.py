@@ -16,8 +16,8 @@ Only a strictly better value replaces the best, so ties go to the pit searched f
 2, 3, ... After an iteration of ``n`` nodes (the root counted), the previous one having cost ``p``, the next is
 predicted to cost ``n * n / p``; it runs only when the nodes spent so far plus that prediction stay within
 ``budget``. The search stops early when the result is proven (the best pit wins for sure, or every pit loses for
-sure) or when an iteration valued no position on its horizon and took no value from the table (the whole game below
-the root searched: a drawn end game too). A node budget, not a clock, makes the player the same on every machine. ``reference_search`` is its
+sure) or when an iteration valued no position on its horizon and took no value from the table but one of a subtree
+searched to its end (the whole game below the root searched: a drawn end game too). A node budget, not a clock, makes the player the same on every machine. ``reference_search`` is its
 plain-Python reference (``evoplay.search.minimax_own``), equal pit, depth and nodes.
 """
 from __future__ import annotations
