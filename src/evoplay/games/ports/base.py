@@ -1,5 +1,6 @@
 """What every port of an OpenSpiel game shares: its Game (OpenSpiel's metadata, the seat layout, the kernels'
-assembly), the base of its plain-Python State, and the kernels' helpers (features relative to the seat, hashing).
+assembly), the base of its plain-Python State (and its returns from a winner), and the kernels' helpers (returns,
+features relative to the seat, hashing).
 
 A port's game is built by ``load_openspiel`` from the pyspiel game of the spec, whose parameters it reads, and keeps
 that game as ``pyspiel_game``; OpenSpiel's adapter over the same pyspiel game (``OpenSpielGame``) supplies what is
@@ -284,6 +285,12 @@ class PortState(State):
         return theirs
 
 
+def winner_returns(winner: int) -> list[float]:
+    """A two-player State's ``returns`` when player ``winner`` has won: 1 and -1; 0 for both when ``winner`` is
+    neither player (no winner yet, a draw)."""
+    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0] if winner == 1 else [0.0, 0.0]
+
+
 # --- the kernels' helpers ------------------------------------------------------------------------------------------
 #: the misses a ``random_move`` kernel allows itself before it lists the moves
 TRIES = 32
@@ -404,6 +411,17 @@ def seat_relative_among(params, players, player, raw, out):
 
 
 @njit(cache=True, inline="always")
+def outcome_returns(outcome, out):
+    """``out`` = a two-player game's returns from its outcome (1: player 0 won, 2: player 1 won; 1 and -1), 0 for
+    both at any other outcome (none yet, a draw)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if outcome == 1 or outcome == 2:
+        out[outcome - 1] = 1.0
+        out[2 - outcome] = -1.0
+
+
+@njit(cache=True, inline="always")
 def mix(x):
     """splitmix64's finaliser: a well-spread 64-bit number for the integer ``x`` (a state hash XORs one per
     occupied cell)."""
@@ -425,5 +443,5 @@ def cells_hash(cells, player, extra):
 
 
 __all__ = ["CHANCE", "TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash",
-           "chance_drawn", "draw", "drawn", "drawn_from", "encode_state", "mix", "nth_bit", "ones", "seat_relative",
-           "seat_relative_among", "seeded", "uniform"]
+           "chance_drawn", "draw", "drawn", "drawn_from", "encode_state", "mix", "nth_bit", "ones", "outcome_returns",
+           "seat_relative", "seat_relative_among", "seeded", "uniform", "winner_returns"]

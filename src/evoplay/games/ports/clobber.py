@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, draw, encode_state, nth_bit, ones,
-                                     seat_relative)
+                                     outcome_returns, seat_relative, winner_returns)
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 PIECE = (WHITE, BLACK)  # each player's pieces
@@ -65,11 +65,7 @@ class ClobberState(PortState):
                    for i, state in enumerate(board) for _, target in self.game.steps[i])
 
     def returns(self) -> list[float]:
-        if self.winner == 0:
-            return [1.0, -1.0]
-        if self.winner == 1:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return winner_returns(self.winner)
 
     def observation(self, player: int) -> list[float]:
         cells = len(self.board)
@@ -305,12 +301,7 @@ def apply(params, state, action):
 
 @njit(cache=True)
 def returns(params, state, out):
-    winner = state[layout(params)[2]]
-    out[0] = 0.0
-    out[1] = 0.0
-    if winner:
-        out[winner - 1] = 1.0
-        out[2 - winner] = -1.0
+    outcome_returns(state[layout(params)[2]], out)  # the winner plus one
 
 
 @njit(cache=True)

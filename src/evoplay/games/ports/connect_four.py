@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
-                                     encode_state, seat_relative)
+                                     encode_state, outcome_returns, seat_relative, winner_returns)
 
 EMPTY, NOUGHT, CROSS = 0, 1, 2
 MARK = (CROSS, NOUGHT)  # the cell state each player drops
@@ -70,11 +70,7 @@ class ConnectFourState(PortState):
         return False
 
     def returns(self) -> list[float]:
-        if self.outcome == 1:
-            return [1.0, -1.0]
-        if self.outcome == 2:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return winner_returns(self.outcome - 1)
 
     def observation(self, player: int) -> list[float]:
         cells = len(self.board)
@@ -235,12 +231,7 @@ def apply(params, state, action):
 
 @njit(cache=True)
 def returns(params, state, out):
-    outcome = state[layout(params)[2]]
-    out[0] = 0.0
-    out[1] = 0.0
-    if outcome == 1 or outcome == 2:
-        out[outcome - 1] = 1.0
-        out[2 - outcome] = -1.0
+    outcome_returns(state[layout(params)[2]], out)
 
 
 @njit(cache=True)

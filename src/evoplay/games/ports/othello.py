@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, draw, encode_state, mix, seat_relative
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, draw, encode_state, mix, outcome_returns,
+                                     seat_relative, winner_returns)
 
 SIDE = 8
 CELLS = SIDE * SIDE
@@ -123,11 +124,7 @@ class OthelloState(PortState):
             self.player = 1 - player
 
     def returns(self) -> list[float]:
-        if self.outcome == 1:
-            return [1.0, -1.0]
-        if self.outcome == 2:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return winner_returns(self.outcome - 1)
 
     def observation(self, player: int) -> list[float]:
         board, mine, theirs = self.board, DISC[player], DISC[1 - player]
@@ -317,12 +314,7 @@ def apply(params, state, action):
 
 @njit(cache=True)
 def returns(params, state, out):
-    outcome = state[OUTCOME]
-    out[0] = 0.0
-    out[1] = 0.0
-    if outcome == 1 or outcome == 2:
-        out[outcome - 1] = 1.0
-        out[2 - outcome] = -1.0
+    outcome_returns(state[OUTCOME], out)
 
 
 @njit(cache=True)

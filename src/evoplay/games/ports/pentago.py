@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, draw, drawn_from, encode_state, mix,
-                                     seat_relative)
+                                     outcome_returns, seat_relative, winner_returns)
 
 SIDE = 6
 CELLS = SIDE * SIDE
@@ -99,11 +99,7 @@ class PentagoState(PortState):
         self.player = 1 - self.player
 
     def returns(self) -> list[float]:
-        if self.outcome == 1:
-            return [1.0, -1.0]
-        if self.outcome == 2:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        return winner_returns(self.outcome - 1)
 
     def observation(self, player: int) -> list[float]:
         board, mine, theirs = self.board, player + 1, 2 - player
@@ -260,12 +256,7 @@ def apply(params, state, action):
 
 @njit(cache=True)
 def returns(params, state, out):
-    outcome = state[OUTCOME]
-    out[0] = 0.0
-    out[1] = 0.0
-    if outcome == 1 or outcome == 2:
-        out[outcome - 1] = 1.0
-        out[2 - outcome] = -1.0
+    outcome_returns(state[OUTCOME], out)
 
 
 @njit(cache=True)

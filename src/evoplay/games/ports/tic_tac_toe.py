@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, drawn_from, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, drawn_from, encode_state,
+                                     outcome_returns, seat_relative)
 
 CELLS = 9
 EMPTY, NOUGHT, CROSS = 0, 1, 2
@@ -142,11 +143,7 @@ def apply(params, state, action):
 
 @njit(cache=True)
 def returns(params, state, out):
-    out[0] = 0.0
-    out[1] = 0.0
-    if state[WINNER]:
-        out[state[WINNER] - 1] = 1.0
-        out[2 - state[WINNER]] = -1.0
+    outcome_returns(state[WINNER], out)  # the winner plus one
 
 
 @njit(cache=True)
