@@ -1,6 +1,6 @@
 """What every port of an OpenSpiel game shares: its Game (OpenSpiel's metadata, the seat layout, the kernels'
-assembly), the base of its plain-Python State (and its returns from a winner), and the kernels' helpers (returns,
-features relative to the seat, hashing).
+assembly), the base of its plain-Python State (and its returns from a winner or from totals), and the kernels'
+helpers (returns, features relative to the seat, hashing).
 
 A port's game is built by ``load_openspiel`` from the pyspiel game of the spec, whose parameters it reads, and keeps
 that game as ``pyspiel_game``; OpenSpiel's adapter over the same pyspiel game (``OpenSpielGame``) supplies what is
@@ -291,6 +291,12 @@ def winner_returns(winner: int) -> list[float]:
     return [1.0, -1.0] if winner == 0 else [-1.0, 1.0] if winner == 1 else [0.0, 0.0]
 
 
+def totals_returns(first, second) -> list[float]:
+    """A two-player State's ``returns`` when the player with the larger total wins (1 and -1; 0 for both when the
+    totals are equal)."""
+    return [1.0, -1.0] if first > second else [-1.0, 1.0] if first < second else [0.0, 0.0]
+
+
 # --- the kernels' helpers ------------------------------------------------------------------------------------------
 #: the misses a ``random_move`` kernel allows itself before it lists the moves
 TRIES = 32
@@ -422,6 +428,20 @@ def outcome_returns(outcome, out):
 
 
 @njit(cache=True, inline="always")
+def totals_returned(first, second, out):
+    """``out`` = a two-player game's returns when the player with the larger total wins (1 and -1; 0 for both when
+    the totals are equal): ``totals_returns`` as a kernel."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if first > second:
+        out[0] = 1.0
+        out[1] = -1.0
+    elif first < second:
+        out[0] = -1.0
+        out[1] = 1.0
+
+
+@njit(cache=True, inline="always")
 def mix(x):
     """splitmix64's finaliser: a well-spread 64-bit number for the integer ``x`` (a state hash XORs one per
     occupied cell)."""
@@ -444,4 +464,5 @@ def cells_hash(cells, player, extra):
 
 __all__ = ["CHANCE", "TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash",
            "chance_drawn", "draw", "drawn", "drawn_from", "encode_state", "mix", "nth_bit", "ones", "outcome_returns",
-           "seat_relative", "seat_relative_among", "seeded", "uniform", "winner_returns"]
+           "seat_relative", "seat_relative_among", "seeded", "totals_returned", "totals_returns",
+           "uniform", "winner_returns"]

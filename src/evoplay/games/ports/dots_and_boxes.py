@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
-                                     encode_state, seat_relative)
+                                     encode_state, seat_relative, totals_returned, totals_returns)
 
 EMPTY = 0
 MAX_SIDE = 100  # the port plays boards of up to this many boxes a side
@@ -88,10 +88,10 @@ class DotsAndBoxesState(PortState):
     def returns(self) -> list[float]:
         if not self.over():
             return [0.0, 0.0]
-        margin = float(self.points[0] - self.points[1])
         if self.game.margin:
+            margin = float(self.points[0] - self.points[1])
             return [margin, -margin]
-        return [1.0, -1.0] if margin > 0 else [-1.0, 1.0] if margin < 0 else [0.0, 0.0]
+        return totals_returns(*self.points)
 
     def observation(self, player: int) -> list[float]:
         cells = self.game.cells
@@ -265,16 +265,12 @@ def returns(params, state, out):
     out[0] = 0.0
     out[1] = 0.0
     if state[at_drawn] == lines:
-        margin = np.float64(state[at_points] - state[at_points + 1])
         if params[2]:
+            margin = np.float64(state[at_points] - state[at_points + 1])
             out[0] = margin
             out[1] = -margin
-        elif margin > 0:
-            out[0] = 1.0
-            out[1] = -1.0
-        elif margin < 0:
-            out[0] = -1.0
-            out[1] = 1.0
+        else:
+            totals_returned(state[at_points], state[at_points + 1], out)
 
 
 @njit(cache=True)

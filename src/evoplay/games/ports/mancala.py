@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative,
+                                     totals_returned, totals_returns)
 
 PITS = 6  # a player's pits
 TOTAL = 2 * (PITS + 1)  # the pits and the two stores
@@ -76,7 +77,7 @@ class MancalaState(PortState):
             return [0.0, 0.0]
         first = sum(self.board[1:STORE[0] + 1])
         second = sum(self.board[STORE[0] + 1:]) + self.board[0]
-        return [1.0, -1.0] if first > second else [-1.0, 1.0] if first < second else [0.0, 0.0]
+        return totals_returns(first, second)
 
     def observation(self, player: int) -> list[float]:
         return [float(beans) for beans in self.board] + [float(self.player), float(self.moves)]
@@ -189,12 +190,7 @@ def returns(params, state, out):
         first += state[1 + i]
     for i in range(PITS):
         second += state[PITS + 2 + i]
-    if first > second:
-        out[0] = 1.0
-        out[1] = -1.0
-    elif first < second:
-        out[0] = -1.0
-        out[1] = 1.0
+    totals_returned(first, second, out)
 
 
 @njit(cache=True)

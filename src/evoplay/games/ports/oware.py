@@ -29,7 +29,8 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import TERMINAL, PortGame, PortState, encode_state, mix, seat_relative
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, encode_state, mix, seat_relative, totals_returned,
+                                     totals_returns)
 
 MIN_CAPTURE, MAX_CAPTURE = 2, 3
 MAX_MOVES = 1000  # OpenSpiel's kMaxGameLength: pyspiel plays no move after this many
@@ -158,8 +159,7 @@ class OwareState(PortState):
     def returns(self) -> list[float]:
         if self.ended != BY_RULES:
             return [0.0, 0.0]
-        first, second = self.score
-        return [1.0, -1.0] if first > second else [-1.0, 1.0] if first < second else [0.0, 0.0]
+        return totals_returns(*self.score)
 
     def observation(self, player: int) -> list[float]:
         shares = self.game.shares
@@ -402,12 +402,7 @@ def returns(params, state, out):
     out[0] = 0.0
     out[1] = 0.0
     if state[at_ended] == BY_RULES:
-        if state[at_score] > state[at_score + 1]:
-            out[0] = 1.0
-            out[1] = -1.0
-        elif state[at_score] < state[at_score + 1]:
-            out[0] = -1.0
-            out[1] = 1.0
+        totals_returned(state[at_score], state[at_score + 1], out)
 
 
 @njit(cache=True)
