@@ -407,6 +407,15 @@ def seat_relative(params, player, raw, out):
         out[i] = raw[params[base + i]]
 
 
+@njit(cache=True, inline="always")
+def seat_features(observation, params, state, player, out):
+    """A ``features`` kernel's body in a game of two players: ``out`` = the port's ``observation`` kernel (passed
+    in) for ``player``, made relative to its seat (``seat_relative``)."""
+    raw = np.empty(out.shape[0])
+    observation(params, state, player, raw)
+    seat_relative(params, player, raw, out)
+
+
 @njit(cache=True)
 def seat_relative_among(params, players, player, raw, out):
     """``seat_relative`` in a game of ``players`` players (the seat index holds a row per player)."""
@@ -464,5 +473,5 @@ def cells_hash(cells, player, extra):
 
 __all__ = ["CHANCE", "TERMINAL", "TRIES", "PortGame", "PortKernels", "PortState", "below", "cells_hash",
            "chance_drawn", "draw", "drawn", "drawn_from", "encode_state", "mix", "nth_bit", "ones", "outcome_returns",
-           "seat_relative", "seat_relative_among", "seeded", "totals_returned", "totals_returns",
+           "seat_features", "seat_relative", "seat_relative_among", "seeded", "totals_returned", "totals_returns",
            "uniform", "winner_returns"]

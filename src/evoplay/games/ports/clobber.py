@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, draw, encode_state, nth_bit, ones,
-                                     outcome_returns, seat_relative, winner_returns)
+                                     outcome_returns, seat_features, winner_returns)
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 PIECE = (WHITE, BLACK)  # each player's pieces
@@ -316,9 +316,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
-                                     encode_state, outcome_returns, seat_relative, winner_returns)
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from, encode_state,
+                                     outcome_returns, seat_features, winner_returns)
 
 EMPTY, NOUGHT, CROSS = 0, 1, 2
 MARK = (CROSS, NOUGHT)  # the cell state each player drops
@@ -252,9 +252,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from,
-                                     encode_state, seat_relative)
+from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, cells_hash, draw, drawn_from, encode_state,
+                                     seat_features)
 
 EMPTY, BLACK, BLACK_SOUTH, BLACK_NORTH, BLACK_WIN = 0, 1, 2, 3, 4
 WHITE, WHITE_EAST, WHITE_WEST, WHITE_WIN = -1, -2, -3, -4
@@ -335,9 +335,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

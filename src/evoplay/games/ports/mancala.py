@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_relative,
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, encode_state, seat_features,
                                      totals_returned, totals_returns)
 
 PITS = 6  # a player's pits
@@ -201,9 +201,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

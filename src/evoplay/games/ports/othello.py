@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, draw, encode_state, mix, outcome_returns,
-                                     seat_relative, winner_returns)
+                                     seat_features, winner_returns)
 
 SIDE = 8
 CELLS = SIDE * SIDE
@@ -330,9 +330,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

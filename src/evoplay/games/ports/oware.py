@@ -29,7 +29,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, encode_state, mix, seat_relative, totals_returned,
+from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, encode_state, mix, seat_features, totals_returned,
                                      totals_returns)
 
 MIN_CAPTURE, MAX_CAPTURE = 2, 3
@@ -414,9 +414,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, TRIES, PortGame, PortState, draw, drawn_from, encode_state, mix,
-                                     outcome_returns, seat_relative, winner_returns)
+                                     outcome_returns, seat_features, winner_returns)
 
 SIDE = 6
 CELLS = SIDE * SIDE
@@ -271,9 +271,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from evoplay.games.ports.base import (TERMINAL, PortGame, PortState, cells_hash, drawn_from, encode_state,
-                                     outcome_returns, seat_relative)
+                                     outcome_returns, seat_features)
 
 CELLS = 9
 EMPTY, NOUGHT, CROSS = 0, 1, 2
@@ -155,9 +155,7 @@ def observation(params, state, player, out):
 
 @njit(cache=True)
 def features(params, state, player, out):
-    raw = np.empty(out.shape[0])
-    observation(params, state, player, raw)
-    seat_relative(params, player, raw, out)
+    seat_features(observation, params, state, player, out)
 
 
 @njit(cache=True)
