@@ -10,7 +10,7 @@ import pytest
 
 from evoplay.agents.feature_view import FREE_FEATURES, FeatureView, free_features, measure_scales
 from evoplay.search.minimax import Budget, search
-from evoplay.agents.program import linear_agent
+from evoplay.agents.feature_player import linear_agent
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 

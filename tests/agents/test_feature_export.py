@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from evoplay.agents.export_check import ModulePlayer, side_by_side
-from evoplay.agents.program import FeatureAgent, document_agent
+from evoplay.agents.feature_player import FeatureAgent, document_agent
 from evoplay.cli import main
 from evoplay.errors import SpecError
 from evoplay.evolve import RunFolder, load_config, run_evolution
@@ -120,7 +120,7 @@ def test_the_check_sees_a_player_that_searches_less(tmp_path):
     spec.loader.exec_module(module)
     game = load_game("mnk(m=3,n=3,k=3)")
     doc = folder.read_json("best.json")
-    from evoplay.agents.program import agent_from_program_document
+    from evoplay.agents.feature_player import agent_from_program_document
 
     agent = agent_from_program_document(game, doc, "agent", "agent", ms=0, nodes=300)
     same = side_by_side(game, agent, ModulePlayer(module, 0, 300), "same budget", 150)

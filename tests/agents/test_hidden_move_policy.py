@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from evoplay.agents.feature_view import FeatureView
-from evoplay.agents.program import linear_agent
+from evoplay.agents.feature_player import linear_agent
 from evoplay.games.base import TERMINAL, Game, State
 
 

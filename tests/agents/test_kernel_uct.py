@@ -100,7 +100,7 @@ def _document(spec: str, kind: str, board: str = "") -> dict:
     the free features, per-run scales and ``board`` counts ("pairs", "lines", or none)."""
     from evoplay import gp
     from evoplay.agents.feature_view import FeatureView, measure_scales
-    from evoplay.agents.program import game_primitive_set
+    from evoplay.agents.feature_player import game_primitive_set
     from evoplay.ga import GENOME_FORMAT
     from evoplay.gp.program import PROGRAM_FORMAT
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from evoplay.agents.feature_view import (FeatureView, line_board, line_counts, line_counts_batch, line_names,
                                          line_patterns)
 from evoplay.search.minimax import Budget
-from evoplay.agents.program import linear_agent
+from evoplay.agents.feature_player import linear_agent
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 

@@ -16,7 +16,7 @@ from evoplay.agents import make_agent
 from evoplay.agents.alphabeta import FeatureValue, score_difference
 from evoplay.agents.feature_view import FeatureView
 from evoplay.search.minimax_kernel import FEATURE, LINEAR, PROGRAM, SCORE, KernelSearch, make_leaf, new_table, supports
-from evoplay.agents.program import FeatureAgent, LinearScorer, ProgramScorer, _Leaves, game_primitive_set
+from evoplay.agents.feature_player import FeatureAgent, LinearScorer, ProgramScorer, _Leaves, game_primitive_set
 from evoplay.arena.match import play_game
 from evoplay.games import load_game
 
@@ -98,7 +98,7 @@ def _players(game):
     rng = np.random.default_rng(0)
     view = FeatureView(game, True, np.round(np.abs(rng.normal(size=48)), 3))
     w = rng.normal(size=48)
-    from evoplay.agents.program import linear_agent
+    from evoplay.agents.feature_player import linear_agent
 
     return [linear_agent(game, w, "search", 2, view=view), linear_agent(game, w, "move", 1, view=view),
             linear_agent(game, w, "search", 8, view=view, budget=gs.Budget(nodes=200)),
@@ -121,7 +121,7 @@ def test_whole_games_replay_move_for_move_on_either_path():
 def test_the_move_policy_takes_the_expectation_over_dice_on_either_path():
     """A move whose after-state waits for dice is valued as the mean over the dice (each outcome a position a player is
     to move in), the same on the kernels as through the State."""
-    from evoplay.agents.program import linear_agent
+    from evoplay.agents.feature_player import linear_agent
 
     game = load_game(DICE)
     view = FeatureView(game, True, np.ones(game.num_features() + 6))

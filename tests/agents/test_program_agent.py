@@ -9,7 +9,7 @@ import pytest
 
 from evoplay import gp
 from evoplay.agents import make_agent
-from evoplay.agents.program import (
+from evoplay.agents.feature_player import (
     feature_identifiers, game_primitive_set, linear_agent, program_agent,
 )
 from evoplay.arena.tournament import match
@@ -179,7 +179,7 @@ def test_kalah_program_plays_other_capture_rule_with_a_warning(tmp_path, capsys)
 
 
 def test_scorer_kernels_equal_their_references():
-    from evoplay.agents.program import LinearScorer, ProgramScorer
+    from evoplay.agents.feature_player import LinearScorer, ProgramScorer
 
     game = load_game("openspiel:tic_tac_toe")
     pset = game_primitive_set(game, functions=("add", "sub", "mul", "div", "min", "max", "if_lt"))

@@ -6,7 +6,7 @@ import numpy as np
 
 from evoplay.agents.feature_view import FeatureView
 from evoplay.search.minimax import Budget
-from evoplay.agents.program import ProgramScorer, game_primitive_set, program_agent
+from evoplay.agents.feature_player import ProgramScorer, game_primitive_set, program_agent
 from evoplay.games import load_game
 from evoplay.gp import population
 

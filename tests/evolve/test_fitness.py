@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from evoplay.agents import make_agent
-from evoplay.agents.program import program_agent
+from evoplay.agents.feature_player import program_agent
 from evoplay.arena.executors import ProcessExecutor, SerialExecutor
 from evoplay.errors import ConfigError
 from evoplay.evolve.fitness import (
@@ -105,7 +105,7 @@ def test_same_fitness_on_serial_and_process_executors():
     game = load_game(TAKE_AWAY + "(stones=21)")
     rng = np.random.default_rng(5)
     from evoplay import gp
-    from evoplay.agents.program import game_primitive_set
+    from evoplay.agents.feature_player import game_primitive_set
 
     pset = game_primitive_set(game)
     programs = gp.population(pset, rng, 8, max_depth=3)

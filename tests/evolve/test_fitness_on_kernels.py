@@ -7,7 +7,7 @@ import numpy as np
 
 from evoplay.agents import make_agent
 from evoplay.agents.base import Agent
-from evoplay.agents.program import linear_agent
+from evoplay.agents.feature_player import linear_agent
 from evoplay.arena.match import play_game
 from evoplay.evolve.fitness import FitnessSpec, evaluate_population
 from evoplay.games import load_game

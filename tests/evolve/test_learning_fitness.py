@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evoplay.agents import make_agent
-from evoplay.agents.program import program_agent
+from evoplay.agents.feature_player import program_agent
 from evoplay.arena.match import play_game, play_opening
 from evoplay.errors import ConfigError
 from evoplay.evolve.fitness import (

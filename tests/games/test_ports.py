@@ -138,7 +138,7 @@ def test_an_evolved_player_plays_the_same_moves_on_either_engine(tmp_path):
     opponent, and no warning that the rules differ."""
     import json
 
-    from evoplay.agents.program import check_game as check_evolved_for
+    from evoplay.agents.feature_player import check_game as check_evolved_for
     from evoplay.agents.weights import FORMAT
 
     port, own = load_game("openspiel:tic_tac_toe"), load_game("openspiel:tic_tac_toe(engine=openspiel)")

@@ -190,7 +190,7 @@ def test_a_search_started_run_reproduces(tmp_path):
 
 
 def test_gp_programs_add_to_a_fitted_base_that_the_zero_program_plays_alone(tmp_path):
-    from evoplay.agents.program import ProgramScorer
+    from evoplay.agents.feature_player import ProgramScorer
 
     config = load_config("gp", None, {"game": "openspiel:tic_tac_toe", "minutes": 0.0, "generations": 2,
                                       "population": 6, "fitness.games": 1, "report.games": 1, "report.playoff": 0,

@@ -27,7 +27,7 @@ def strip(log):
 
 
 def test_the_base_is_tuned_and_best_json_ships_the_tuned_base(tmp_path):
-    from evoplay.agents.program import ProgramScorer
+    from evoplay.agents.feature_player import ProgramScorer
     from evoplay.evolve.warm_start import fit_outcomes
 
     cfg = config()

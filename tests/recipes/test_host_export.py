@@ -15,7 +15,7 @@ import pytest
 
 from evoplay.agents.feature_view import FeatureView, measure_scales
 from evoplay.agents.host_export import TieDraw, export_host, level_documents, player_source
-from evoplay.agents.program import game_primitive_set
+from evoplay.agents.feature_player import game_primitive_set
 from evoplay.errors import SpecError
 from evoplay.games import load_game
 from evoplay.games.tools.sources import located_document, portable_document

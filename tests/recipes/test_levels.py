@@ -301,7 +301,7 @@ def test_a_raced_run_keeps_candidates_in_each_setting_and_the_winners_make_the_l
 
 
 def test_candidates_of_a_champion_shipped_as_uct_play_as_uct_each_on_its_own_scale(run):
-    from evoplay.agents.program import document_agent
+    from evoplay.agents.feature_player import document_agent
 
     _, state = run.load_checkpoint()
     evo = load_recipe(run.recipe).make(run.config, levels=True)

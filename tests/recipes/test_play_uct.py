@@ -177,7 +177,7 @@ def test_the_start_plays_a_move_of_every_player_the_check_plays(monkeypatch, uct
     move in the start, where a first compile's minutes count against the budget, not in a closing planned without
     them (a cold 3-minute connect four run at load 5 took 304 s, 150 of them in its closing)."""
     import evoplay.agents as agents
-    from evoplay.agents import program
+    from evoplay.agents import feature_player as program
 
     stepped = []
 

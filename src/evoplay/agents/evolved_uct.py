@@ -12,7 +12,7 @@ from evoplay.search.uct import CutRolloutEvaluator, Evaluator, PriorEvaluator
 def evaluation_agent(game: Game, doc: dict, where: str):
     """The FeatureAgent of an in-memory gp or ga best.json document, read for its evaluation; SpecError (naming
     ``where``) for a document that is not one or whose evaluation is the game's own."""
-    from evoplay.agents.program import POLICIES, agent_from_program_document, agent_from_weights_document
+    from evoplay.agents.feature_player import POLICIES, agent_from_program_document, agent_from_weights_document
 
     if not isinstance(doc, dict) or "game" not in doc:
         raise SpecError(f"uct: value={where} is not a run's best.json (no 'game'); give the best.json of a gp or ga "

@@ -2,7 +2,7 @@
 JavaScript exports, the whole player over a host game's interface, are evoplay.agents.host_export).
 
 The Python file plays exactly as ``gp(best.json)`` / ``weights(best.json)`` (``document_agent`` in
-evoplay.agents.program) plays: the policy, the depth and the play budget the champion was shipped with (nodes, ms,
+evoplay.agents.feature_player) plays: the policy, the depth and the play budget the champion was shipped with (nodes, ms,
 clock), the iterative deepening with its move ordering, transposition table and history heuristic, the leaf
 evaluation (the game's features, the free features, the pair counts, the scales, the clipping), the terminal
 values and the chance and simultaneous nodes. None of it is written twice: the file carries evoplay's own source
@@ -23,7 +23,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from evoplay.agents import feature_view, program as program_module, uct as uct_module
+from evoplay.agents import feature_player as program_module, feature_view, uct as uct_module
 from evoplay.errors import SpecError
 from evoplay.games import standalone
 from evoplay.games.tools import sources
@@ -490,7 +490,7 @@ def feature_player_python(doc: dict, game, out_folder: Path, file_name: str = "b
         f"POLICY = {shipped.policy!r}  # without a budget: 'move' scores each move's after-state, 'search' searches",
         f"DEPTH = {depth!r}  # the plies it evolved with (a budget deepens up to {minimax.MAX_DEPTH})",
         f"OPPONENTS = {shipped.opponents!r}  # at a simultaneous move the others play their no-op, or a sample",
-        f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.program.play_budget reads it)",
+        f"PLAY = {play!r}  # its shipped budget a move (evoplay.agents.feature_player.play_budget reads it)",
     ] + ([f"UCT = {uct!r}  # it ships as Monte Carlo tree search guided by the evaluation (evoplay.agents.uct."
           f"uct_settings reads it)", _max_utility(game)] if uct else []))
     carried = (_carried_player(player_head=_PLAYER.replace("class Player:", "class Evaluation:", 1)) + _UCT_PLAYER
@@ -563,7 +563,7 @@ def _assemble(head: str, game_code: str, settings: str, evaluation: str, carried
     ])
     carried = standalone.resolved(opening + player, _SOURCES)
     text = "\n\n".join([opening, f"{rule}\n# The search and what the player calls: evoplay's own code (evoplay.search."
-                          f"minimax, evoplay.agents.program and feature_view).\n{rule}\n" + carried, player])
+                          f"minimax, evoplay.agents.feature_player and feature_view).\n{rule}\n" + carried, player])
     missing = standalone.missing_names(text)
     if missing:
         raise SpecError(f"export: the player's carried code needs {', '.join(missing)}, which the exported file "

@@ -111,7 +111,7 @@ def level_documents(folder) -> dict[str, dict]:
 
 def level_settings(game, doc: dict, where: str) -> dict:
     """The level's settings (policy, depth, budget, view) and evaluation, as evoplay's agent of ``doc`` plays."""
-    from evoplay.agents.program import agent_from_program_document, agent_from_weights_document, document_agent
+    from evoplay.agents.feature_player import agent_from_program_document, agent_from_weights_document, document_agent
     from evoplay.gp.primitives import PrimitiveSet
     from evoplay.gp.program import Program
 

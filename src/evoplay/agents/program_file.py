@@ -1,7 +1,7 @@
 """``gp(FILE)``: the player of an evolved program file (a run's best.json), for any game.
 
 A program file holds a program, its primitive set, the game it was evolved for and its policy: how the program
-turns into moves. The feature policies (``move``, ``search``: ``evoplay.agents.program``) play any game with
+turns into moves. The feature policies (``move``, ``search``: ``evoplay.agents.feature_player``) play any game with
 features; any other policy belongs to the game the file names, which builds its player through
 ``Game.program_agent`` (Kalah's pit rule: ``evoplay.games.kalah.program_player``).
 """
@@ -43,11 +43,11 @@ def load_program(path: str | Path) -> tuple[Program, PrimitiveSet, dict]:
 
 
 def make_gp_agent(game, spec: str, file: str, depth: int = 0, ms: float = -1, nodes: int = -1, clock: str = ""):
-    """The player of a program file: a feature program of any game (``evoplay.agents.program``: policies move and
+    """The player of a program file: a feature program of any game (``evoplay.agents.feature_player``: policies move and
     search), or a policy of the game's own (``Game.program_agent``). ``depth`` > 0 searches that many plies
     instead of the file's (search policies only); ``ms``, ``nodes`` and ``clock`` a feature program's budget a
-    move (``evoplay.agents.program.play_budget``)."""
-    from evoplay.agents import program as feature_program
+    move (``evoplay.agents.feature_player.play_budget``)."""
+    from evoplay.agents import feature_player as feature_program
 
     program, pset, doc = load_program(file)
     if doc["policy"] in feature_program.POLICIES:

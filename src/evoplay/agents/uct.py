@@ -129,7 +129,7 @@ def guided_player(game: Game, evaluation_agent, play: dict, where: str, spec: st
     found it stronger than alpha-beta over the same evaluation): ``uct`` within ``play.ms`` a move, guided by the
     evaluation of ``evaluation_agent`` (the document's FeatureAgent) as :func:`uct_settings` reads ``play`` and
     :func:`guided_evaluator` builds it. ``ms`` overrides the budget; ``nodes`` > 0 plays that many simulations a
-    move instead (reproducible); ``clock`` what ms measures. (evoplay.agents.program.shipped_agent calls it.)"""
+    move instead (reproducible); ``clock`` what ms measures. (evoplay.agents.feature_player.shipped_agent calls it.)"""
     settings = uct_settings(play, where, ms, nodes, clock)
     evaluation = (EvolvedEvaluation(game, evaluation_agent, settings["spread"])
                   if settings["prior"] or settings["leaf"] == "value" else None)

@@ -1,7 +1,7 @@
 """``weights(FILE)``: the player of an evolved genome document (a run's best.json), for any game.
 
 A genome document holds a genome, its schema, the game it was evolved for and how it plays. A genome of one
-weight per feature (the ``ga`` recipe's) plays any game with features (``evoplay.agents.program``); any other
+weight per feature (the ``ga`` recipe's) plays any game with features (``evoplay.agents.feature_player``); any other
 genome is the game's own evaluation, which the game plays through ``Game.players["genome"]`` (seed 001's genome
 and the 5,5,4 threat genome: evoplay.games.mnk.genome; Kalah's feature weights: evoplay.games.kalah.genome). FILE
 is the JSON a run writes (``best.json``) or a run folder.
@@ -93,7 +93,7 @@ def from_file(game, path: str, schedule: str = "empty_cells", random_ties: bool 
 
     doc = load_weights(path)
     if "features" in doc:  # a genome of feature weights (the ga recipe): any game that gives those features
-        from evoplay.agents.program import shipped_agent
+        from evoplay.agents.feature_player import shipped_agent
 
         return shipped_agent(game, doc, f"weights: {doc['path']}", spec or "weights", depth, ms, nodes, clock)
     if ms != -1 or nodes != -1 or clock:

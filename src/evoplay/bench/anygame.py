@@ -38,7 +38,7 @@ def random_playouts(game, count: int, seed: int) -> tuple[float, int]:
 def move_breakdown(agent, states, repeats: int = 5) -> dict:
     """Seconds per move of a GP move scorer: the whole ``step``; the features of the after-states (the game's own
     ``features()`` code); stacking them into one array; the interpreter call; choosing the best with a seeded tie."""
-    from evoplay.agents.program import choose_best
+    from evoplay.agents.feature_player import choose_best
 
     children = [agent.after_states(s, s.current_player(), s.legal_actions()) for s in states]
     players = [s.current_player() for s in states]

@@ -56,7 +56,7 @@ def state_playout_rate(game, count: int, seed: int = 0) -> float:
 def evaluation_player(game):
     """A 2-ply weights player over the game's features and the free ones, scaled from random games."""
     from evoplay.agents.feature_view import FeatureView, measure_scales
-    from evoplay.agents.program import linear_agent
+    from evoplay.agents.feature_player import linear_agent
 
     scales = measure_scales(game, True, seed=1)
     weights = np.random.default_rng(2).uniform(-1, 1, len(scales))

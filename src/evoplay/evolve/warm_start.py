@@ -45,7 +45,7 @@ def play_round(game, view, weights, games: int, explore: float, rng: np.random.G
     seeded sequence."""
     import time
 
-    from evoplay.agents.program import linear_agent
+    from evoplay.agents.feature_player import linear_agent
 
     max_moves = move_limit(game) if max_moves is None else max_moves
 
@@ -151,7 +151,7 @@ def fit_search(game, view, seed: int, games: int = 200, rounds: int = 3, nodes: 
 
     began = time.perf_counter()
     from evoplay.search.minimax import Budget
-    from evoplay.agents.program import SEARCH_DEPTH_LIMIT, linear_agent
+    from evoplay.agents.feature_player import SEARCH_DEPTH_LIMIT, linear_agent
 
     rng = np.random.default_rng(seed)
     rows, targets = play_round(game, view, None, start_games, explore, rng)

@@ -91,8 +91,8 @@ def lua_runtime():
 
 def _generic(folder, lang, path, positions, nodes, seed, say):
     from evoplay.agents.host_export import level_documents
-    from evoplay.agents.program import agent_from_program_document, agent_from_weights_document
-    from evoplay.agents.program import document_agent, plays_uct, shipped_agent
+    from evoplay.agents.feature_player import agent_from_program_document, agent_from_weights_document
+    from evoplay.agents.feature_player import document_agent, plays_uct, shipped_agent
     from evoplay.games import load_game
 
     if lang != "python":

@@ -28,7 +28,7 @@ CMA_KEY = 0xC3A  # the CMA-ES generator's key in the run seed's derivation
 
 def feature_schema(n_features: int, bits: int, depth_bits: int = 0, names=None) -> Schema:
     """One signed weight field per feature (``w<i>``, its help the feature's name) and an optional depth field."""
-    from evoplay.agents.program import weight_field
+    from evoplay.agents.feature_player import weight_field
 
     if not 2 <= bits <= 16:
         raise ConfigError(f"genome.bits = {bits}; use 2..16")
@@ -183,7 +183,7 @@ class GAEvolution(generic.GenericEvolution):
 
     def weights(self, genome) -> tuple[np.ndarray, int]:
         """A genome's weight vector and the plies it searches."""
-        from evoplay.agents.program import decode_weights
+        from evoplay.agents.feature_player import decode_weights
 
         pl = self.config["player"]
         if self.kind == "real":
@@ -193,7 +193,7 @@ class GAEvolution(generic.GenericEvolution):
         return decode_weights(params, len(self.view), self.scale), depth
 
     def agent(self, genome, name: str):
-        from evoplay.agents.program import linear_agent
+        from evoplay.agents.feature_player import linear_agent
 
         weights, depth = self.weights(genome)
         pl = self.config["player"]

@@ -94,7 +94,7 @@ def over_at_start(game) -> bool:
 
 
 def check_player(config: dict) -> None:
-    from evoplay.agents.program import MAX_DEPTH, OPPONENTS, POLICIES, SEARCH_DEPTH_LIMIT
+    from evoplay.agents.feature_player import MAX_DEPTH, OPPONENTS, POLICIES, SEARCH_DEPTH_LIMIT
 
     p = config["player"]
     if p["policy"] not in POLICIES:
@@ -350,7 +350,7 @@ class GenericEvolution:
         check, or on a game without kernels (nothing to compile: a broken game of a user's breaks in a game of the
         run, where the error names the move and the seed)."""
         from evoplay.agents import make_agent
-        from evoplay.agents.program import document_agent
+        from evoplay.agents.feature_player import document_agent
 
         if (not self.play.get("ms") or not self.config["report"].get("play_games", 0)
                 or self.game.kernels() is None):
@@ -375,7 +375,7 @@ class GenericEvolution:
         (each move's prior its evaluation's scores, random rollouts at the leaves: evoplay.agents.uct's
         ``guided_player``), when the play check is to try it (``play.uct``: "kernels", where the game's kernels
         run that search, as on OpenSpiel's ports; "always", where uct plays the game; "never"); else None."""
-        from evoplay.agents.program import document_agent
+        from evoplay.agents.feature_player import document_agent
         from evoplay.agents.uct import supports
 
         if self.play_uct == "never" or not self.play.get("ms") or supports(self.game) is not None:
@@ -410,7 +410,7 @@ class GenericEvolution:
         check (the candidates and MCTS) thinks the same smaller time, what a round can afford (at least
         MIN_CHECK_MS), and the result says so: the check compares the ways of searching at equal time, and what
         ships keeps ``play.ms``."""
-        from evoplay.agents.program import document_agent
+        from evoplay.agents.feature_player import document_agent
 
         games = int(self.config["report"].get("play_games", 0))
         if not (self.play and games):
@@ -477,7 +477,7 @@ class GenericEvolution:
         play too -- in fresh games, within what is left of the run's time budget."""
         import time
 
-        from evoplay.agents.program import document_agent
+        from evoplay.agents.feature_player import document_agent
         from evoplay.evolve.loop import time_left
         from evoplay.evolve.plots import plot_log
 

@@ -38,7 +38,7 @@ class GPEvolution(generic.GenericEvolution):
 
     def __init__(self, config: dict):
         super().__init__(config)
-        from evoplay.agents.program import game_primitive_set
+        from evoplay.agents.feature_player import game_primitive_set
 
         p = config["program"]
         consts = p["constants"]
@@ -180,7 +180,7 @@ class GPEvolution(generic.GenericEvolution):
 
     def agent(self, program, name: str, base=None):
         """The player of ``program`` over ``base`` (default the run's base, if any)."""
-        from evoplay.agents.program import program_agent
+        from evoplay.agents.feature_player import program_agent
 
         pl = self.config["player"]
         return program_agent(self.game, program, pl["policy"], pl["depth"], pl["opponents"], name, view=self.view,

@@ -173,7 +173,7 @@ PLAYERS = {"js": NodePlayer, "lua": LuaPlayer}
 def _agent_and_budget(game, doc: dict, nodes: int, where: str):
     """The level's agent (ties drawn as the export draws them) and the budget override both play under: a timed
     level within ``nodes`` nodes instead, else as shipped (None, None)."""
-    from evoplay.agents.program import agent_from_program_document, agent_from_weights_document, document_agent
+    from evoplay.agents.feature_player import agent_from_program_document, agent_from_weights_document, document_agent
 
     shipped = document_agent(game, doc, where)
     make = agent_from_program_document if "program" in doc else agent_from_weights_document
@@ -222,7 +222,7 @@ def play_game(folder, lang: str, path: Path, level: str | None, seat: int, seed:
     """One whole game of the written ``path`` (``level``, default the top one; seat ``seat``) against the agent of
     the run's best.json (the other seats), each at its shipped budget or both within ``nodes`` nodes a move;
     ``say`` prints each move, the result and the mean time a move of each. Returns the game's returns."""
-    from evoplay.agents.program import shipped_agent
+    from evoplay.agents.feature_player import shipped_agent
     from evoplay.games import load_game
 
     docs = level_documents(folder)

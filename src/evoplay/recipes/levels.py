@@ -127,7 +127,7 @@ def candidates(evo, state: dict, shipped: dict, champion_generation: int, spec: 
     """The round robin's players, each ``{"label", "generation", "doc"}``: the kept generations' best (spread to
     fit ``levels.candidates``, those equal to an earlier one or the champion left out), the champion at the shares
     of its budget (smallest first) and the champion itself (last). Every document plays as ``shipped`` does."""
-    from evoplay.agents.program import document_agent, plays_uct
+    from evoplay.agents.feature_player import document_agent, plays_uct
 
     def player(individual) -> dict:
         doc = evo.document(individual)
@@ -284,7 +284,7 @@ def level_names(names: list[str], count: int) -> list[str]:
 def measure(evo, state: dict, shipped: dict, champion_generation: int, spec: LevelsSpec, executor=None,
             deadline: float | None = None) -> dict:
     """The round robin among the candidates and the levels it gives (what :func:`write` writes)."""
-    from evoplay.agents.program import document_agent
+    from evoplay.agents.feature_player import document_agent
 
     players = candidates(evo, state, shipped, champion_generation, spec)
     agents = [document_agent(evo.game, c["doc"], f"level candidate {c['label']}") for c in players]

@@ -13,7 +13,7 @@ kernels. A search module that calls ``evaluate`` names this module in its ``USES
 copy for the same game.
 
 Its references are the players' own Python, a layer above: ``FeatureView.row`` (evoplay.agents.feature_view) and
-the scorers of evoplay.agents.program (tests/agents/test_minimax_kernel.py holds both paths to the same values).
+the scorers of evoplay.agents.feature_player (tests/agents/test_minimax_kernel.py holds both paths to the same values).
 ``line_patterns``, the pattern slots the view and these kernels both read, is written here, so that search/ imports
 nothing above it.
 """
