@@ -83,8 +83,7 @@ def deepen(params, root, player, max_depth, leaf, budget, proven, actions, playe
     prediction stay within ``budget``; none is cut off. The deepening stops early when the best value is proven
     (beyond +-``proven``: a finished game's) or when an iteration valued no position on its horizon and took no
     value from the table but a ``FINAL`` one (the whole game below the root searched: a deeper iteration finds the
-    same). Returns (the
-    best action, the depth of the last iteration, the nodes spent)."""
+    same). Returns (the best action, the depth of the last iteration, the nodes spent)."""
     size = root.shape[0]
     work = scratch(root, max_depth, actions, players, width, leaf)
     legal = np.empty(actions, np.int64)
